@@ -1,0 +1,39 @@
+// Package sim is schedfarm's discrete-event simulator of a space-shared
+// parallel machine.
+//
+// The engine ([Run]) replays a list of [Job]s on a machine of a fixed number
+// of processors under a [Policy]. It knows no policy by name: a policy is told
+// what happened ([Policy.Arrive], [Policy.Finish], [Policy.Timer]) and then
+// makes its decisions once per instant in [Policy.Schedule] through the
+// narrow [Machine] API (Start, Suspend, Resume, Kill, timers).
+//
+// # Time and the order of events
+//
+// Time is integer seconds ([Time]). Events are ordered by (time, kind,
+// sequence). At one instant the engine applies, in this order:
+//
+//  1. all completions (the job's processors are freed),
+//  2. all ends of suspend/resume overheads,
+//  3. all arrivals (in submit order, then input order),
+//  4. all timers (in the order they were set),
+//
+// and only then calls [Policy.Schedule] exactly once for that instant.
+// Decisions taken in Schedule take effect at the current instant; a
+// decision that creates a new event at the current instant (a zero-length
+// overhead, a timer set for now) gets another Schedule call at the same
+// instant, so a policy always sees a settled state.
+//
+// # Processors
+//
+// The machine knows processor identities ([ProcSet]). A started job gets the
+// lowest-numbered free processors. A suspended job keeps the identity of its
+// processors (they are free for others meanwhile) and resumes on exactly the
+// same ones: preemption is local. A killed job loses its work and its
+// processors and goes back to waiting.
+//
+// # What sim does not do
+//
+// sim reads no files and imports nothing of the farm; workloads come from
+// package workload, policies from package policy, metrics from package
+// metrics.
+package sim

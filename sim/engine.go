@@ -1,0 +1,425 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// ErrPolicy is wrapped by errors caused by a policy asking the machine for
+// something impossible (starting a job on too few free processors, resuming
+// on processors that are busy, ...). Such an error ends the run.
+var ErrPolicy = errors.New("policy error")
+
+// ErrInput is wrapped by errors about the jobs or machine given to [Run].
+var ErrInput = errors.New("invalid simulation input")
+
+// Options tune a run. The zero value is a plain run.
+type Options struct {
+	// Segments, when true, records every interval in which a job held
+	// processors in [Result.Segments] (for invariant checks and plots).
+	Segments bool
+	// CheckEvery, when > 0, makes the engine check its own processor
+	// bookkeeping every CheckEvery instants (slow; for tests).
+	CheckEvery int
+}
+
+// Segment is one interval during which a job held a set of processors.
+type Segment struct {
+	Task       int // index of the job
+	Start, End Time
+	Set        ProcSet
+	Working    bool // false for suspend/resume overhead
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	// Procs is the machine size.
+	Procs int
+	// Tasks holds every job's final state, in input order.
+	Tasks []Task
+	// Segments is filled when [Options.Segments] is set.
+	Segments []Segment
+	// Instants counts the instants at which the policy was asked to schedule.
+	Instants int
+}
+
+// Machine is the engine's state as a policy sees it. Its methods may only be
+// called from within the [Policy] methods, on the engine's goroutine.
+type Machine struct {
+	size   int
+	now    Time
+	free   ProcSet
+	nfree  int
+	tasks  []Task
+	next   int // next job to arrive
+	active []*Task
+	events eventQueue
+	seq    uint64
+	err    error
+	opts   Options
+	segs   []Segment
+	policy Policy
+	dirty  bool // a decision created work for the current instant
+}
+
+// Size returns the number of processors of the machine.
+func (m *Machine) Size() int { return m.size }
+
+// Now returns the current simulated time.
+func (m *Machine) Now() Time { return m.now }
+
+// Free returns the number of processors held by no job.
+func (m *Machine) Free() int { return m.nfree }
+
+// FreeSet returns the free processors. The caller must not modify it.
+func (m *Machine) FreeSet() ProcSet { return m.free }
+
+// Active returns the jobs holding processors (Running, Suspending,
+// Resuming), in no particular order. The slice is valid until the next
+// Machine call that changes it.
+func (m *Machine) Active() []*Task { return m.active }
+
+// Task returns job i of the run.
+func (m *Machine) Task(i int) *Task { return &m.tasks[i] }
+
+// NumTasks returns the number of jobs of the run.
+func (m *Machine) NumTasks() int { return len(m.tasks) }
+
+func (m *Machine) fail(err error) error {
+	err = fmt.Errorf("%w: at t=%d: %w", ErrPolicy, m.now, err)
+	if m.err == nil {
+		m.err = err
+	}
+	return err
+}
+
+// Start starts a Waiting job on the lowest-numbered free processors.
+func (m *Machine) Start(t *Task) error {
+	if t.State != Waiting {
+		return m.fail(fmt.Errorf("start job %d: job is %v", t.ID, t.State))
+	}
+	set, ok := m.free.TakeLowest(t.Procs)
+	if !ok {
+		return m.fail(fmt.Errorf("start job %d: needs %d processors, %d free", t.ID, t.Procs, m.nfree))
+	}
+	return m.startOn(t, set)
+}
+
+// StartOn starts a Waiting job on the given free processors; len(set) must
+// equal the job's Procs. Policies that place jobs themselves use it.
+func (m *Machine) StartOn(t *Task, set ProcSet) error {
+	if t.State != Waiting {
+		return m.fail(fmt.Errorf("start job %d: job is %v", t.ID, t.State))
+	}
+	if set.Len() != t.Procs || !m.free.Contains(set) {
+		return m.fail(fmt.Errorf("start job %d on %v: not %d free processors", t.ID, set, t.Procs))
+	}
+	set = set.Clone()
+	m.free.Subtract(set)
+	return m.startOn(t, set)
+}
+
+func (m *Machine) startOn(t *Task, set ProcSet) error {
+	m.nfree -= t.Procs
+	t.Set = set
+	if t.FirstStart < 0 {
+		t.FirstStart = m.now
+	}
+	t.Work = 0
+	m.addActive(t)
+	m.run(t)
+	return nil
+}
+
+// run puts a job holding its processors into Running and schedules its completion.
+func (m *Machine) run(t *Task) {
+	t.State = Running
+	t.SegStart = m.now
+	t.Since = m.now
+	t.completion = m.schedule(m.now+t.Runtime-t.Work, evCompletion, t, 0)
+}
+
+// Suspend stops a Running job. With overhead > 0 the job keeps its
+// processors, doing no work, for that long (Suspending) and then releases
+// them (Suspended); with overhead 0 it releases them at once.
+func (m *Machine) Suspend(t *Task, overhead Time) error {
+	if t.State != Running {
+		return m.fail(fmt.Errorf("suspend job %d: job is %v", t.ID, t.State))
+	}
+	if overhead < 0 {
+		return m.fail(fmt.Errorf("suspend job %d: negative overhead %d", t.ID, overhead))
+	}
+	m.events.remove(t.completion)
+	m.closeSegment(t, true)
+	t.Work += m.now - t.SegStart
+	t.Suspensions++
+	if overhead > 0 {
+		t.State = Suspending
+		t.Since = m.now
+		t.completion = m.schedule(m.now+overhead, evOverheadEnd, t, 0)
+		return nil
+	}
+	m.release(t)
+	t.State = Suspended
+	t.Since = m.now
+	t.completion = nil
+	return nil
+}
+
+// Resume restarts a Suspended job on exactly the processors it had, which
+// must all be free. With overhead > 0 the job holds them, doing no work,
+// for that long (Resuming) before it runs again.
+func (m *Machine) Resume(t *Task, overhead Time) error {
+	if t.State != Suspended {
+		return m.fail(fmt.Errorf("resume job %d: job is %v", t.ID, t.State))
+	}
+	if overhead < 0 {
+		return m.fail(fmt.Errorf("resume job %d: negative overhead %d", t.ID, overhead))
+	}
+	if !m.free.Contains(t.Set) {
+		return m.fail(fmt.Errorf("resume job %d: its processors %v are not all free", t.ID, t.Set))
+	}
+	t.SuspendedTime += m.now - t.Since
+	m.free.Subtract(t.Set)
+	m.nfree -= t.Procs
+	m.addActive(t)
+	if overhead > 0 {
+		t.State = Resuming
+		t.Since = m.now
+		t.SegStart = m.now
+		t.completion = m.schedule(m.now+overhead, evOverheadEnd, t, 0)
+		return nil
+	}
+	m.run(t)
+	return nil
+}
+
+// CanResume reports whether a Suspended job's processors are all free.
+func (m *Machine) CanResume(t *Task) bool {
+	return t.State == Suspended && m.free.Contains(t.Set)
+}
+
+// Kill stops a Running or Suspended job and throws its work away; it is
+// Waiting again and must be started from scratch.
+func (m *Machine) Kill(t *Task) error {
+	switch t.State {
+	case Running:
+		m.events.remove(t.completion)
+		m.closeSegment(t, true)
+		m.release(t)
+	case Suspended:
+		t.SuspendedTime += m.now - t.Since
+	default:
+		return m.fail(fmt.Errorf("kill job %d: job is %v", t.ID, t.State))
+	}
+	t.completion = nil
+	t.Work = 0
+	t.Kills++
+	t.State = Waiting
+	t.Since = m.now
+	t.Set = ProcSet{}
+	return nil
+}
+
+// Timer is a handle to a pending timer.
+type Timer struct{ e *event }
+
+// SetTimer asks for Policy.Timer(tag) at time at (>= now). A timer for the
+// current instant fires before the instant ends.
+func (m *Machine) SetTimer(at Time, tag int) Timer {
+	if at < m.now {
+		at = m.now
+	}
+	return Timer{m.schedule(at, evTimer, nil, tag)}
+}
+
+// CancelTimer cancels a pending timer; cancelling a fired or zero Timer is a no-op.
+func (m *Machine) CancelTimer(tm Timer) {
+	if tm.e != nil {
+		m.events.remove(tm.e)
+	}
+}
+
+// Promise records that the policy guarantees t will start by at (a
+// reservation). Invariant checks compare it with the actual start. A
+// promise later than an earlier one is recorded in [Task.PromiseRaised].
+func (m *Machine) Promise(t *Task, at Time) {
+	if t.Promise >= 0 && at > t.Promise {
+		t.PromiseRaised = true
+	}
+	t.Promise = at
+}
+
+func (m *Machine) schedule(at Time, kind eventKind, t *Task, tag int) *event {
+	m.seq++
+	e := &event{at: at, kind: kind, seq: m.seq, task: t, tag: tag}
+	m.events.push(e)
+	if at == m.now {
+		m.dirty = true
+	}
+	return e
+}
+
+func (m *Machine) addActive(t *Task) {
+	t.activeIdx = len(m.active)
+	m.active = append(m.active, t)
+}
+
+func (m *Machine) release(t *Task) {
+	m.free.Union(t.Set)
+	m.nfree += t.Procs
+	i := t.activeIdx
+	last := len(m.active) - 1
+	m.active[i] = m.active[last]
+	m.active[i].activeIdx = i
+	m.active[last] = nil
+	m.active = m.active[:last]
+	t.activeIdx = -1
+}
+
+func (m *Machine) closeSegment(t *Task, working bool) {
+	if m.opts.Segments && m.now > t.SegStart {
+		m.segs = append(m.segs, Segment{Task: t.Index, Start: t.SegStart, End: m.now, Set: t.Set.Clone(), Working: working})
+	}
+}
+
+// apply carries out one event.
+func (m *Machine) apply(e *event) {
+	t := e.task
+	switch e.kind {
+	case evCompletion:
+		m.closeSegment(t, true)
+		t.Work = t.Runtime
+		t.End = m.now
+		t.State = Done
+		t.Since = m.now
+		t.completion = nil
+		m.release(t)
+		m.policy.Finish(t)
+	case evOverheadEnd:
+		overhead := m.now - t.Since
+		t.OverheadTime += overhead
+		if m.opts.Segments && overhead > 0 {
+			m.segs = append(m.segs, Segment{Task: t.Index, Start: t.Since, End: m.now, Set: t.Set.Clone()})
+		}
+		t.completion = nil
+		if t.State == Suspending {
+			m.release(t)
+			t.State = Suspended
+			t.Since = m.now
+		} else {
+			m.run(t)
+		}
+		if w, ok := m.policy.(OverheadWatcher); ok {
+			w.OverheadDone(t)
+		}
+	case evTimer:
+		m.policy.Timer(e.tag)
+	}
+}
+
+// Run simulates jobs on a machine of procs processors under policy p.
+// Jobs need not be sorted; they arrive in (Submit, input order). Run
+// returns an error wrapping [ErrInput] for a bad job, [ErrPolicy] when the
+// policy misbehaves, or ctx's error when ctx ends first (checked every few
+// thousand instants).
+func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*Result, error) {
+	if procs <= 0 {
+		return nil, fmt.Errorf("%w: machine size %d", ErrInput, procs)
+	}
+	m := &Machine{size: procs, free: FullProcSet(procs), nfree: procs, opts: opts, policy: p}
+	m.tasks = make([]Task, len(jobs))
+	order := make([]int, len(jobs))
+	for i, j := range jobs {
+		if j.Procs <= 0 || j.Procs > procs {
+			return nil, fmt.Errorf("%w: job %d needs %d processors on a %d-processor machine", ErrInput, j.ID, j.Procs, procs)
+		}
+		if j.Runtime <= 0 || j.Estimate <= 0 || j.Submit < 0 {
+			return nil, fmt.Errorf("%w: job %d: submit %d, runtime %d, estimate %d", ErrInput, j.ID, j.Submit, j.Runtime, j.Estimate)
+		}
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return jobs[order[a]].Submit < jobs[order[b]].Submit })
+	for k, i := range order {
+		m.tasks[k] = Task{Job: jobs[i], Index: k, FirstStart: -1, End: -1, Promise: -1, activeIdx: -1}
+	}
+	if err := p.Init(m); err != nil {
+		return nil, fmt.Errorf("init policy: %w", err)
+	}
+	res := &Result{Procs: procs}
+	for {
+		at := Never
+		if len(m.events) > 0 {
+			at = m.events.peek().at
+		}
+		if m.next < len(m.tasks) && m.tasks[m.next].Submit < at {
+			at = m.tasks[m.next].Submit
+		}
+		if at == Never {
+			break
+		}
+		m.now = at
+		for rounds := 0; ; rounds++ {
+			if rounds > 1_000_000 {
+				return nil, m.fail(errors.New("no progress: the policy keeps creating work at one instant"))
+			}
+			m.dirty = false
+			for len(m.events) > 0 && m.events.peek().at == at && m.events.peek().kind < evArrival {
+				m.apply(m.events.pop())
+			}
+			for m.next < len(m.tasks) && m.tasks[m.next].Submit == at {
+				t := &m.tasks[m.next]
+				m.next++
+				t.State = Waiting
+				t.Since = at
+				p.Arrive(t)
+			}
+			for len(m.events) > 0 && m.events.peek().at == at {
+				m.apply(m.events.pop())
+			}
+			p.Schedule()
+			res.Instants++
+			if m.err != nil {
+				return nil, m.err
+			}
+			if !m.dirty {
+				break
+			}
+		}
+		if opts.CheckEvery > 0 && res.Instants%opts.CheckEvery == 0 {
+			if err := m.check(); err != nil {
+				return nil, err
+			}
+		}
+		if res.Instants&4095 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	for i := range m.tasks {
+		if t := &m.tasks[i]; t.State != Done {
+			return nil, m.fail(fmt.Errorf("job %d never completed (it is %v)", t.ID, t.State))
+		}
+	}
+	res.Tasks = m.tasks
+	res.Segments = m.segs
+	return res, nil
+}
+
+// check verifies the engine's processor bookkeeping.
+func (m *Machine) check() error {
+	used := NewProcSet(m.size)
+	n := 0
+	for _, t := range m.active {
+		if used.Overlaps(t.Set) || t.Set.Len() != t.Procs {
+			return fmt.Errorf("engine check at t=%d: job %d set %v overlaps or has wrong size", m.now, t.ID, t.Set)
+		}
+		used.Union(t.Set)
+		n += t.Procs
+	}
+	if n+m.nfree != m.size || used.Overlaps(m.free) || m.free.Len() != m.nfree {
+		return fmt.Errorf("engine check at t=%d: %d used + %d free != %d", m.now, n, m.nfree, m.size)
+	}
+	return nil
+}

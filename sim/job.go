@@ -1,0 +1,110 @@
+package sim
+
+// Job is one job of a workload: the simulator's immutable input.
+type Job struct {
+	// ID is the job's number in its trace (SWF field 1); unique in a workload.
+	ID int64
+	// Submit is the arrival time.
+	Submit Time
+	// Runtime is the work the job does, in seconds on Procs processors (> 0).
+	Runtime Time
+	// Estimate is the user's run-time estimate the policy sees (>= 1).
+	// The engine never kills a job that runs past its estimate.
+	Estimate Time
+	// Procs is the number of processors the job needs (1..machine size).
+	Procs int
+}
+
+// State is where a job is in its life.
+type State uint8
+
+// Job states.
+const (
+	Pending    State = iota // not yet arrived
+	Waiting                 // arrived, never started or killed since
+	Running                 // doing work on its processors
+	Suspending              // being suspended: holds processors, does no work
+	Suspended               // stopped; remembers its processors but holds none
+	Resuming                // being resumed: holds processors, does no work
+	Done                    // completed
+)
+
+var stateNames = [...]string{"pending", "waiting", "running", "suspending", "suspended", "resuming", "done"}
+
+// String returns the state's name.
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "state(?)"
+}
+
+// Task is the simulator's live view of one job during a run. Policies read
+// it; only the engine changes it (through [Machine] calls).
+type Task struct {
+	Job
+	// Index is the job's position in the run's job slice.
+	Index int
+	// State is the job's current state.
+	State State
+	// FirstStart is when the job first started (-1 before).
+	FirstStart Time
+	// End is the completion time (-1 before).
+	End Time
+	// Set holds the job's processors while it holds any, and remembers
+	// them while it is suspended.
+	Set ProcSet
+	// Work is the work done in finished run segments (seconds).
+	Work Time
+	// SegStart is when the current running segment started (valid in Running).
+	SegStart Time
+	// Since is when the job entered its current state.
+	Since Time
+	// Suspensions counts suspensions; Kills counts kills (restarts).
+	Suspensions, Kills int
+	// SuspendedTime is the total time spent in Suspended state.
+	SuspendedTime Time
+	// OverheadTime is the total time spent suspending and resuming.
+	OverheadTime Time
+	// Promise is the latest start-time guarantee the policy gave (-1: none);
+	// see [Machine.Promise]. PromiseRaised records that a later guarantee
+	// replaced an earlier one.
+	Promise       Time
+	PromiseRaised bool
+	// Aux is free for the policy's own bookkeeping (for example a queue index).
+	Aux int
+
+	completion *event // pending completion or overhead-end event
+	activeIdx  int    // position in Machine.active, -1 when not there
+}
+
+// WorkDone returns the work the job has done up to now.
+func (t *Task) WorkDone(now Time) Time {
+	if t.State == Running {
+		return t.Work + now - t.SegStart
+	}
+	return t.Work
+}
+
+// Remaining returns the work still to do as of now.
+func (t *Task) Remaining(now Time) Time { return t.Runtime - t.WorkDone(now) }
+
+// EstimatedEnd returns when a running job is expected to end by its
+// estimate: now plus the estimated remaining work, and at least now+1 if
+// the job has outrun its estimate. For a job in overhead, the overhead end
+// is taken as the start of the remaining work.
+func (t *Task) EstimatedEnd(now Time) Time {
+	rest := t.Estimate - t.WorkDone(now)
+	if rest < 1 {
+		rest = 1
+	}
+	switch t.State {
+	case Running:
+		return now + rest
+	case Resuming:
+		if t.completion != nil {
+			return t.completion.at + rest
+		}
+	}
+	return now + rest
+}

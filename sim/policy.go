@@ -1,0 +1,26 @@
+package sim
+
+// Policy is a scheduling policy. The engine calls the notification methods
+// for each event of an instant (completions, ends of overheads, arrivals,
+// timers, in that order) and then Schedule once. A policy acts only through
+// the [Machine] it was given in Init; it must never block.
+type Policy interface {
+	// Init is called once before the first event. It returns an error when
+	// the policy cannot run on this machine.
+	Init(m *Machine) error
+	// Arrive tells the policy that t has arrived and is Waiting.
+	Arrive(t *Task)
+	// Finish tells the policy that t has completed; its processors are free.
+	Finish(t *Task)
+	// Timer tells the policy that a timer it set has fired.
+	Timer(tag int)
+	// Schedule is called once per instant after all its events were
+	// applied; here the policy starts, suspends, resumes or kills jobs.
+	Schedule()
+}
+
+// OverheadWatcher is implemented by policies that want to hear when a
+// suspend or resume overhead ends (the job is then Suspended or Running).
+type OverheadWatcher interface {
+	OverheadDone(t *Task)
+}

@@ -1,0 +1,270 @@
+// Package policy is the registry of scheduling policies: it maps a policy
+// name to its typed, validated parameters and to a constructor. The
+// families live in sub-packages (backfill, ...); adding a policy means
+// writing it in its family and adding one [Entry] to the table in
+// entries.go. The engine knows no policy by name.
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Errors wrapped by the registry's validation.
+var (
+	// ErrUnknownPolicy: no policy has that name.
+	ErrUnknownPolicy = errors.New("unknown policy")
+	// ErrUnknownParam: the policy has no parameter of that name.
+	ErrUnknownParam = errors.New("unknown parameter")
+	// ErrBadParam: the value has the wrong type or is out of range.
+	ErrBadParam = errors.New("bad parameter value")
+)
+
+// Kind is the type of a parameter.
+type Kind uint8
+
+// Parameter kinds.
+const (
+	Float Kind = iota // float64
+	Int               // int64
+	Bool              // bool
+)
+
+// String returns the kind's name.
+func (k Kind) String() string { return [...]string{"float", "int", "bool"}[k] }
+
+// Param describes one parameter of a policy.
+type Param struct {
+	Name    string
+	Kind    Kind
+	Default any // float64, int64 or bool
+	// Min and Max bound numeric values (inclusive); NaN means unbounded.
+	Min, Max float64
+	Doc      string
+}
+
+// Values are a policy's parameter values after validation, defaults
+// filled in: float64, int64 or bool by [Param.Kind].
+type Values map[string]any
+
+// Float returns a Float parameter.
+func (v Values) Float(name string) float64 { return v[name].(float64) }
+
+// Int returns an Int parameter.
+func (v Values) Int(name string) int64 { return v[name].(int64) }
+
+// Bool returns a Bool parameter.
+func (v Values) Bool(name string) bool { return v[name].(bool) }
+
+// Env is what a constructor may know about the run it builds a policy for.
+type Env struct {
+	// Procs is the machine size.
+	Procs int
+	// Jobs is the workload (read-only); policies that need a baseline run
+	// of the same workload (TSS) use it.
+	Jobs []sim.Job
+	// Seed seeds any randomness of the policy.
+	Seed uint64
+}
+
+// Entry is one registered policy.
+type Entry struct {
+	Name   string
+	Family string
+	Doc    string
+	Params []Param
+	// Build makes the policy from validated values.
+	Build func(v Values, env Env) (sim.Policy, error)
+}
+
+// Lookup returns the entry called name, or an error wrapping
+// [ErrUnknownPolicy] that quotes it and lists the valid names.
+func Lookup(name string) (*Entry, error) {
+	for i := range entries {
+		if entries[i].Name == name {
+			return &entries[i], nil
+		}
+	}
+	return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownPolicy, name, strings.Join(Names(), ", "))
+}
+
+// Names returns the registered policy names in table order.
+func Names() []string {
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Entries returns every registered policy.
+func Entries() []*Entry {
+	out := make([]*Entry, len(entries))
+	for i := range entries {
+		out[i] = &entries[i]
+	}
+	return out
+}
+
+func (e *Entry) param(name string) *Param {
+	for i := range e.Params {
+		if e.Params[i].Name == name {
+			return &e.Params[i]
+		}
+	}
+	return nil
+}
+
+func (e *Entry) paramNames() string {
+	if len(e.Params) == 0 {
+		return "none"
+	}
+	var n []string
+	for _, p := range e.Params {
+		n = append(n, p.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+// Check validates raw parameter values (as decoded from YAML or JSON:
+// numbers as int, int64, float64, bools as bool, or strings holding
+// either), fills in defaults and returns the typed values. Every problem
+// is reported, one error per parameter joined with errors.Join, each
+// starting with the parameter's name.
+func (e *Entry) Check(raw map[string]any) (Values, error) {
+	v := make(Values, len(e.Params))
+	var errs []error
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		p := e.param(k)
+		if p == nil {
+			errs = append(errs, fmt.Errorf("%s: %w of policy %q (valid: %s)", k, ErrUnknownParam, e.Name, e.paramNames()))
+			continue
+		}
+		val, err := p.convert(raw[k])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", k, err))
+			continue
+		}
+		v[k] = val
+	}
+	for _, p := range e.Params {
+		if _, ok := v[p.Name]; !ok {
+			v[p.Name] = p.Default
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return v, nil
+}
+
+// ParseStrings validates parameters given as text (name=value from a
+// command line); see [Entry.Check].
+func (e *Entry) ParseStrings(raw map[string]string) (Values, error) {
+	m := make(map[string]any, len(raw))
+	for k, s := range raw {
+		m[k] = s
+	}
+	return e.Check(m)
+}
+
+// convert turns a raw value into the parameter's kind and checks its range.
+func (p *Param) convert(raw any) (any, error) {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrBadParam, fmt.Sprintf(format, a...))
+	}
+	switch p.Kind {
+	case Bool:
+		switch x := raw.(type) {
+		case bool:
+			return x, nil
+		case string:
+			b, err := strconv.ParseBool(x)
+			if err != nil {
+				return nil, bad("%q is not true or false", x)
+			}
+			return b, nil
+		}
+		return nil, bad("%v is not true or false", raw)
+	case Int, Float:
+		var f float64
+		switch x := raw.(type) {
+		case int:
+			f = float64(x)
+		case int64:
+			f = float64(x)
+		case uint64:
+			f = float64(x)
+		case float64:
+			f = x
+		case string:
+			var err error
+			if f, err = strconv.ParseFloat(strings.TrimSpace(x), 64); err != nil {
+				return nil, bad("%q is not a number", x)
+			}
+		default:
+			return nil, bad("%v is not a number", raw)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, bad("%v is not a finite number", raw)
+		}
+		if p.Kind == Int && f != math.Trunc(f) {
+			return nil, bad("%v is not a whole number", raw)
+		}
+		if !math.IsNaN(p.Min) && f < p.Min {
+			return nil, bad("must be >= %g, got %g", p.Min, f)
+		}
+		if !math.IsNaN(p.Max) && f > p.Max {
+			return nil, bad("must be <= %g, got %g", p.Max, f)
+		}
+		if p.Kind == Int {
+			return int64(f), nil
+		}
+		return f, nil
+	}
+	return nil, bad("unknown kind")
+}
+
+// New looks up a policy, validates its raw parameters and builds it.
+func New(name string, raw map[string]any, env Env) (sim.Policy, error) {
+	e, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	v, err := e.Check(raw)
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: %w", name, err)
+	}
+	return e.Build(v, env)
+}
+
+// Canonical returns v as sorted name=value text, for display and hashing.
+func (v Values) Canonical() string {
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s=%v", k, v[k])
+	}
+	return b.String()
+}
+
+var none = math.NaN()

@@ -1,0 +1,148 @@
+// Package simcheck verifies a simulation's outcome as an independent
+// observer: from the jobs given to the engine and the processor segments it
+// recorded ([sim.Options.Segments]), not from the engine's own bookkeeping.
+// Tests of every policy run it.
+package simcheck
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Check verifies, for a run of jobs on res.Procs processors made with
+// segment recording on:
+//
+//   - every job completed exactly once, with End after its start and
+//     FirstStart >= Submit;
+//   - each job's working segments add up to exactly its runtime (plus the
+//     work lost to kills: the segments after the last kill add up to the
+//     runtime);
+//   - no processor is held by two jobs at once, overhead included, and no
+//     segment uses a processor outside the machine or the wrong count;
+//   - a job that was suspended and resumed (not killed) ran on exactly the
+//     same processors in every segment;
+//   - no job started later than the last reservation the policy promised
+//     it, and no promise was ever moved later.
+func Check(jobs []sim.Job, res *sim.Result) error {
+	var errs []error
+	add := func(format string, a ...any) {
+		if len(errs) < 20 {
+			errs = append(errs, fmt.Errorf(format, a...))
+		}
+	}
+	if len(res.Tasks) != len(jobs) {
+		return fmt.Errorf("%d jobs in, %d out", len(jobs), len(res.Tasks))
+	}
+	seen := make(map[int64]int, len(jobs))
+	for _, j := range jobs {
+		seen[j.ID]++
+	}
+	for i := range res.Tasks {
+		t := &res.Tasks[i]
+		seen[t.ID]--
+		if t.State != sim.Done || t.End < 0 {
+			add("job %d did not complete (%v)", t.ID, t.State)
+		}
+		if t.FirstStart < t.Submit {
+			add("job %d started at %d before its arrival at %d", t.ID, t.FirstStart, t.Submit)
+		}
+		if t.Promise >= 0 && t.FirstStart > t.Promise {
+			add("job %d started at %d, later than its reservation at %d", t.ID, t.FirstStart, t.Promise)
+		}
+		if t.PromiseRaised {
+			add("job %d had its reservation moved later", t.ID)
+		}
+	}
+	for id, n := range seen {
+		if n != 0 {
+			add("job %d appears %+d times too often in the output", id, -n)
+		}
+	}
+	// Per-job work and processor identity.
+	type jobSegs struct {
+		work      sim.Time
+		first     sim.ProcSet
+		set       bool
+		lastStart sim.Time
+	}
+	per := make([]jobSegs, len(res.Tasks))
+	segs := res.Segments
+	for _, s := range segs {
+		t := &res.Tasks[s.Task]
+		if s.End <= s.Start {
+			add("job %d: empty segment [%d,%d)", t.ID, s.Start, s.End)
+		}
+		if s.Set.Len() != t.Procs {
+			add("job %d: segment [%d,%d) on %d processors, needs %d", t.ID, s.Start, s.End, s.Set.Len(), t.Procs)
+		}
+		if s.Start < t.FirstStart || s.End > t.End {
+			add("job %d: segment [%d,%d) outside its life [%d,%d]", t.ID, s.Start, s.End, t.FirstStart, t.End)
+		}
+		p := &per[s.Task]
+		if t.Kills == 0 {
+			if !p.set {
+				p.first, p.set = s.Set, true
+			} else if !sameSet(p.first, s.Set) {
+				add("job %d resumed on %v, had %v", t.ID, s.Set, p.first)
+			}
+		}
+		if s.Working {
+			p.work += s.End - s.Start
+		}
+		p.lastStart = max(p.lastStart, s.Start)
+	}
+	for i := range res.Tasks {
+		t := &res.Tasks[i]
+		w := per[i].work
+		if t.Kills == 0 && w != t.Runtime {
+			add("job %d did %d s of work, runtime is %d", t.ID, w, t.Runtime)
+		}
+		if t.Kills > 0 && w < t.Runtime {
+			add("job %d did %d s of work in all, less than its runtime %d", t.ID, w, t.Runtime)
+		}
+	}
+	// Capacity: sweep over segment ends and starts; at each point the live
+	// segments' sets must be disjoint and inside the machine.
+	type point struct {
+		at    sim.Time
+		start bool
+		i     int
+	}
+	pts := make([]point, 0, 2*len(segs))
+	for i, s := range segs {
+		pts = append(pts, point{s.Start, true, i}, point{s.End, false, i})
+	}
+	sort.Slice(pts, func(a, b int) bool {
+		if pts[a].at != pts[b].at {
+			return pts[a].at < pts[b].at
+		}
+		return !pts[a].start && pts[b].start // ends before starts
+	})
+	owner := make([]int, res.Procs)
+	for i := range owner {
+		owner[i] = -1
+	}
+	for _, pt := range pts {
+		s := segs[pt.i]
+		s.Set.Each(func(p int) {
+			if p >= res.Procs {
+				add("job %d uses processor %d of a %d-processor machine", res.Tasks[s.Task].ID, p, res.Procs)
+				return
+			}
+			switch {
+			case !pt.start && owner[p] == pt.i:
+				owner[p] = -1
+			case pt.start && owner[p] == -1:
+				owner[p] = pt.i
+			case pt.start:
+				add("processor %d held by job %d and job %d at %d", p, res.Tasks[segs[owner[p]].Task].ID, res.Tasks[s.Task].ID, pt.at)
+			}
+		})
+	}
+	return errors.Join(errs...)
+}
+
+func sameSet(a, b sim.ProcSet) bool { return a.Contains(b) && b.Contains(a) }

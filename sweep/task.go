@@ -1,0 +1,50 @@
+package sweep
+
+// Task is one simulation of a sweep: a workload, a policy with its
+// parameter values, a replication. It travels as JSON; its ID is the hex
+// sha256 of its canonical description (everything below but ID and Index,
+// and never a local file path), so the same task has the same ID in every
+// sweep and the result cache can key on it.
+type Task struct {
+	// ID is the hex sha256 of the task's canonical description.
+	ID string `json:"id"`
+	// Sweep is the name of the sweep that made the task.
+	Sweep string `json:"sweep"`
+	// Index is the task's position in the spec's expansion; outputs are
+	// written in this order.
+	Index int `json:"index"`
+	// Workload says what jobs to simulate.
+	Workload Workload `json:"workload"`
+	// Policy is a registered policy name; Params its validated values
+	// (float64, int64 or bool; JSON numbers are converted back by the
+	// policy registry's Check).
+	Policy string         `json:"policy"`
+	Params map[string]any `json:"params"`
+	// Replication is 0..replications-1; Seed is derived from the spec's
+	// base seed, the workload and the replication.
+	Replication int    `json:"replication"`
+	Seed        uint64 `json:"seed"`
+	// Schemes are the category schemes to label and aggregate by.
+	Schemes []string `json:"schemes"`
+	// SimVersion is sim.Version when the task was made.
+	SimVersion string `json:"sim_version"`
+}
+
+// Workload identifies a workload: a trace by content and the transforms.
+type Workload struct {
+	// Trace is the trace's name (its file name without .swf/.swf.gz).
+	Trace string `json:"trace"`
+	// TraceSHA256 is the sha256 of the trace file's bytes as stored; the
+	// worker fetches the file by it.
+	TraceSHA256 string `json:"trace_sha256"`
+	// Procs overrides the machine size (0: the trace header's).
+	Procs int `json:"procs"`
+	// Skip and Count choose a subset (Count 0: all jobs).
+	Skip  int `json:"skip"`
+	Count int `json:"count"`
+	// Estimates is the estimate model: "trace" or "accurate".
+	Estimates string `json:"estimates"`
+	// Load is the load factor (1: unchanged); LoadMode "arrival" or "duplicate".
+	Load     float64 `json:"load"`
+	LoadMode string  `json:"load_mode"`
+}
