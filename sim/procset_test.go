@@ -1,0 +1,36 @@
+package sim
+
+import "testing"
+
+func TestProcSet(t *testing.T) {
+	s := FullProcSet(130)
+	if s.Len() != 130 {
+		t.Fatalf("Len()=%d, want 130", s.Len())
+	}
+	a, ok := s.TakeLowest(70)
+	if !ok || a.Len() != 70 || s.Len() != 60 {
+		t.Fatalf("TakeLowest(70): ok=%v len=%d rest=%d", ok, a.Len(), s.Len())
+	}
+	if got, want := a.String(), "{0-69}"; got != want {
+		t.Errorf("String()=%v, want %v", got, want)
+	}
+	if a.Overlaps(s) || !a.Has(69) || a.Has(70) {
+		t.Errorf("sets overlap or wrong members: %v %v", a, s)
+	}
+	if _, ok := s.TakeLowest(61); ok || s.Len() != 60 {
+		t.Errorf("TakeLowest(61) of 60 succeeded or changed the set")
+	}
+	s.Union(a)
+	s.Remove(5)
+	s.Remove(64)
+	if got, want := s.String(), "{0-4,6-63,65-129}"; got != want {
+		t.Errorf("String()=%v, want %v", got, want)
+	}
+	b, _ := s.TakeLowest(6)
+	if got, want := b.String(), "{0-4,6}"; got != want {
+		t.Errorf("TakeLowest(6)=%v, want %v", got, want)
+	}
+	if !FullProcSet(130).Contains(b) || b.Contains(FullProcSet(130)) {
+		t.Errorf("Contains is wrong")
+	}
+}

@@ -1,0 +1,186 @@
+package sim
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+// naiveProfile is the reference model: free processors per second.
+type naiveProfile struct {
+	size int
+	free []int // free[t] for t in [0, horizon)
+}
+
+func newNaive(size, horizon int) *naiveProfile {
+	n := &naiveProfile{size: size, free: make([]int, horizon)}
+	for i := range n.free {
+		n.free[i] = size
+	}
+	return n
+}
+
+func (n *naiveProfile) earliest(from Time, procs int, dur Time) Time {
+	for s := int(from); s < len(n.free); s++ {
+		ok := true
+		for t := s; t < s+int(dur); t++ {
+			if t < len(n.free) && n.free[t] < procs {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return Time(s)
+		}
+	}
+	return Time(len(n.free))
+}
+
+func (n *naiveProfile) add(start, dur Time, d int) {
+	for t := start; t < start+dur && int(t) < len(n.free); t++ {
+		n.free[t] += d
+	}
+}
+
+// TestProfile_AgainstNaive compares the profile with a per-second array
+// after random reservations and releases.
+func TestProfile_AgainstNaive(t *testing.T) {
+	const size, horizon = 16, 400
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 200; round++ {
+		p := NewProfile(size, 0)
+		n := newNaive(size, horizon+200)
+		type resv struct {
+			start, dur Time
+			procs      int
+		}
+		var held []resv
+		for step := 0; step < 60; step++ {
+			if len(held) > 0 && rng.IntN(3) == 0 {
+				k := rng.IntN(len(held))
+				r := held[k]
+				held = append(held[:k], held[k+1:]...)
+				if err := p.Release(r.start, r.dur, r.procs); err != nil {
+					t.Fatalf("round %d: release: %v", round, err)
+				}
+				n.add(r.start, r.dur, r.procs)
+			} else {
+				from := Time(rng.IntN(100))
+				procs := 1 + rng.IntN(size)
+				dur := Time(1 + rng.IntN(50))
+				got := p.EarliestStart(from, procs, dur)
+				want := n.earliest(from, procs, dur)
+				if got != want {
+					t.Fatalf("round %d: EarliestStart(%d, %d, %d) = %d, want %d in %v", round, from, procs, dur, got, want, p)
+				}
+				if int(got)+int(dur) > horizon {
+					continue
+				}
+				if err := p.Reserve(got, dur, procs); err != nil {
+					t.Fatalf("round %d: reserve at earliest start: %v", round, err)
+				}
+				n.add(got, dur, -procs)
+				held = append(held, resv{got, dur, procs})
+			}
+			if err := p.Check(); err != nil {
+				t.Fatalf("round %d: %v: %v", round, err, p)
+			}
+			for x := 0; x < 5; x++ {
+				at := Time(rng.IntN(horizon))
+				if got, want := p.FreeAt(at), n.free[at]; got != want {
+					t.Fatalf("round %d: FreeAt(%d) = %d, want %d in %v", round, at, got, want, p)
+				}
+				end := at + Time(1+rng.IntN(40))
+				want := size
+				for s := at; s < end; s++ {
+					want = min(want, n.free[s])
+				}
+				if got := p.MinFree(at, end); got != want {
+					t.Fatalf("round %d: MinFree(%d,%d) = %d, want %d", round, at, end, got, want)
+				}
+			}
+		}
+		for _, r := range held {
+			if err := p.Release(r.start, r.dur, r.procs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if p.Len() != 1 || p.FreeAt(0) != size {
+			t.Fatalf("round %d: not empty after releasing everything: %v", round, p)
+		}
+	}
+}
+
+func TestProfile_Reserve(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		p := NewProfile(10, 0)
+		if err := p.Reserve(5, 10, 4); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Reserve(0, 5, 10); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := p.String(), "[0:0 5:6 15:10]"; got != want {
+			t.Errorf("String()=%v, want %v", got, want)
+		}
+	})
+	t.Run("ErrProfile", func(t *testing.T) {
+		p := NewProfile(10, 0)
+		_ = p.Reserve(0, 10, 8)
+		before := p.String()
+		if err := p.Reserve(5, 10, 3); !errors.Is(err, ErrProfile) {
+			t.Fatalf("Reserve over capacity: err=%v, want ErrProfile", err)
+		}
+		if err := p.Release(20, 5, 1); !errors.Is(err, ErrProfile) {
+			t.Fatalf("Release of nothing: err=%v, want ErrProfile", err)
+		}
+		if p.String() != before {
+			t.Errorf("failed change altered the profile: %v, was %v", p, before)
+		}
+	})
+	t.Run("Advance", func(t *testing.T) {
+		p := NewProfile(10, 0)
+		_ = p.Reserve(0, 10, 3)
+		_ = p.Reserve(10, 10, 5)
+		p.Advance(12)
+		if got, want := p.String(), "[12:5 20:10]"; got != want {
+			t.Errorf("String()=%v, want %v", got, want)
+		}
+		if got := p.EarliestStart(0, 6, 3); got != 20 {
+			t.Errorf("EarliestStart before origin = %d, want 20", got)
+		}
+	})
+	t.Run("TooWide", func(t *testing.T) {
+		if got := NewProfile(4, 0).EarliestStart(0, 5, 1); got != Never {
+			t.Errorf("EarliestStart for 5 of 4 = %d, want Never", got)
+		}
+	})
+}
+
+// BenchmarkProfile_Mix is a realistic mix: a queue of 200 reservations
+// being re-placed (the conservative compression pattern).
+func BenchmarkProfile_Mix(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	type r struct {
+		dur   Time
+		procs int
+	}
+	jobs := make([]r, 200)
+	for i := range jobs {
+		jobs[i] = r{Time(60 + rng.IntN(36000)), 1 + rng.IntN(64)}
+	}
+	p := NewProfile(338, 0)
+	starts := make([]Time, len(jobs))
+	for i, j := range jobs {
+		starts[i] = p.EarliestStart(0, j.procs, j.dur)
+		_ = p.Reserve(starts[i], j.dur, j.procs)
+	}
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		i := n % len(jobs)
+		j := jobs[i]
+		_ = p.Release(starts[i], j.dur, j.procs)
+		starts[i] = p.EarliestStart(0, j.procs, j.dur)
+		_ = p.Reserve(starts[i], j.dur, j.procs)
+	}
+}
