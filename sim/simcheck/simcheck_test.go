@@ -1,0 +1,64 @@
+package simcheck_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/backfill"
+	"github.com/schedfarm/schedfarm/sim/simcheck"
+)
+
+// TestCheck_Catches tampers with a correct run and expects each kind of
+// violation to be reported.
+func TestCheck_Catches(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 2},
+		{ID: 2, Submit: 0, Runtime: 50, Estimate: 50, Procs: 2},
+		{ID: 3, Submit: 10, Runtime: 20, Estimate: 20, Procs: 4},
+	}
+	fresh := func() *sim.Result {
+		res, err := sim.Run(context.Background(), 4, jobs, backfill.NewEASY(), sim.Options{Segments: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(jobs, res); err != nil {
+			t.Fatalf("clean run: %v", err)
+		}
+		return res
+	}
+	tests := []struct {
+		name   string
+		tamper func(r *sim.Result)
+		want   string
+	}{
+		{"double booking", func(r *sim.Result) { r.Segments[1].Set = r.Segments[0].Set.Clone() }, "held by job"},
+		{"short work", func(r *sim.Result) { r.Segments[0].End -= 1 }, "of work"},
+		{"early start", func(r *sim.Result) { r.Tasks[2].FirstStart = 5 }, "before its arrival"},
+		{"broken promise", func(r *sim.Result) { r.Tasks[2].Promise = r.Tasks[2].FirstStart - 1 }, "later than its reservation"},
+		{"raised promise", func(r *sim.Result) { r.Tasks[2].PromiseRaised = true }, "moved later"},
+		{"not done", func(r *sim.Result) { r.Tasks[0].State = sim.Suspended }, "did not complete"},
+		{"moved processors", func(r *sim.Result) {
+			s := r.Segments[0]
+			s2 := s
+			s.End = s.Start + 10
+			s2.Start = s.End
+			set := sim.FullProcSet(4)
+			set.Subtract(s.Set)
+			s2.Set = set
+			r.Segments[0] = s
+			r.Segments = append(r.Segments, s2)
+		}, "resumed on"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fresh()
+			tt.tamper(res)
+			err := simcheck.Check(jobs, res)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Check() = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
