@@ -1,0 +1,399 @@
+package workload
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// NumFields is the number of fields of an SWF job line.
+const NumFields = 18
+
+// MaxValue is the largest absolute value a field may have (2^53-1, so that
+// every value is exact as a float64 too).
+const MaxValue = 1<<53 - 1
+
+// MaxMachine is the largest machine size (processors) a header or a caller
+// may give.
+const MaxMachine = 1 << 24
+
+// SWF field numbers the reader uses (1-based).
+const (
+	fieldID         = 1
+	fieldSubmit     = 2
+	fieldWait       = 3
+	fieldRuntime    = 4
+	fieldAllocProcs = 5
+	fieldReqProcs   = 8
+	fieldReqTime    = 9
+	fieldStatus     = 11
+)
+
+// Read reads the SWF file at path, plain or gzipped, and drops the jobs
+// that cannot run (see the package documentation). procs is the machine
+// size; 0 takes it from the header. Any error is a [*ParseError] naming
+// path (a missing file wraps [fs.ErrNotExist]), except a negative procs,
+// which wraps [ErrInvalidOption]. On error the trace is nil.
+func Read(path string, procs int) (*Trace, error) {
+	if err := checkProcs(procs); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+		}
+		return nil, &ParseError{File: path, Err: err}
+	}
+	return parse(data, path, procs)
+}
+
+// Parse is [Read] for a stream: it reads r to its end and parses it as the
+// SWF file name (used in errors and for [Trace.Name]).
+func Parse(r io.Reader, name string, procs int) (*Trace, error) {
+	if err := checkProcs(procs); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &ParseError{File: name, Err: fmt.Errorf("read: %w", err)}
+	}
+	return parse(data, name, procs)
+}
+
+func checkProcs(procs int) error {
+	if procs < 0 || procs > MaxMachine {
+		return fmt.Errorf("%w: machine size %d, want 0 (from the header) or 1..%d", ErrInvalidOption, procs, MaxMachine)
+	}
+	return nil
+}
+
+// isGzip reports whether data starts with the gzip magic bytes.
+func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
+
+// gunzip decompresses data in memory.
+func gunzip(data []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	// The trailer's ISIZE (size mod 2^32 of the last member) is a good
+	// capacity hint for the usual single-member file; a wrong hint only
+	// costs a reallocation. Deflate expands at most about 1032 times.
+	if len(data) >= 18 {
+		hint := int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
+		if hint <= int64(len(data))*1032 && hint < 1<<30 {
+			buf.Grow(int(hint) + bytes.MinRead)
+		}
+	}
+	if _, err := buf.ReadFrom(zr); err != nil {
+		return nil, err
+	}
+	if err := zr.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// traceName returns the base name of file without ".gz" and ".swf".
+func traceName(file string) string {
+	name := filepath.Base(file)
+	name = strings.TrimSuffix(name, ".gz")
+	return strings.TrimSuffix(name, ".swf")
+}
+
+// parser holds the state of one parse.
+type parser struct {
+	file    string
+	header  map[string]string
+	lastKey string // key a continuation line belongs to
+	keyLine map[string]int
+	recs    []Record
+	maxID   int64
+	seen    map[int64]int // job id -> line; built once ids stop increasing
+	fields  [NumFields][]byte
+}
+
+func parse(data []byte, file string, procs int) (*Trace, error) {
+	sum := sha256.Sum256(data)
+	text := data
+	if isGzip(data) {
+		var err error
+		if text, err = gunzip(data); err != nil {
+			return nil, &ParseError{File: file, Err: fmt.Errorf("%w: %w", ErrBadGzip, err)}
+		}
+	}
+	p := &parser{file: file, header: map[string]string{}, keyLine: map[string]int{}}
+	// One record per line at most: counting lines first avoids growing
+	// (and copying) the slice many times.
+	p.recs = make([]Record, 0, bytes.Count(text, []byte{'\n'})+1)
+	for n := 1; len(text) > 0; n++ {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		if err := p.line(n, line); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.recs) == 0 {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: the input has no job lines", ErrEmpty)}
+	}
+	if procs == 0 {
+		var err error
+		if procs, err = p.machineSize(); err != nil {
+			return nil, err
+		}
+	}
+	t := &Trace{
+		Name:   traceName(file),
+		File:   file,
+		Procs:  procs,
+		Header: p.header,
+		SHA256: hex.EncodeToString(sum[:]),
+	}
+	kept := p.recs[:0]
+	for i := range p.recs {
+		if c := t.Drops.reason(&p.recs[i], procs); c != nil {
+			*c++
+			continue
+		}
+		kept = append(kept, p.recs[i])
+	}
+	if len(kept) == 0 {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: all %d job lines dropped on a %d-processor machine (%s)", ErrEmpty, len(p.recs), procs, t.Drops)}
+	}
+	t.Records = kept
+	return t, nil
+}
+
+// machineSize returns the header's machine size: MaxProcs, else MaxNodes.
+// A value without a positive leading integer ("-1") counts as unknown; a
+// value that does not start with an integer is an error.
+func (p *parser) machineSize() (int, error) {
+	for _, key := range [...]string{"MaxProcs", "MaxNodes"} {
+		v, ok := p.header[key]
+		if !ok {
+			continue
+		}
+		first, _, _ := strings.Cut(v, "\n")
+		n, ok := leadingInt(first)
+		if !ok || n > MaxMachine {
+			return 0, &ParseError{File: p.file, Line: p.keyLine[key],
+				Err: fmt.Errorf("%w: %s %q is not an integer in 1..%d", ErrBadHeader, key, first, MaxMachine)}
+		}
+		if n > 0 {
+			return int(n), nil
+		}
+	}
+	return 0, &ParseError{File: p.file, Err: fmt.Errorf("%w: the header has no MaxProcs or MaxNodes and no machine size was given", ErrNoMachineSize)}
+}
+
+// leadingInt parses the integer that starts s and ends at its end or at a
+// space, as in "338 (batch partition; 512 total)".
+func leadingInt(s string) (int64, bool) {
+	i := 0
+	for i < len(s) && !isSpace(s[i]) {
+		i++
+	}
+	v, whole, err := parseNum([]byte(s[:i]))
+	return v, err == nil && whole
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// splitKey splits a trimmed comment "Key: value" into key and trimmed value.
+func splitKey(b []byte) (key, val []byte, ok bool) {
+	i := 0
+	for i < len(b) && isKeyByte(b[i]) {
+		i++
+	}
+	if i == 0 || i == len(b) || b[i] != ':' || i+1 < len(b) && !isSpace(b[i+1]) {
+		return nil, nil, false
+	}
+	return b[:i], trimSpace(b[i+1:]), true
+}
+
+// line parses line n.
+func (p *parser) line(n int, line []byte) error {
+	b := trimSpace(line)
+	if len(b) == 0 {
+		return nil
+	}
+	if b[0] == ';' {
+		p.comment(n, trimSpace(b[1:]))
+		return nil
+	}
+	return p.job(n, b)
+}
+
+// comment records a header comment (without its ';').
+func (p *parser) comment(n int, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if k, v, ok := splitKey(b); ok {
+		key := string(k)
+		if old, ok := p.header[key]; ok {
+			p.header[key] = old + "\n" + string(v)
+		} else {
+			p.header[key] = string(v)
+			p.keyLine[key] = n
+		}
+		p.lastKey = key
+		return
+	}
+	if p.lastKey != "" {
+		p.header[p.lastKey] += "\n" + string(b)
+	}
+}
+
+// job parses the job line n (trimmed, not empty).
+func (p *parser) job(n int, b []byte) error {
+	k := 0
+	for i := 0; i < len(b); {
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		start := i
+		for i < len(b) && !isSpace(b[i]) {
+			i++
+		}
+		if start < i {
+			if k < NumFields {
+				p.fields[k] = b[start:i]
+			}
+			k++
+		}
+	}
+	if k != NumFields {
+		return &ParseError{File: p.file, Line: n, Err: fmt.Errorf("%w: got %d, want %d", ErrFieldCount, k, NumFields)}
+	}
+	var vals [NumFields]int64
+	for i, f := range &p.fields {
+		v, whole, err := parseNum(f)
+		if err == nil && !whole {
+			switch i + 1 {
+			case fieldID, fieldAllocProcs, fieldReqProcs, fieldStatus:
+				err = ErrNotInteger
+			}
+		}
+		if err != nil {
+			return &ParseError{File: p.file, Line: n, Field: i + 1, Err: fmt.Errorf("%s is %w", quote(f), err)}
+		}
+		vals[i] = v
+	}
+	if vals[fieldSubmit-1] < 0 {
+		return &ParseError{File: p.file, Line: n, Field: fieldSubmit,
+			Err: fmt.Errorf("%s is %w", quote(p.fields[fieldSubmit-1]), ErrNegativeSubmit)}
+	}
+	id := vals[fieldID-1]
+	if err := p.checkID(n, id); err != nil {
+		return err
+	}
+	p.recs = append(p.recs, Record{
+		Line:       n,
+		ID:         id,
+		Submit:     sim.Time(vals[fieldSubmit-1]),
+		Wait:       sim.Time(vals[fieldWait-1]),
+		Runtime:    sim.Time(vals[fieldRuntime-1]),
+		AllocProcs: int(vals[fieldAllocProcs-1]),
+		ReqProcs:   int(vals[fieldReqProcs-1]),
+		ReqTime:    sim.Time(vals[fieldReqTime-1]),
+		Status:     int(vals[fieldStatus-1]),
+	})
+	return nil
+}
+
+// checkID reports a job id seen before. While ids increase (the usual
+// case) it needs no set; the first id out of order builds one.
+func (p *parser) checkID(n int, id int64) error {
+	if p.seen == nil {
+		if len(p.recs) == 0 || id > p.maxID {
+			p.maxID = id
+			return nil
+		}
+		p.seen = make(map[int64]int, 2*len(p.recs))
+		for _, r := range p.recs {
+			p.seen[r.ID] = r.Line
+		}
+	}
+	if first, dup := p.seen[id]; dup {
+		return &ParseError{File: p.file, Line: n, Field: fieldID,
+			Err: fmt.Errorf("%w %d (first on line %d)", ErrDuplicateID, id, first)}
+	}
+	p.seen[id] = n
+	return nil
+}
+
+// parseNum parses a decimal number [+-]digits[.digits] (at least one
+// digit) and returns it rounded up to an integer, and whether it was whole
+// already. It fails with ErrNotNumber or ErrRange.
+func parseNum(b []byte) (v int64, whole bool, err error) {
+	i, neg := 0, false
+	if i < len(b) && (b[i] == '-' || b[i] == '+') {
+		neg = b[i] == '-'
+		i++
+	}
+	digits := 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		v = v*10 + int64(b[i]-'0')
+		digits++
+		if v > MaxValue {
+			return 0, false, ErrRange
+		}
+	}
+	whole = true
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			digits++
+			if b[i] != '0' {
+				whole = false
+			}
+		}
+	}
+	if i != len(b) || digits == 0 {
+		return 0, false, ErrNotNumber
+	}
+	switch {
+	case neg:
+		v = -v // rounding up a negative number truncates it
+	case !whole:
+		v++
+		if v > MaxValue {
+			return 0, false, ErrRange
+		}
+	}
+	return v, whole, nil
+}
