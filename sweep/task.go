@@ -2,9 +2,10 @@ package sweep
 
 // Task is one simulation of a sweep: a workload, a policy with its
 // parameter values, a replication. It travels as JSON; its ID is the hex
-// sha256 of its canonical description (everything below but ID and Index,
-// and never a local file path), so the same task has the same ID in every
-// sweep and the result cache can key on it.
+// sha256 of its canonical description ([Task.ComputeID]: everything below
+// that can change the simulation's outcome, so not ID, Index, Sweep, Label
+// or Schemes, and never a local file path), so the same task has the same
+// ID in every sweep and the result cache can key on it.
 type Task struct {
 	// ID is the hex sha256 of the task's canonical description.
 	ID string `json:"id"`
@@ -20,6 +21,9 @@ type Task struct {
 	// policy registry's Check).
 	Policy string         `json:"policy"`
 	Params map[string]any `json:"params"`
+	// Label is the policy entry's display name in outputs (the policy
+	// name unless the spec gives one). It is not part of the ID.
+	Label string `json:"label,omitempty"`
 	// Replication is 0..replications-1; Seed is derived from the spec's
 	// base seed, the workload and the replication.
 	Replication int    `json:"replication"`

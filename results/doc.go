@@ -1,0 +1,58 @@
+// Package results holds task results and turns them into a sweep's
+// outputs: Parquet files (Apache Arrow Go), Markdown and CSV tables.
+//
+// # Task results
+//
+// A [TaskResult] is what a worker sends back for one task: the per-job
+// [metrics.Record]s, the whole-run [metrics.RunStats] and the trace's
+// dropped-job counts, or the error of a task that failed
+// deterministically. [TaskResult.Marshal] encodes it as a small JSON
+// header followed by the jobs as a zstd-compressed Arrow IPC stream
+// (about 20 bytes per job); [Unmarshal] decodes it. Category labels and aggregates are not part of a result:
+// they are computed from the records when outputs are written.
+//
+// # Output files
+//
+// [WriteOutputs] writes, rows ordered by task index and then by job:
+//
+//   - jobs.parquet: one row per (task, job): the task columns, then
+//     job_id, submit, start, end, wait, runtime, estimate, procs,
+//     turnaround, bsd, slowdown, suspensions, suspended_time,
+//     overhead_time, kills, then one label column per category scheme
+//     (cat_ss16, ...).
+//   - summary.parquet: one row per (task, scheme, category), the overall
+//     row last with category "all" and row = col = -1: the task columns,
+//     then scheme, category, row, col, jobs (the category's job count),
+//     and the mean and max of bsd, turnaround, wait and slowdown
+//     (bsd_mean, bsd_max, ...; 0 for an empty category).
+//   - tasks.parquet: one row per task, failed ones included: the task
+//     columns, then jobs, makespan, utilization, suspensions, kills,
+//     drops, drops_detail, wall_time_ms, worker, error.
+//   - tables.md and tables.csv: the chosen metric per category of the
+//     chosen scheme (sweep.Spec.Outputs.Tables), per task.
+//
+// The task columns are task_id, task_index, sweep, trace, policy, label,
+// params (sorted name=value text), one nullable param_<name> column per
+// policy parameter of the sweep (typed from the policy registry; null
+// where the task's policy has no such parameter), machine_procs, load,
+// load_mode, estimates, skip, count, replication and seed.
+//
+// Every Parquet file is zstd-compressed and carries key-value metadata:
+// the spec (schedfarm.spec), its sha256, the sweep name, the tool and
+// simulator versions, the traces' sha256 and the list of param_* columns
+// (see the Meta* constants).
+//
+// # Determinism
+//
+// The same spec, tasks and results give byte-identical jobs.parquet,
+// summary.parquet, tables.md and tables.csv, whatever the number of
+// workers, their order or their timing. tasks.parquet is identical except
+// for its worker and wall_time_ms columns, which say where and how long
+// each task ran.
+//
+// # Reading
+//
+// [ReadJobs], [ReadSummary] and [ReadTasks] read the files back into Go
+// values (for tests and for commands that make tables and figures);
+// [ReadMetadata] returns a file's key-value metadata.
+package results

@@ -1,0 +1,87 @@
+package results_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// realSpec is a small real sweep: 300 CTC jobs, three policies, one with a
+// parameter grid, two category schemes.
+const realSpec = `
+name: results-test
+description: a small real sweep for the results tests
+workloads:
+  - trace: ctc
+    skip: 2000
+    count: 300
+    estimates: trace
+    load: [1, 1.2]
+policies:
+  - name: fcfs
+  - name: easy
+  - name: ss
+    params:
+      suspension_factor: [2, 5]
+      overhead: true
+categories: [ss16, ss4]
+`
+
+// run is a parsed spec with its tasks and their results.
+type run struct {
+	spec  *sweep.Spec
+	tasks []sweep.Task
+	res   []*results.TaskResult
+}
+
+// MustParse parses spec with traces resolved from this directory up.
+func MustParse(tb testing.TB, spec string) (*sweep.Spec, []sweep.Task) {
+	tb.Helper()
+	s, err := sweep.Parse([]byte(spec), "testdata")
+	if err != nil {
+		tb.Fatalf("Parse: %v", err)
+	}
+	ts, err := s.Tasks()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s, ts
+}
+
+// MustRun runs every task of spec in this process; worker names and wall
+// times are set as a farm would set them.
+func MustRun(tb testing.TB, spec string) *run {
+	tb.Helper()
+	s, ts := MustParse(tb, spec)
+	r := &run{spec: s, tasks: ts}
+	paths := map[string]string{}
+	for _, tr := range s.Traces() {
+		paths[tr.SHA256] = tr.Path
+	}
+	for i := range ts {
+		res, err := runner.Execute(context.Background(), &ts[i], paths[ts[i].Workload.TraceSHA256])
+		if err != nil {
+			tb.Fatalf("Execute(task %d): %v", i, err)
+		}
+		res.Worker = fmt.Sprintf("worker-%d", i%2)
+		r.res = append(r.res, res)
+	}
+	return r
+}
+
+// withWorkers returns copies of res as if run by other workers, slower.
+func withWorkers(res []*results.TaskResult, worker string) []*results.TaskResult {
+	out := make([]*results.TaskResult, len(res))
+	for i, r := range res {
+		c := *r
+		c.Worker = worker
+		c.WallTime = r.WallTime*3 + time.Millisecond
+		out[i] = &c
+	}
+	return out
+}

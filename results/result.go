@@ -1,0 +1,335 @@
+package results
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+// ErrCorrupt is wrapped by [Unmarshal] errors about malformed bytes.
+var ErrCorrupt = errors.New("corrupt task result")
+
+// TaskResult is the outcome of one task: the per-job records and the
+// whole-run figures, or the error that made it fail. Category labels and
+// per-category aggregates are not stored: they are pure functions of the
+// records ([TaskResult.Labels], [TaskResult.Summary]) and are computed
+// when outputs are written, so a result does not depend on the schemes a
+// sweep reports.
+type TaskResult struct {
+	// TaskID and Index identify the task (sweep.Task's ID and Index).
+	TaskID string
+	Index  int
+	// Err is non-empty when the task failed deterministically; then only
+	// TaskID, Index, Worker and WallTime are set.
+	Err string
+	// Worker names where the task ran and WallTime how long it took. They
+	// vary between runs and appear only in tasks.parquet.
+	Worker   string
+	WallTime time.Duration
+	// Stats are the whole-run figures.
+	Stats metrics.RunStats
+	// Drops counts the trace's jobs that could not run.
+	Drops Drops
+	// Jobs holds one record per job in the run's job order (submit order).
+	Jobs []metrics.Record
+}
+
+// Drops counts the jobs of a trace left out of a workload, by reason (see
+// package workload's DropReport).
+type Drops struct {
+	Runtime int `json:"runtime"` // runtime <= 0
+	Procs   int `json:"procs"`   // size <= 0
+	TooBig  int `json:"too_big"` // larger than the machine
+}
+
+// Total returns the number of dropped jobs.
+func (d Drops) Total() int { return d.Runtime + d.Procs + d.TooBig }
+
+// String returns the counts as the workload package words them, for
+// example "dropped 3 jobs: 2 with runtime <= 0, 1 with procs <= 0".
+func (d Drops) String() string {
+	return workload.DropReport{Runtime: d.Runtime, Procs: d.Procs, TooBig: d.TooBig}.String()
+}
+
+// Labels returns the category label of every job under scheme s.
+func (r *TaskResult) Labels(s *metrics.Scheme) []string {
+	out := make([]string, len(r.Jobs))
+	for i := range r.Jobs {
+		out[i] = s.Classify(&r.Jobs[i])
+	}
+	return out
+}
+
+// Summary returns the per-category aggregates of the jobs under scheme s,
+// in grid order, then the overall aggregate (see metrics.Summarize).
+func (r *TaskResult) Summary(s *metrics.Scheme) []metrics.Aggregate {
+	return metrics.Summarize(s, r.Jobs)
+}
+
+// Wire format of a marshalled result:
+//
+//	magic "SFTR", format version byte,
+//	uint32 big-endian length of the header, the header as JSON,
+//	one zstd frame holding the jobs as an Arrow IPC stream
+//	(absent for a failed task).
+//
+// The whole stream is compressed with one shared zstd encoder rather than
+// with Arrow's per-buffer compression, which builds a new encoder per
+// writer: for 5000 jobs it is faster and about 30% smaller (94 KB).
+const (
+	magic         = "SFTR"
+	formatVersion = 1
+	// maxHeader bounds the header length Unmarshal accepts.
+	maxHeader = 1 << 20
+	// maxJobsBytes bounds the decompressed jobs Unmarshal accepts (about
+	// 8 million jobs).
+	maxJobsBytes = 1 << 30
+	// maxBytesPerJob bounds the IPC bytes of one job (15 8-byte values).
+	maxBytesPerJob = 256
+)
+
+// The zstd encoder and decoder are safe for concurrent use and expensive
+// to build, so they are shared.
+var (
+	zstdEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxJobsBytes))
+)
+
+// header is the JSON part of a marshalled result.
+type header struct {
+	TaskID     string           `json:"task_id"`
+	Index      int              `json:"index"`
+	Err        string           `json:"err,omitempty"`
+	Worker     string           `json:"worker,omitempty"`
+	WallTimeNS int64            `json:"wall_time_ns"`
+	Stats      metrics.RunStats `json:"stats"`
+	Drops      Drops            `json:"drops"`
+	Jobs       int              `json:"jobs"`
+}
+
+// recordSchema is the schema of the per-job rows in a marshalled result.
+var recordSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "job_id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "submit", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "start", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "end", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "wait", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "runtime", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "estimate", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "procs", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "turnaround", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "bsd", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "slowdown", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "suspensions", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "suspended_time", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "overhead_time", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
+}, nil)
+
+// Marshal encodes the result: a small JSON header and the per-job rows as
+// an Arrow IPC stream with zstd compression. Equal results give equal
+// bytes.
+func (r *TaskResult) Marshal() ([]byte, error) {
+	h := header{
+		TaskID: r.TaskID, Index: r.Index, Err: r.Err, Worker: r.Worker,
+		WallTimeNS: int64(r.WallTime), Stats: r.Stats, Drops: r.Drops, Jobs: len(r.Jobs),
+	}
+	hj, err := json.Marshal(h)
+	if err != nil {
+		return nil, fmt.Errorf("marshal result header: %w", err)
+	}
+	var buf bytes.Buffer
+	buf.WriteString(magic)
+	buf.WriteByte(formatVersion)
+	buf.Write(binary.BigEndian.AppendUint32(nil, uint32(len(hj))))
+	buf.Write(hj)
+	if r.Err != "" {
+		return buf.Bytes(), nil
+	}
+	rec := recordsBatch(memory.DefaultAllocator, r.Jobs)
+	defer rec.Release()
+	var stream bytes.Buffer
+	w := ipc.NewWriter(&stream, ipc.WithSchema(recordSchema))
+	if err := w.Write(rec); err != nil {
+		return nil, fmt.Errorf("marshal result jobs: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("marshal result jobs: %w", err)
+	}
+	return zstdEnc.EncodeAll(stream.Bytes(), buf.Bytes()), nil
+}
+
+// recordsBatch builds an Arrow record batch of recs under recordSchema.
+func recordsBatch(mem memory.Allocator, recs []metrics.Record) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, recordSchema)
+	defer b.Release()
+	b.Reserve(len(recs))
+	ints := func(i int) *array.Int64Builder { return b.Field(i).(*array.Int64Builder) }
+	floats := func(i int) *array.Float64Builder { return b.Field(i).(*array.Float64Builder) }
+	for k := range recs {
+		j := &recs[k]
+		ints(0).Append(j.JobID)
+		ints(1).Append(int64(j.Submit))
+		ints(2).Append(int64(j.Start))
+		ints(3).Append(int64(j.End))
+		ints(4).Append(int64(j.Wait))
+		ints(5).Append(int64(j.Runtime))
+		ints(6).Append(int64(j.Estimate))
+		ints(7).Append(int64(j.Procs))
+		ints(8).Append(int64(j.Turnaround))
+		floats(9).Append(j.BSD)
+		floats(10).Append(j.Slowdown)
+		ints(11).Append(int64(j.Suspensions))
+		ints(12).Append(int64(j.SuspendedTime))
+		ints(13).Append(int64(j.OverheadTime))
+		ints(14).Append(int64(j.Kills))
+	}
+	return b.NewRecordBatch()
+}
+
+// Unmarshal decodes bytes made by [TaskResult.Marshal]. Malformed input
+// gives an error wrapping [ErrCorrupt].
+func Unmarshal(b []byte) (*TaskResult, error) {
+	if len(b) < len(magic)+5 || string(b[:len(magic)]) != magic {
+		return nil, fmt.Errorf("%w: bad magic", ErrCorrupt)
+	}
+	if v := b[len(magic)]; v != formatVersion {
+		return nil, fmt.Errorf("%w: format version %d, want %d", ErrCorrupt, v, formatVersion)
+	}
+	b = b[len(magic)+1:]
+	n := binary.BigEndian.Uint32(b)
+	b = b[4:]
+	if n > maxHeader || int(n) > len(b) {
+		return nil, fmt.Errorf("%w: header length %d of %d bytes", ErrCorrupt, n, len(b))
+	}
+	var h header
+	dec := json.NewDecoder(bytes.NewReader(b[:n]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, fmt.Errorf("%w: header: %w", ErrCorrupt, err)
+	}
+	b = b[n:]
+	r := &TaskResult{
+		TaskID: h.TaskID, Index: h.Index, Err: h.Err, Worker: h.Worker,
+		WallTime: time.Duration(h.WallTimeNS), Stats: h.Stats, Drops: h.Drops,
+	}
+	if h.Err != "" {
+		if len(b) != 0 || h.Jobs != 0 {
+			return nil, fmt.Errorf("%w: failed task with %d jobs and %d trailing bytes", ErrCorrupt, h.Jobs, len(b))
+		}
+		return r, nil
+	}
+	if h.Jobs < 0 {
+		return nil, fmt.Errorf("%w: %d jobs", ErrCorrupt, h.Jobs)
+	}
+	jobs, err := readRecords(b, h.Jobs)
+	if err != nil {
+		return nil, err
+	}
+	r.Jobs = jobs
+	return r, nil
+}
+
+// readRecords decodes the IPC stream of a marshalled result.
+func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
+	defer func() {
+		// The IPC reader trusts buffer sizes in its input; corrupt bytes
+		// must not take the process down.
+		if p := recover(); p != nil {
+			recs, err = nil, fmt.Errorf("%w: jobs: %v", ErrCorrupt, p)
+		}
+	}()
+	// The frame header says how much the frame decompresses to; check it
+	// against the job count before the decoder allocates that much.
+	var zh zstd.Header
+	if err := zh.Decode(b); err != nil {
+		return nil, fmt.Errorf("%w: jobs: %w", ErrCorrupt, err)
+	}
+	if limit := uint64(want)*maxBytesPerJob + 1<<16; !zh.HasFCS || zh.FrameContentSize > limit || zh.FrameContentSize > maxJobsBytes {
+		return nil, fmt.Errorf("%w: jobs: frame of %d bytes (known: %v) for %d jobs", ErrCorrupt, zh.FrameContentSize, zh.HasFCS, want)
+	}
+	stream, err := zstdDec.DecodeAll(b, make([]byte, 0, zh.FrameContentSize))
+	if err != nil {
+		return nil, fmt.Errorf("%w: jobs: %w", ErrCorrupt, err)
+	}
+	br := bytes.NewReader(stream)
+	rd, err := ipc.NewReader(br, ipc.WithSchema(recordSchema))
+	if err != nil {
+		return nil, fmt.Errorf("%w: jobs: %w", ErrCorrupt, err)
+	}
+	defer rd.Release()
+	recs = make([]metrics.Record, 0, min(want, 1<<16)) // want is untrusted
+	for rd.Next() {
+		rec := rd.RecordBatch()
+		if !rec.Schema().Equal(recordSchema) {
+			return nil, fmt.Errorf("%w: jobs schema %v", ErrCorrupt, rec.Schema())
+		}
+		cols := make([]*array.Int64, rec.NumCols())
+		var fl [2]*array.Float64
+		for i := range cols {
+			switch c := rec.Column(i).(type) {
+			case *array.Int64:
+				cols[i] = c
+			case *array.Float64:
+				fl[i-9] = c
+			}
+			if rec.Column(i).NullN() > 0 {
+				return nil, fmt.Errorf("%w: null in jobs column %s", ErrCorrupt, recordSchema.Field(i).Name)
+			}
+		}
+		for k := 0; k < int(rec.NumRows()); k++ {
+			if len(recs) >= want {
+				return nil, fmt.Errorf("%w: more than %d jobs", ErrCorrupt, want)
+			}
+			recs = append(recs, metrics.Record{
+				JobID:         cols[0].Value(k),
+				Submit:        sim.Time(cols[1].Value(k)),
+				Start:         sim.Time(cols[2].Value(k)),
+				End:           sim.Time(cols[3].Value(k)),
+				Wait:          sim.Time(cols[4].Value(k)),
+				Runtime:       sim.Time(cols[5].Value(k)),
+				Estimate:      sim.Time(cols[6].Value(k)),
+				Procs:         int(cols[7].Value(k)),
+				Turnaround:    sim.Time(cols[8].Value(k)),
+				BSD:           fl[0].Value(k),
+				Slowdown:      fl[1].Value(k),
+				Suspensions:   int(cols[11].Value(k)),
+				SuspendedTime: sim.Time(cols[12].Value(k)),
+				OverheadTime:  sim.Time(cols[13].Value(k)),
+				Kills:         int(cols[14].Value(k)),
+			})
+		}
+	}
+	if err := rd.Err(); err != nil {
+		return nil, fmt.Errorf("%w: jobs: %w", ErrCorrupt, err)
+	}
+	if len(recs) != want {
+		return nil, fmt.Errorf("%w: %d jobs, header says %d", ErrCorrupt, len(recs), want)
+	}
+	if br.Len() != 0 {
+		return nil, fmt.Errorf("%w: %d bytes after the jobs", ErrCorrupt, br.Len())
+	}
+	return recs, nil
+}
+
+// describeErr shortens an error for a table cell: its first line.
+func describeErr(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " ..."
+	}
+	return s
+}

@@ -1,0 +1,275 @@
+package results
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// Output file names written by [WriteOutputs].
+const (
+	JobsFile    = "jobs.parquet"
+	SummaryFile = "summary.parquet"
+	TasksFile   = "tasks.parquet"
+	TablesMD    = "tables.md"
+	TablesCSV   = "tables.csv"
+)
+
+// Key-value metadata keys of every Parquet file.
+const (
+	MetaSpec       = "schedfarm.spec"        // the spec's YAML as given
+	MetaSpecSHA256 = "schedfarm.spec_sha256" // hex sha256 of the spec
+	MetaSweep      = "schedfarm.sweep"       // the sweep's name
+	MetaVersion    = "schedfarm.version"     // the tool version
+	MetaSimVersion = "schedfarm.sim_version" // sim.Version of the tasks
+	MetaTraces     = "schedfarm.traces"      // JSON object: trace name -> sha256
+	MetaParams     = "schedfarm.params"      // JSON list of the param_* columns
+)
+
+// ParamPrefix prefixes the per-parameter columns: a policy parameter x
+// gets the column "param_x".
+const ParamPrefix = "param_"
+
+// CategoryPrefix prefixes the category label columns of jobs.parquet: the
+// scheme ss16 gets the column "cat_ss16".
+const CategoryPrefix = "cat_"
+
+// paramCol is one parameter column: the parameter's name and kind. A name
+// that is an int in one policy and a float in another is a float column;
+// one that is a bool in one and a number in another is a string column.
+type paramCol struct {
+	name   string
+	kind   policy.Kind
+	asText bool
+}
+
+func (c paramCol) dataType() arrow.DataType {
+	switch {
+	case c.asText:
+		return arrow.BinaryTypes.String
+	case c.kind == policy.Bool:
+		return arrow.FixedWidthTypes.Boolean
+	case c.kind == policy.Int:
+		return arrow.PrimitiveTypes.Int64
+	}
+	return arrow.PrimitiveTypes.Float64
+}
+
+// paramColumns returns the parameter columns of a sweep, sorted by name,
+// with kinds from the policy registry.
+func paramColumns(tasks []sweep.Task) []paramCol {
+	kinds := map[string]paramCol{}
+	for i := range tasks {
+		e, err := policy.Lookup(tasks[i].Policy)
+		if err != nil {
+			continue
+		}
+		for _, p := range e.Params {
+			c, ok := kinds[p.Name]
+			switch {
+			case !ok:
+				c = paramCol{name: p.Name, kind: p.Kind}
+			case c.kind == p.Kind:
+			case c.kind != policy.Bool && p.Kind != policy.Bool:
+				c.kind = policy.Float
+			default:
+				c.asText = true
+			}
+			kinds[p.Name] = c
+		}
+	}
+	out := make([]paramCol, 0, len(kinds))
+	for _, c := range kinds {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b paramCol) int {
+		if a.name < b.name {
+			return -1
+		}
+		if a.name > b.name {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// taskFields returns the leading columns every output file shares: the
+// task's identity and parameters.
+func taskFields(pcs []paramCol) []arrow.Field {
+	f := []arrow.Field{
+		{Name: "task_id", Type: arrow.BinaryTypes.String},
+		{Name: "task_index", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "sweep", Type: arrow.BinaryTypes.String},
+		{Name: "trace", Type: arrow.BinaryTypes.String},
+		{Name: "policy", Type: arrow.BinaryTypes.String},
+		{Name: "label", Type: arrow.BinaryTypes.String},
+		{Name: "params", Type: arrow.BinaryTypes.String},
+	}
+	for _, c := range pcs {
+		f = append(f, arrow.Field{Name: ParamPrefix + c.name, Type: c.dataType(), Nullable: true})
+	}
+	return append(f,
+		arrow.Field{Name: "machine_procs", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		arrow.Field{Name: "load", Type: arrow.PrimitiveTypes.Float64},
+		arrow.Field{Name: "load_mode", Type: arrow.BinaryTypes.String},
+		arrow.Field{Name: "estimates", Type: arrow.BinaryTypes.String},
+		arrow.Field{Name: "skip", Type: arrow.PrimitiveTypes.Int64},
+		arrow.Field{Name: "count", Type: arrow.PrimitiveTypes.Int64},
+		arrow.Field{Name: "replication", Type: arrow.PrimitiveTypes.Int64},
+		arrow.Field{Name: "seed", Type: arrow.PrimitiveTypes.Uint64},
+	)
+}
+
+// jobFields are the per-job columns of jobs.parquet after the task
+// columns, before the category columns.
+var jobFields = recordSchema.Fields()
+
+// summaryFields are the columns of summary.parquet after the task columns.
+// The number of jobs of a category is "jobs", as in tasks.parquet ("count"
+// is the subset size among the task columns).
+var summaryFields = []arrow.Field{
+	{Name: "scheme", Type: arrow.BinaryTypes.String},
+	{Name: "category", Type: arrow.BinaryTypes.String},
+	{Name: "row", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "col", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "jobs", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "bsd_mean", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "bsd_max", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "turnaround_mean", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "turnaround_max", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "wait_mean", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "wait_max", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "slowdown_mean", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "slowdown_max", Type: arrow.PrimitiveTypes.Float64},
+}
+
+// tasksFields are the columns of tasks.parquet after the task columns.
+var tasksFields = []arrow.Field{
+	{Name: "jobs", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "makespan", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "utilization", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "suspensions", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "drops", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "drops_detail", Type: arrow.BinaryTypes.String},
+	{Name: "wall_time_ms", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "worker", Type: arrow.BinaryTypes.String},
+	{Name: "error", Type: arrow.BinaryTypes.String},
+}
+
+// appendTaskCols appends the task columns of t (with result r, which may
+// be a failed one) n times to the first fields of b.
+func appendTaskCols(b *array.RecordBuilder, pcs []paramCol, sweepName string, t *sweep.Task, r *TaskResult, n int) {
+	i := 0
+	next := func() array.Builder { f := b.Field(i); i++; return f }
+	strs(next(), t.ID, n)
+	ints(next(), int64(t.Index), n)
+	strs(next(), sweepName, n)
+	strs(next(), t.Workload.Trace, n)
+	strs(next(), t.Policy, n)
+	strs(next(), t.Name(), n)
+	strs(next(), t.ParamString(), n)
+	for _, c := range pcs {
+		fb := next()
+		v, ok := t.Params[c.name]
+		if !ok {
+			fb.AppendNulls(n)
+			continue
+		}
+		switch {
+		case c.asText:
+			text := fmt.Sprint(v)
+			if f, ok := number(v); ok {
+				text = strconv.FormatFloat(f, 'g', -1, 64) // the same for int64 and float64
+			}
+			strs(fb, text, n)
+		case c.kind == policy.Bool:
+			bv, ok := v.(bool)
+			if !ok {
+				fb.AppendNulls(n)
+				continue
+			}
+			bb := fb.(*array.BooleanBuilder)
+			for range n {
+				bb.Append(bv)
+			}
+		case c.kind == policy.Int:
+			f, ok := number(v)
+			if !ok {
+				fb.AppendNulls(n)
+				continue
+			}
+			ints(fb, int64(f), n)
+		default:
+			f, ok := number(v)
+			if !ok {
+				fb.AppendNulls(n)
+				continue
+			}
+			floats(fb, f, n)
+		}
+	}
+	procs := int64(t.Workload.Procs)
+	if r != nil && r.Err == "" {
+		procs = int64(r.Stats.Procs)
+	}
+	if procs > 0 {
+		ints(next(), procs, n)
+	} else {
+		next().AppendNulls(n)
+	}
+	floats(next(), t.Workload.Load, n)
+	strs(next(), t.Workload.LoadMode, n)
+	strs(next(), t.Workload.Estimates, n)
+	ints(next(), int64(t.Workload.Skip), n)
+	ints(next(), int64(t.Workload.Count), n)
+	ints(next(), int64(t.Replication), n)
+	ub := next().(*array.Uint64Builder)
+	for range n {
+		ub.Append(t.Seed)
+	}
+}
+
+// number converts a parameter value to float64.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func strs(b array.Builder, v string, n int) {
+	sb := b.(*array.StringBuilder)
+	for range n {
+		sb.Append(v)
+	}
+}
+
+func ints(b array.Builder, v int64, n int) {
+	ib := b.(*array.Int64Builder)
+	for range n {
+		ib.Append(v)
+	}
+}
+
+func floats(b array.Builder, v float64, n int) {
+	fb := b.(*array.Float64Builder)
+	for range n {
+		fb.Append(v)
+	}
+}

@@ -1,0 +1,189 @@
+package sweep_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// ok is a valid spec; cases below replace or append lines.
+const ok = `name: ok
+workloads:
+  - trace: tiny.swf
+    count: 5
+policies:
+  - name: easy
+`
+
+func TestParse_Errors(t *testing.T) {
+	tests := []struct {
+		name      string
+		givenSpec string
+		// expected is the full text of the one problem reported.
+		expected  string
+		withError error
+	}{
+		{"Syntax", "name: [x\n", "yaml: line 1: did not find expected ',' or ']'", sweep.ErrSyntax},
+		{"Empty", "", "spec is empty", sweep.ErrRequired},
+		{"TwoDocuments", ok + "---\nname: y\n", "spec must be a single YAML document", sweep.ErrSyntax},
+		{"NotMapping", "- a\n", "must be a mapping, got a list", sweep.ErrType},
+		{"UnknownTopKey", ok + "replicatons: 3\n", "replicatons: unknown key", sweep.ErrUnknownKey},
+		{"DuplicateKey", ok + "name: again\n", "name: duplicate key", sweep.ErrDuplicateKey},
+		{"MissingName", strings.Replace(ok, "name: ok\n", "", 1), "name: required", sweep.ErrRequired},
+		{"BadName", strings.Replace(ok, "name: ok", "name: My Sweep", 1), `name: "My Sweep" must match [a-z0-9_-]+`, sweep.ErrValue},
+		{"NameType", strings.Replace(ok, "name: ok", "name: [a]", 1), "name: must be a string, got a list", sweep.ErrType},
+		{"MissingWorkloads", "name: x\npolicies: [{name: easy}]\n", "workloads: required", sweep.ErrRequired},
+		{"EmptyWorkloads", "name: x\nworkloads: []\npolicies: [{name: easy}]\n", "workloads: must not be empty", sweep.ErrRequired},
+		{"MissingPolicies", "name: x\nworkloads: [{trace: tiny.swf}]\n", "policies: required", sweep.ErrRequired},
+		{"WorkloadUnknownKey", strings.Replace(ok, "count: 5", "count: 5\n    lod: 2", 1), "workloads[0].lod: unknown key", sweep.ErrUnknownKey},
+		{"MissingTrace", strings.Replace(ok, "  - trace: tiny.swf\n    count: 5", "  - count: 5", 1), "workloads[0].trace: required", sweep.ErrRequired},
+		{"UnknownTrace", strings.Replace(ok, "tiny.swf", "ctcx", 1),
+			`workloads[0].trace: unknown trace "ctcx" (valid: ctc, kth, sdsc, sdsc-par, or a file path relative to the spec)`, sweep.ErrUnknownTrace},
+		{"MissingTraceFile", strings.Replace(ok, "tiny.swf", "gone/x.swf", 1), `workloads[0].trace: trace file "gone/x.swf" not found`, sweep.ErrUnknownTrace},
+		{"TraceListItem", strings.Replace(ok, "tiny.swf", "[tiny.swf, nope.swf.gz]", 1), `workloads[0].trace[1]: trace file "nope.swf.gz" not found`, sweep.ErrUnknownTrace},
+		{"NegativeSkip", strings.Replace(ok, "count: 5", "count: 5\n    skip: -1", 1), "workloads[0].skip: must be in 0..9007199254740991, got -1", sweep.ErrValue},
+		{"FractionalCount", strings.Replace(ok, "count: 5", "count: 2.5", 1), "workloads[0].count: must be a whole number, got 2.5", sweep.ErrType},
+		{"CountTooLarge", strings.Replace(ok, "count: 5", "count: 12", 1),
+			"workloads[0].count: skip 0 then 12 jobs: trace tiny has only 11 valid jobs on 8 processors", sweep.ErrValue},
+		{"SkipTooLarge", strings.Replace(ok, "count: 5", "skip: 11", 1),
+			"workloads[0].skip: skip 11 then at least 1 job: trace tiny has only 11 valid jobs on 8 processors", sweep.ErrValue},
+		{"SmallMachineDropsJobs", strings.Replace(ok, "count: 5", "count: 10\n    procs: 4", 1),
+			"workloads[0].count: skip 0 then 10 jobs: trace tiny has only 7 valid jobs on 4 processors", sweep.ErrValue},
+		{"Estimates", strings.Replace(ok, "count: 5", "estimates: [accurate, user]", 1),
+			`workloads[0].estimates[1]: unknown estimate model "user" (valid: trace, accurate)`, sweep.ErrValue},
+		{"LoadMode", strings.Replace(ok, "count: 5", "load_mode: scale", 1),
+			`workloads[0].load_mode: unknown load mode "scale" (valid: arrival, duplicate)`, sweep.ErrValue},
+		{"LoadRange", strings.Replace(ok, "count: 5", "load: [1, 0]", 1), "workloads[0].load[1]: must be in 0.01..100, got 0", sweep.ErrValue},
+		{"LoadType", strings.Replace(ok, "count: 5", "load: high", 1), `workloads[0].load: must be a finite number, got "high"`, sweep.ErrType},
+		{"LoadNaN", strings.Replace(ok, "count: 5", "load: .nan", 1), "workloads[0].load: must be a finite number, got .nan", sweep.ErrType},
+		{"DuplicateBelowOne", strings.Replace(ok, "count: 5", "load: [1.5, 0.5]\n    load_mode: duplicate", 1),
+			"workloads[0].load[1]: must be >= 1 with load_mode duplicate (copies can only add load), got 0.5", sweep.ErrValue},
+		{"EmptyList", strings.Replace(ok, "count: 5", "load: []", 1), "workloads[0].load: must not be an empty list", sweep.ErrRequired},
+		{"NestedList", strings.Replace(ok, "count: 5", "load: [[1]]", 1), "workloads[0].load[0]: must be a single value, got a list", sweep.ErrType},
+		{"ZipUnknownAxis", strings.Replace(ok, "count: 5", "load: [1, 2]\n    zip: [[load, estimates]]", 1),
+			`workloads[0].zip[0][1]: "estimates" is not an axis of this entry (valid: trace, load)`, sweep.ErrZip},
+		{"ZipLengths", strings.Replace(ok, "count: 5", "load: [1, 2]\n    estimates: [trace, accurate, trace]\n    zip: [[load, estimates]]", 1),
+			"workloads[0].zip[0]: zipped lists must have equal lengths: load has 2, estimates has 3", sweep.ErrZip},
+		{"ZipSingle", strings.Replace(ok, "count: 5", "load: [1, 2]\n    zip: [[load]]", 1),
+			"workloads[0].zip[0]: a zip group needs at least two names, got 1", sweep.ErrZip},
+		{"ZipTwice", ok + "    params: {suspension_factor: [2, 3], interval: [1, 2], width_ratio: [0, 1]}\n    zip: [[suspension_factor, interval], [interval, width_ratio]]\n",
+			"", nil}, // replaced below: easy has no parameters
+		{"UnknownPolicy", strings.Replace(ok, "name: easy", "name: foo", 1),
+			`policies[0].name: unknown policy "foo" (valid: ` + strings.Join(policy.Names(), ", ") + ")", policy.ErrUnknownPolicy},
+		{"MissingPolicyName", strings.Replace(ok, "  - name: easy", "  - label: x", 1), "policies[0].name: required", sweep.ErrRequired},
+		{"PolicyUnknownKey", ok + "    parms: {}\n", "policies[0].parms: unknown key", sweep.ErrUnknownKey},
+		{"UnknownParam", ok + "    params: {suspension_factor: 2}\n",
+			`policies[0].params.suspension_factor: unknown parameter of policy "easy" (valid: none)`, policy.ErrUnknownParam},
+		{"ParamBelowMin", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {suspension_factor: [1.5, 0.5]}\n",
+			"policies[0].params.suspension_factor[1]: must be >= 1, got 0.5", policy.ErrBadParam},
+		{"ParamScalarBelowMin", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {suspension_factor: 0.5}\n",
+			"policies[0].params.suspension_factor: must be >= 1, got 0.5", policy.ErrBadParam},
+		{"ParamNotWhole", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {interval: 2.5}\n",
+			"policies[0].params.interval: 2.5 is not a whole number", policy.ErrBadParam},
+		{"ParamBool", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {overhead: maybe}\n",
+			`policies[0].params.overhead: "maybe" is not true or false`, policy.ErrBadParam},
+		{"ParamNull", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {overhead: }\n",
+			"policies[0].params.overhead: must be a value or a list of values, got null", sweep.ErrType},
+		{"PolicyZipLengths", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {suspension_factor: [2, 3], interval: [10]}\n    zip: [[suspension_factor, interval]]\n",
+			"policies[0].zip[0]: zipped lists must have equal lengths: suspension_factor has 2, interval has 1", sweep.ErrZip},
+		{"DuplicateLabel", ok + "  - name: easy\n", `policies[1].label: label "easy" is already used by policies[0]; give each entry of the same policy its own label`, sweep.ErrValue},
+		{"Replications", ok + "replications: 0\n", "replications: must be in 1..10000, got 0", sweep.ErrValue},
+		{"Seed", ok + "seed: -3\n", "seed: must be a whole number in 0..18446744073709551615, got -3", sweep.ErrType},
+		{"Category", ok + "categories: [ss16, ss17]\n",
+			`categories[1]: unknown category scheme "ss17" (valid: ss16, ss4, est2, len4, weight10)`, sweep.ErrValue},
+		{"CategoryTwice", ok + "categories: [ss4, ss4]\n", `categories[1]: scheme "ss4" listed twice`, sweep.ErrValue},
+		{"TableMetric", ok + "outputs: {tables: {metric: bsd}}\n",
+			`outputs.tables.metric: unknown metric "bsd" (valid: bsd_mean, bsd_max, turnaround_mean, turnaround_max, wait_mean, wait_max, slowdown_mean, slowdown_max, count)`, sweep.ErrValue},
+		{"TableScheme", ok + "outputs: {tables: {scheme: len4}}\n", `outputs.tables.scheme: scheme "len4" is not in categories (ss16)`, sweep.ErrValue},
+		{"OutputsUnknownKey", ok + "outputs: {plots: yes}\n", "outputs.plots: unknown key", sweep.ErrUnknownKey},
+		{"DuplicateTask", strings.Replace(ok, "count: 5", "count: 5\n    load: [1, 1.0]", 1),
+			"policies[0]: task 1 (tiny jobs=0+5 estimates=trace load=1, easy, rep 0) is the same task as task 0 (tiny jobs=0+5 estimates=trace load=1, easy, rep 0); remove repeated values or entries", sweep.ErrDuplicateTask},
+		{"TooManyTasks", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {suspension_factor: [1,2,3,4,5,6,7,8,9,10], interval: [1,2,3,4,5,6,7,8,9,10], width_ratio: [1,2,3,4,5,6,7,8,9,10]}\nreplications: 101\n",
+			"the spec expands to more than 100000 tasks (1 workloads x 1000 policy settings x 101 replications)", sweep.ErrTooManyTasks},
+	}
+	for _, tt := range tests {
+		if tt.name == "ZipTwice" {
+			tt.givenSpec = strings.Replace(tt.givenSpec, "name: easy", "name: ss", 1)
+			tt.expected = `policies[0].zip[1][0]: "interval" is already zipped at policies[0].zip[0][1]`
+			tt.withError = sweep.ErrZip
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := sweep.Parse([]byte(tt.givenSpec), testdata)
+			if err == nil {
+				t.Fatalf("Parse succeeded, want %q", tt.expected)
+			}
+			var ve *sweep.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("Parse error %T, want *ValidationError", err)
+			}
+			if got := err.Error(); got != tt.expected {
+				t.Errorf("Parse error:\n got %q\nwant %q", got, tt.expected)
+			}
+			if !errors.Is(err, tt.withError) || !errors.Is(err, sweep.ErrInvalidSpec) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tt.withError)
+			}
+		})
+	}
+}
+
+func TestParse_ErrEveryProblem(t *testing.T) {
+	spec := `name: Bad!
+lod: 1
+workloads:
+  - trace: ctcx
+    lod: 2
+  - trace: tiny.swf
+    count: 50
+policies:
+  - name: foo
+  - name: ss
+    params:
+      suspension_factor: [1.5, 0.5]
+replications: 0
+`
+	_, err := sweep.Parse([]byte(spec), testdata)
+	var ve *sweep.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("Parse = %v, want *ValidationError", err)
+	}
+	want := []struct {
+		path string
+		line int
+	}{
+		{"name", 1},
+		{"lod", 2},
+		{"workloads[0].trace", 4},
+		{"workloads[0].lod", 5},
+		{"workloads[1].count", 7},
+		{"policies[0].name", 9},
+		{"policies[1].params.suspension_factor[1]", 12},
+		{"replications", 13},
+	}
+	if len(ve.Problems) != len(want) {
+		t.Fatalf("%d problems, want %d:\n%v", len(ve.Problems), len(want), err)
+	}
+	for i, w := range want {
+		if p := ve.Problems[i]; p.Path != w.path || p.Line != w.line {
+			t.Errorf("problem %d at %s line %d, want %s line %d (%v)", i, p.Path, p.Line, w.path, w.line, p)
+		}
+	}
+	if n := strings.Count(err.Error(), "\n"); n != len(want)-1 {
+		t.Errorf("Error() has %d lines, want one per problem", n+1)
+	}
+}
+
+func TestParse_Aliases(t *testing.T) {
+	s, err := sweep.Parse([]byte(`
+name: alias
+workloads:
+  - &w {trace: tiny.swf, count: 4}
+  - *w
+policies: [{name: easy}]
+`), testdata)
+	if !errors.Is(err, sweep.ErrDuplicateTask) {
+		t.Fatalf("Parse = %v, %v; want the aliased workload reported as a duplicate task", s, err)
+	}
+}

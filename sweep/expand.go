@@ -1,0 +1,356 @@
+package sweep
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+// group is one dimension of a grid: a lone axis or a zip group, whose
+// axes all have the same number of values.
+type group []axis
+
+// groups arranges axes into grid dimensions: a zip group takes the place
+// of its first member in axes.
+func groups(axes []axis, zip [][]string) []group {
+	var out []group
+	done := map[string]bool{}
+	for _, ax := range axes {
+		if done[ax.name] {
+			continue
+		}
+		g := group{ax}
+		done[ax.name] = true
+		for _, z := range zip {
+			if !slices.Contains(z, ax.name) {
+				continue
+			}
+			for _, other := range axes {
+				if other.name != ax.name && slices.Contains(z, other.name) {
+					g = append(g, other)
+					done[other.name] = true
+				}
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// size returns the number of points of a grid, saturating at limit+1.
+func size(gs []group, limit int) int {
+	n := 1
+	for _, g := range gs {
+		n = mulSat(n, len(g[0].set), limit)
+	}
+	return n
+}
+
+func mulSat(a, b, limit int) int {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > (limit+1)/b {
+		return limit + 1
+	}
+	return min(a*b, limit+1)
+}
+
+// points enumerates a grid, the last dimension varying fastest, calling f
+// with the setters and value paths of each point.
+func points(gs []group, f func(set []func(*point), paths map[string]string)) {
+	idx := make([]int, len(gs))
+	for _, g := range gs {
+		if len(g[0].set) == 0 {
+			return
+		}
+	}
+	for {
+		var set []func(*point)
+		paths := map[string]string{}
+		for d, g := range gs {
+			for _, ax := range g {
+				set = append(set, ax.set[idx[d]])
+				paths[ax.name] = ax.paths[idx[d]]
+			}
+		}
+		f(set, paths)
+		d := len(gs) - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < len(gs[d][0].set) {
+				break
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
+}
+
+// wpoint is one expanded workload.
+type wpoint struct {
+	w     Workload
+	trace traceRef
+}
+
+// ppoint is one expanded policy setting.
+type ppoint struct {
+	name, label string
+	values      policy.Values
+	path        string
+}
+
+// expand checks every grid point and builds the tasks and trace list.
+func (p *parser) expand() {
+	s := p.spec
+	seen := map[string]bool{} // deduplicates repeated per-point problems
+	addOnce := func(path string, err error) {
+		k := path + "\x00" + err.Error()
+		if !seen[k] {
+			seen[k] = true
+			p.add(path, nil, err)
+		}
+	}
+
+	// Enumerate the grids of the entries that parsed cleanly, even when
+	// others did not, so per-point problems are reported too.
+	var wps []wpoint
+	for _, wa := range p.wl {
+		if !wa.valid {
+			continue
+		}
+		gs := groups(wa.axes, wa.zip)
+		if size(gs, MaxTasks) > MaxTasks {
+			p.add(wa.path, nil, problem(ErrTooManyTasks, "expands to more than %d workloads", MaxTasks))
+			continue
+		}
+		points(gs, func(set []func(*point), paths map[string]string) {
+			pt := &point{w: Workload{Estimates: DefaultEstimates, Load: DefaultLoad, LoadMode: DefaultLoadMode}}
+			for _, f := range set {
+				f(pt)
+			}
+			if err := checkWorkload(pt, paths, wa.path, addOnce); err == nil {
+				wps = append(wps, wpoint{w: pt.w, trace: pt.trace})
+			}
+		})
+	}
+	var pps []ppoint
+	for i, pa := range p.pl {
+		if !pa.valid {
+			continue
+		}
+		gs := groups(pa.axes, pa.zip)
+		if size(gs, MaxTasks) > MaxTasks {
+			p.add(pa.path, nil, problem(ErrTooManyTasks, "expands to more than %d parameter settings", MaxTasks))
+			continue
+		}
+		ps := s.Policies[i]
+		points(gs, func(set []func(*point), _ map[string]string) {
+			pt := &point{params: map[string]any{}}
+			for _, f := range set {
+				f(pt)
+			}
+			vals, err := pa.entry.Check(pt.params)
+			if err != nil {
+				addOnce(joinPath(pa.path, "params"), err)
+				return
+			}
+			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path})
+		})
+	}
+	if len(p.errs) > 0 {
+		return
+	}
+	total := mulSat(mulSat(len(wps), len(pps), MaxTasks), s.Replications, MaxTasks)
+	if total > MaxTasks {
+		p.add("", nil, problem(ErrTooManyTasks, "the spec expands to more than %d tasks (%d workloads x %d policy settings x %d replications)", MaxTasks, len(wps), len(pps), s.Replications))
+		return
+	}
+
+	type origin struct {
+		index int
+		desc  string
+	}
+	ids := map[string]origin{}
+	tasks := make([]Task, 0, total)
+	traceSeen := map[string]bool{}
+	var dups int
+	for _, wp := range wps {
+		if !traceSeen[wp.trace.SHA256] {
+			traceSeen[wp.trace.SHA256] = true
+			s.traces = append(s.traces, TraceFile(wp.trace))
+		}
+		for _, pp := range pps {
+			for rep := range s.Replications {
+				t := Task{
+					Sweep:       s.Name,
+					Index:       len(tasks),
+					Workload:    wp.w,
+					Policy:      pp.name,
+					Label:       pp.label,
+					Params:      map[string]any(pp.values),
+					Replication: rep,
+					Seed:        DeriveSeed(s.Seed, wp.w, rep),
+					Schemes:     slices.Clone(s.Categories),
+					SimVersion:  sim.Version,
+				}
+				t.ID = t.ComputeID()
+				desc := t.Describe()
+				if o, ok := ids[t.ID]; ok {
+					if dups++; dups <= 5 {
+						p.add(pp.path, nil, problem(ErrDuplicateTask, "task %d (%s) is the same task as task %d (%s); remove repeated values or entries", t.Index, desc, o.index, o.desc))
+					}
+					continue
+				}
+				ids[t.ID] = origin{t.Index, desc}
+				tasks = append(tasks, t)
+			}
+		}
+	}
+	if dups > 5 {
+		p.add("", nil, problem(ErrDuplicateTask, "%d more duplicate tasks", dups-5))
+	}
+	if len(p.errs) == 0 {
+		s.tasks = tasks
+	}
+}
+
+// checkWorkload checks one workload grid point against the workload
+// package's rules and the trace's number of jobs.
+func checkWorkload(pt *point, paths map[string]string, entry string, add func(string, error)) error {
+	at := func(key string) string {
+		if p, ok := paths[key]; ok {
+			return p
+		}
+		return joinPath(entry, key)
+	}
+	w := pt.w
+	est, err1 := workload.ParseEstimateModel(w.Estimates)
+	mode, err2 := workload.ParseLoadMode(w.LoadMode)
+	if err := errors.Join(err1, err2); err != nil {
+		add(entry, err) // unreachable: values were checked when parsed
+		return err
+	}
+	if mode == workload.LoadDuplicate && w.Load < 1 {
+		err := problem(ErrValue, "must be >= 1 with load_mode duplicate (copies can only add load), got %v", w.Load)
+		add(at("load"), err)
+		return err
+	}
+	opts := workload.Options{Procs: w.Procs, Estimates: est, Skip: w.Skip, Count: w.Count, Load: w.Load, LoadMode: mode}
+	if err := opts.Validate(); err != nil {
+		err = problem(ErrValue, "%v", err)
+		add(entry, err)
+		return err
+	}
+	n, machine, err := traceJobs(pt.trace, w.Procs)
+	if err != nil {
+		err = problem(ErrUnknownTrace, "%v", err)
+		add(at("trace"), err)
+		return err
+	}
+	if w.Skip >= n || w.Count > n-w.Skip {
+		want := "at least 1 job"
+		key := "skip"
+		if w.Count > 0 {
+			want = fmt.Sprintf("%d jobs", w.Count)
+			key = "count"
+		}
+		err := problem(ErrValue, "skip %d then %s: trace %s has only %d valid jobs on %d processors", w.Skip, want, pt.trace.Name, n, machine)
+		add(at(key), err)
+		return err
+	}
+	return nil
+}
+
+// Describe returns a short human description of a task: trace, subset,
+// estimates, load, policy label and parameters, replication.
+func (t *Task) Describe() string {
+	var b strings.Builder
+	w := t.Workload
+	b.WriteString(w.Trace)
+	if w.Procs > 0 {
+		fmt.Fprintf(&b, " procs=%d", w.Procs)
+	}
+	if w.Skip > 0 || w.Count > 0 {
+		fmt.Fprintf(&b, " jobs=%d+%d", w.Skip, w.Count)
+	}
+	fmt.Fprintf(&b, " estimates=%s load=%v", w.Estimates, w.Load)
+	if w.LoadMode != DefaultLoadMode {
+		fmt.Fprintf(&b, "/%s", w.LoadMode)
+	}
+	b.WriteString(", ")
+	b.WriteString(t.Name())
+	if ps := t.ParamString(); ps != "" {
+		fmt.Fprintf(&b, " %s", ps)
+	}
+	fmt.Fprintf(&b, ", rep %d", t.Replication)
+	return b.String()
+}
+
+// Name returns the task's policy label, or its policy name when it has
+// no label.
+func (t *Task) Name() string {
+	if t.Label != "" {
+		return t.Label
+	}
+	return t.Policy
+}
+
+// ParamString returns the task's parameters as sorted name=value pairs
+// joined by commas ("" when the policy has none). Values are formatted by
+// their kind in the policy registry, so the text is the same before and
+// after a JSON round trip of the task (which turns int64 into float64).
+func (t *Task) ParamString() string {
+	var kinds map[string]policy.Kind
+	if e, err := policy.Lookup(t.Policy); err == nil {
+		kinds = make(map[string]policy.Kind, len(e.Params))
+		for _, p := range e.Params {
+			kinds[p.Name] = p.Kind
+		}
+	}
+	names := make([]string, 0, len(t.Params))
+	for k := range t.Params {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for i, k := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(formatParam(t.Params[k], kinds[k]))
+	}
+	return b.String()
+}
+
+// formatParam formats a parameter value of the given kind.
+func formatParam(v any, kind policy.Kind) string {
+	var f float64
+	switch x := v.(type) {
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		f = x
+	case int64:
+		f = float64(x)
+	case int:
+		f = float64(x)
+	default:
+		return fmt.Sprint(v)
+	}
+	if kind == policy.Int && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,744 @@
+package sweep
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+// parser walks the YAML node tree, fills the spec and collects problems.
+type parser struct {
+	spec       *Spec
+	errs       []*FieldError
+	traceCache map[string]traceRef // trace as written -> resolved
+	lines      map[string]int      // key path -> line of its value
+	// per-entry resolved values used by expand
+	wl []workloadAxes
+	pl []policyAxes
+}
+
+// add records a problem at path. Its line is n's, or else the line of the
+// closest enclosing key path seen while parsing.
+func (p *parser) add(path string, n *yaml.Node, err error) {
+	fe := &FieldError{Path: path, Err: err}
+	if n != nil {
+		fe.Line = n.Line
+	}
+	for q := path; fe.Line == 0 && q != ""; q = parentPath(q) {
+		fe.Line = p.lines[q]
+	}
+	p.errs = append(p.errs, fe)
+}
+
+// parentPath drops the last key or index of a key path.
+func parentPath(path string) string {
+	i := strings.LastIndexAny(path, ".[")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
+
+// line records the line of the value at path.
+func (p *parser) line(path string, n *yaml.Node) {
+	if n != nil && n.Line > 0 {
+		p.lines[path] = n.Line
+	}
+}
+
+var nameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
+
+// resolve follows aliases.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func (p *parser) parse(data []byte) {
+	root, err := decodeYAML(data)
+	if err != nil {
+		p.add("", nil, err)
+		return
+	}
+	if root == nil {
+		p.add("", nil, problem(ErrRequired, "spec is empty"))
+		return
+	}
+	if root.Kind != yaml.MappingNode {
+		p.add("", root, problem(ErrType, "must be a mapping, got %s", describe(root)))
+		return
+	}
+	s := p.spec
+	s.Replications = DefaultReplications
+	s.Seed = DefaultSeed
+	var haveName, haveWorkloads, havePolicies bool
+	var outputs *yaml.Node
+	var outputsPath string
+	p.mapping(root, "", func(key string, v *yaml.Node, path string) {
+		switch key {
+		case "name":
+			haveName = true
+			if str, ok := p.str(v, path); ok {
+				switch {
+				case str == "":
+					p.add(path, v, problem(ErrRequired, "must not be empty"))
+				case len(str) > MaxNameLength:
+					p.add(path, v, problem(ErrValue, "longer than %d bytes", MaxNameLength))
+				case !nameRE.MatchString(str):
+					p.add(path, v, problem(ErrValue, "%q must match [a-z0-9_-]+", str))
+				}
+				s.Name = str
+			}
+		case "description":
+			if str, ok := p.str(v, path); ok {
+				s.Description = str
+			}
+		case "workloads":
+			haveWorkloads = true
+			for i, w := range p.list(v, path, true) {
+				p.workload(w, fmt.Sprintf("%s[%d]", path, i))
+			}
+		case "policies":
+			havePolicies = true
+			for i, e := range p.list(v, path, true) {
+				p.policy(e, fmt.Sprintf("%s[%d]", path, i))
+			}
+		case "replications":
+			if n, ok := p.integer(v, path); ok {
+				if n < 1 || n > MaxReplications {
+					p.add(path, v, problem(ErrValue, "must be in 1..%d, got %d", MaxReplications, n))
+				} else {
+					s.Replications = int(n)
+				}
+			}
+		case "seed":
+			if u, ok := p.unsigned(v, path); ok {
+				s.Seed = u
+			}
+		case "categories":
+			s.Categories = nil
+			for _, c := range p.scalars(v, path) {
+				str, ok := p.str(c.n, c.path)
+				if !ok {
+					continue
+				}
+				if _, err := metrics.LookupScheme(str); err != nil {
+					p.add(c.path, c.n, problem(ErrValue, "%v", err))
+					continue
+				}
+				if slices.Contains(s.Categories, str) {
+					p.add(c.path, c.n, problem(ErrValue, "scheme %q listed twice", str))
+					continue
+				}
+				s.Categories = append(s.Categories, str)
+			}
+		case "outputs":
+			outputs, outputsPath = v, path
+		default:
+			p.add(path, v, ErrUnknownKey)
+		}
+	})
+	if !haveName {
+		p.add("name", nil, ErrRequired)
+	}
+	if !haveWorkloads {
+		p.add("workloads", nil, ErrRequired)
+	}
+	if !havePolicies {
+		p.add("policies", nil, ErrRequired)
+	}
+	if len(s.Categories) == 0 {
+		s.Categories = []string{DefaultScheme}
+	}
+	s.Outputs.Tables = TableOutput{Metric: DefaultTableMetric, Scheme: s.Categories[0]}
+	if outputs != nil {
+		p.outputs(outputs, outputsPath)
+	}
+	p.checkLabels()
+}
+
+// decodeYAML decodes exactly one YAML document into a node tree; it
+// returns nil for an empty document.
+func decodeYAML(data []byte) (root *yaml.Node, err error) {
+	defer func() {
+		// The YAML decoder has panicked on malformed input in the past;
+		// a spec must never crash the process.
+		if r := recover(); r != nil {
+			root, err = nil, problem(ErrSyntax, "yaml: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, problem(ErrSyntax, "%v", err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, problem(ErrSyntax, "spec must be a single YAML document")
+	}
+	n := resolve(&doc)
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		n = resolve(n.Content[0])
+	}
+	if n == nil || n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
+		return nil, nil
+	}
+	return n, nil
+}
+
+// mapping calls f for every key of a mapping node in order, reporting
+// non-mappings, non-string keys and duplicate keys.
+func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		p.add(path, n, problem(ErrType, "must be a mapping, got %s", describe(n)))
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+		if k == nil || k.Kind != yaml.ScalarNode {
+			p.add(path, k, problem(ErrType, "keys must be strings, got %s", describe(k)))
+			continue
+		}
+		kp := joinPath(path, k.Value)
+		p.line(kp, k)
+		if seen[k.Value] {
+			p.add(kp, k, ErrDuplicateKey)
+			continue
+		}
+		seen[k.Value] = true
+		f(k.Value, v, kp)
+	}
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// describe names a node's shape for error messages.
+func describe(n *yaml.Node) string {
+	n = resolve(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!str":
+			return strconv.Quote(n.Value)
+		}
+		return n.Value
+	}
+	return "an unsupported node"
+}
+
+// list returns the items of a sequence node (aliases resolved); nonEmpty
+// reports an empty list.
+func (p *parser) list(n *yaml.Node, path string, nonEmpty bool) []*yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		p.add(path, n, problem(ErrType, "must be a list, got %s", describe(n)))
+		return nil
+	}
+	if nonEmpty && len(n.Content) == 0 {
+		p.add(path, n, problem(ErrRequired, "must not be empty"))
+	}
+	out := make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		out[i] = resolve(c)
+	}
+	return out
+}
+
+// item is one value of a scalar-or-list field with its own path.
+type item struct {
+	n    *yaml.Node
+	path string
+}
+
+// scalars returns the values of a field that is a scalar or a non-empty
+// list of scalars; list items get an [i] suffix on their path.
+func (p *parser) scalars(n *yaml.Node, path string) []item {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.SequenceNode {
+		if len(n.Content) == 0 {
+			p.add(path, n, problem(ErrRequired, "must not be an empty list"))
+			return nil
+		}
+		var out []item
+		for i, c := range n.Content {
+			c = resolve(c)
+			ip := fmt.Sprintf("%s[%d]", path, i)
+			p.line(ip, c)
+			if c == nil || c.Kind != yaml.ScalarNode || c.ShortTag() == "!!null" {
+				p.add(ip, c, problem(ErrType, "must be a single value, got %s", describe(c)))
+				continue
+			}
+			out = append(out, item{c, ip})
+		}
+		return out
+	}
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
+		p.add(path, n, problem(ErrType, "must be a value or a list of values, got %s", describe(n)))
+		return nil
+	}
+	return []item{{n, path}}
+}
+
+func (p *parser) str(n *yaml.Node, path string) (string, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		p.add(path, n, problem(ErrType, "must be a string, got %s", describe(n)))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
+		var f float64
+		if err := n.Decode(&f); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f, true
+		}
+	}
+	p.add(path, n, problem(ErrType, "must be a finite number, got %s", describe(n)))
+	return 0, false
+}
+
+func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode {
+		switch n.ShortTag() {
+		case "!!int":
+			var v int64
+			if err := n.Decode(&v); err == nil {
+				return v, true
+			}
+		case "!!float":
+			var f float64
+			if err := n.Decode(&f); err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
+				return int64(f), true
+			}
+		}
+	}
+	p.add(path, n, problem(ErrType, "must be a whole number, got %s", describe(n)))
+	return 0, false
+}
+
+func (p *parser) unsigned(n *yaml.Node, path string) (uint64, bool) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
+		var v uint64
+		if err := n.Decode(&v); err == nil {
+			return v, true
+		}
+	}
+	p.add(path, n, problem(ErrType, "must be a whole number in 0..%d, got %s", uint64(math.MaxUint64), describe(n)))
+	return 0, false
+}
+
+// zip parses a list of zip groups: lists of at least two distinct axis
+// names, each in valid, none in two groups.
+func (p *parser) zip(n *yaml.Node, path string, valid []string) [][]string {
+	var out [][]string
+	used := map[string]string{}
+	for i, g := range p.list(n, path, false) {
+		gp := fmt.Sprintf("%s[%d]", path, i)
+		names := p.list(g, gp, false)
+		if g != nil && g.Kind == yaml.SequenceNode && len(names) < 2 {
+			p.add(gp, g, problem(ErrZip, "a zip group needs at least two names, got %d", len(names)))
+			continue
+		}
+		var group []string
+		ok := true
+		for j, nn := range names {
+			np := fmt.Sprintf("%s[%d]", gp, j)
+			name, isStr := p.str(nn, np)
+			if !isStr {
+				ok = false
+				continue
+			}
+			switch {
+			case !slices.Contains(valid, name):
+				v := "none"
+				if len(valid) > 0 {
+					v = strings.Join(valid, ", ")
+				}
+				p.add(np, nn, problem(ErrZip, "%q is not an axis of this entry (valid: %s)", name, v))
+				ok = false
+			case used[name] != "":
+				p.add(np, nn, problem(ErrZip, "%q is already zipped at %s", name, used[name]))
+				ok = false
+			default:
+				used[name] = np
+				group = append(group, name)
+			}
+		}
+		if ok && len(group) >= 2 {
+			out = append(out, group)
+		}
+	}
+	return out
+}
+
+func (p *parser) outputs(n *yaml.Node, path string) {
+	s := p.spec
+	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
+		switch key {
+		case "tables":
+			p.mapping(v, kp, func(key string, v *yaml.Node, kp string) {
+				switch key {
+				case "metric":
+					if str, ok := p.str(v, kp); ok {
+						if !slices.Contains(TableMetrics(), str) {
+							p.add(kp, v, problem(ErrValue, "unknown metric %q (valid: %s)", str, strings.Join(TableMetrics(), ", ")))
+						} else {
+							s.Outputs.Tables.Metric = str
+						}
+					}
+				case "scheme":
+					if str, ok := p.str(v, kp); ok {
+						if !slices.Contains(s.Categories, str) {
+							p.add(kp, v, problem(ErrValue, "scheme %q is not in categories (%s)", str, strings.Join(s.Categories, ", ")))
+						} else {
+							s.Outputs.Tables.Scheme = str
+						}
+					}
+				default:
+					p.add(kp, v, ErrUnknownKey)
+				}
+			})
+		default:
+			p.add(kp, v, ErrUnknownKey)
+		}
+	})
+}
+
+// workloadKeys are the axis keys of a workload entry, in expansion order.
+var workloadKeys = []string{"trace", "procs", "skip", "count", "estimates", "load_mode", "load"}
+
+// workloadAxes is a workload entry ready for expansion: per axis, the
+// values as Workload setters, plus the paths of its values for errors.
+type workloadAxes struct {
+	path  string
+	axes  []axis
+	zip   [][]string
+	valid bool
+}
+
+// axis is one axis of a grid: its name and, per value, a function that
+// applies it and the value's key path.
+type axis struct {
+	name  string
+	set   []func(*point)
+	paths []string
+}
+
+// point is one grid point under construction.
+type point struct {
+	w      Workload
+	trace  traceRef
+	params map[string]any
+	paths  map[string]string // axis -> path of the value used
+}
+
+func (p *parser) workload(n *yaml.Node, path string) {
+	p.line(path, n)
+	wa := workloadAxes{path: path, valid: true}
+	ws := WorkloadSpec{}
+	nerr := len(p.errs)
+	found := map[string]*yaml.Node{}
+	var zipNode *yaml.Node
+	var zipPath string
+	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
+		if key == "zip" {
+			zipNode, zipPath = v, kp
+			return
+		}
+		if !slices.Contains(workloadKeys, key) {
+			p.add(kp, v, ErrUnknownKey)
+			return
+		}
+		found[key] = v
+	})
+	if n = resolve(n); n == nil || n.Kind != yaml.MappingNode {
+		p.wl = append(p.wl, workloadAxes{valid: false})
+		return
+	}
+	if found["trace"] == nil {
+		p.add(joinPath(path, "trace"), n, ErrRequired)
+	}
+	for _, key := range workloadKeys {
+		v := found[key]
+		if v == nil {
+			continue
+		}
+		kp := joinPath(path, key)
+		ax := axis{name: key}
+		for _, it := range p.scalars(v, kp) {
+			ax.paths = append(ax.paths, it.path)
+			switch key {
+			case "trace":
+				str, ok := p.str(it.n, it.path)
+				if !ok {
+					continue
+				}
+				ws.Trace = append(ws.Trace, str)
+				ref, err := p.resolveTrace(str)
+				if err != nil {
+					p.add(it.path, it.n, err)
+					continue
+				}
+				ax.set = append(ax.set, func(pt *point) { pt.trace = ref; pt.w.Trace = ref.Name; pt.w.TraceSHA256 = ref.SHA256 })
+			case "procs", "skip", "count":
+				v, ok := p.integer(it.n, it.path)
+				if !ok {
+					continue
+				}
+				limit := int64(workload.MaxValue)
+				if key == "procs" {
+					limit = workload.MaxMachine
+				}
+				if v < 0 || v > limit {
+					p.add(it.path, it.n, problem(ErrValue, "must be in 0..%d, got %d", limit, v))
+					continue
+				}
+				iv := int(v)
+				switch key {
+				case "procs":
+					ws.Procs = append(ws.Procs, iv)
+					ax.set = append(ax.set, func(pt *point) { pt.w.Procs = iv })
+				case "skip":
+					ws.Skip = append(ws.Skip, iv)
+					ax.set = append(ax.set, func(pt *point) { pt.w.Skip = iv })
+				case "count":
+					ws.Count = append(ws.Count, iv)
+					ax.set = append(ax.set, func(pt *point) { pt.w.Count = iv })
+				}
+			case "estimates":
+				str, ok := p.str(it.n, it.path)
+				if !ok {
+					continue
+				}
+				if _, err := workload.ParseEstimateModel(str); err != nil {
+					p.add(it.path, it.n, problem(ErrValue, "unknown estimate model %q (valid: %s, %s)", str, workload.EstimateTrace, workload.EstimateAccurate))
+					continue
+				}
+				ws.Estimates = append(ws.Estimates, str)
+				ax.set = append(ax.set, func(pt *point) { pt.w.Estimates = str })
+			case "load_mode":
+				str, ok := p.str(it.n, it.path)
+				if !ok {
+					continue
+				}
+				if _, err := workload.ParseLoadMode(str); err != nil {
+					p.add(it.path, it.n, problem(ErrValue, "unknown load mode %q (valid: %s, %s)", str, workload.LoadArrival, workload.LoadDuplicate))
+					continue
+				}
+				ws.LoadMode = append(ws.LoadMode, str)
+				ax.set = append(ax.set, func(pt *point) { pt.w.LoadMode = str })
+			case "load":
+				f, ok := p.number(it.n, it.path)
+				if !ok {
+					continue
+				}
+				if f < workload.MinLoad || f > workload.MaxLoad {
+					p.add(it.path, it.n, problem(ErrValue, "must be in %v..%v, got %v", workload.MinLoad, workload.MaxLoad, f))
+					continue
+				}
+				ws.Load = append(ws.Load, f)
+				ax.set = append(ax.set, func(pt *point) { pt.w.Load = f })
+			}
+		}
+		wa.axes = append(wa.axes, ax)
+	}
+	if zipNode != nil {
+		var present []string
+		for _, ax := range wa.axes {
+			present = append(present, ax.name)
+		}
+		wa.zip = p.zip(zipNode, zipPath, present)
+		ws.Zip = wa.zip
+		p.checkZipLengths(wa.axes, wa.zip, zipPath, zipNode)
+	}
+	wa.valid = len(p.errs) == nerr
+	p.spec.Workloads = append(p.spec.Workloads, ws)
+	p.wl = append(p.wl, wa)
+}
+
+// checkZipLengths reports zip groups whose axes have different lengths.
+func (p *parser) checkZipLengths(axes []axis, zip [][]string, path string, n *yaml.Node) {
+	for i, g := range zip {
+		var lens []string
+		first, same := -1, true
+		for _, name := range g {
+			for _, ax := range axes {
+				if ax.name == name {
+					lens = append(lens, fmt.Sprintf("%s has %d", name, len(ax.paths)))
+					if first < 0 {
+						first = len(ax.paths)
+					} else if len(ax.paths) != first {
+						same = false
+					}
+				}
+			}
+		}
+		if !same {
+			p.add(fmt.Sprintf("%s[%d]", path, i), n, problem(ErrZip, "zipped lists must have equal lengths: %s", strings.Join(lens, ", ")))
+		}
+	}
+}
+
+// policyAxes is a policy entry ready for expansion.
+type policyAxes struct {
+	path  string
+	entry *policy.Entry
+	axes  []axis
+	zip   [][]string
+	valid bool
+}
+
+func (p *parser) policy(n *yaml.Node, path string) {
+	p.line(path, n)
+	pa := policyAxes{path: path}
+	ps := PolicySpec{}
+	nerr := len(p.errs)
+	var haveName bool
+	var params, zipNode *yaml.Node
+	var paramsPath, zipPath string
+	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
+		switch key {
+		case "name":
+			haveName = true
+			str, ok := p.str(v, kp)
+			if !ok {
+				return
+			}
+			ps.Name = str
+			e, err := policy.Lookup(str)
+			if err != nil {
+				p.add(kp, v, err)
+				return
+			}
+			pa.entry = e
+		case "label":
+			if str, ok := p.str(v, kp); ok {
+				if str == "" {
+					p.add(kp, v, problem(ErrRequired, "must not be empty"))
+				}
+				ps.Label = str
+			}
+		case "params":
+			params, paramsPath = v, kp
+		case "zip":
+			zipNode, zipPath = v, kp
+		default:
+			p.add(kp, v, ErrUnknownKey)
+		}
+	})
+	if rn := resolve(n); rn != nil && rn.Kind == yaml.MappingNode && !haveName {
+		p.add(joinPath(path, "name"), n, ErrRequired)
+	}
+	if ps.Label == "" {
+		ps.Label = ps.Name
+	}
+	if params != nil {
+		p.mapping(params, paramsPath, func(key string, v *yaml.Node, kp string) {
+			items := p.scalars(v, kp)
+			ax := axis{name: key}
+			var values []any
+			for _, it := range items {
+				var raw any
+				if err := it.n.Decode(&raw); err != nil {
+					p.add(it.path, it.n, problem(ErrType, "%v", err))
+					continue
+				}
+				ax.paths = append(ax.paths, it.path)
+				values = append(values, raw)
+				if pa.entry == nil {
+					continue // unknown policy: reported already
+				}
+				if _, err := pa.entry.Check(map[string]any{key: raw}); err != nil {
+					if errors.Is(err, policy.ErrUnknownParam) {
+						p.add(kp, v, problem(policy.ErrUnknownParam, "%s", trimParamErr(err, key, nil)))
+						break
+					}
+					p.add(it.path, it.n, problem(policy.ErrBadParam, "%s", trimParamErr(err, key, policy.ErrBadParam)))
+					continue
+				}
+				ax.set = append(ax.set, func(pt *point) { pt.params[key] = raw })
+			}
+			ps.Params = append(ps.Params, ParamAxis{Name: key, Values: values})
+			pa.axes = append(pa.axes, ax)
+		})
+	}
+	if zipNode != nil {
+		var present []string
+		for _, ax := range pa.axes {
+			present = append(present, ax.name)
+		}
+		pa.zip = p.zip(zipNode, zipPath, present)
+		ps.Zip = pa.zip
+		p.checkZipLengths(pa.axes, pa.zip, zipPath, zipNode)
+	}
+	pa.valid = len(p.errs) == nerr && pa.entry != nil
+	p.spec.Policies = append(p.spec.Policies, ps)
+	p.pl = append(p.pl, pa)
+}
+
+// trimParamErr returns the registry's message for one parameter without
+// the leading "name: " and, if given, the sentinel's text.
+func trimParamErr(err error, name string, sentinel error) string {
+	msg := strings.TrimPrefix(err.Error(), name+": ")
+	if sentinel != nil {
+		msg = strings.TrimPrefix(msg, sentinel.Error()+": ")
+	}
+	return msg
+}
+
+// checkLabels reports policy entries whose labels collide.
+func (p *parser) checkLabels() {
+	seen := map[string]int{}
+	for i, ps := range p.spec.Policies {
+		if ps.Label == "" {
+			continue
+		}
+		if j, ok := seen[ps.Label]; ok {
+			p.add(fmt.Sprintf("policies[%d].label", i), nil,
+				problem(ErrValue, "label %q is already used by policies[%d]; give each entry of the same policy its own label", ps.Label, j))
+			continue
+		}
+		seen[ps.Label] = i
+	}
+}
