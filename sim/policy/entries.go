@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy/backfill"
+	"github.com/schedfarm/schedfarm/sim/policy/preempt"
 )
 
 // entries is the table of every policy, in the order --help lists them.
@@ -22,4 +26,105 @@ var entries = []Entry{
 		Doc:   "conservative backfilling: every job gets a reservation at arrival; the schedule is compressed when a job ends early",
 		Build: func(Values, Env) (sim.Policy, error) { return backfill.NewConservative(), nil },
 	},
+	{
+		Name: "ss", Family: "preempt",
+		Doc:    "selective suspension: a waiting job suspends running jobs of at most 1/SF its xfactor; backfilling without reservations",
+		Params: ssParams(true),
+		Build: func(v Values, env Env) (sim.Policy, error) {
+			return buildSS(v, env, v.Bool("tunable"))
+		},
+	},
+	{
+		Name: "tss", Family: "preempt",
+		Doc:    "tunable selective suspension: ss with tunable=true (limits from an EASY run of the same workload)",
+		Params: ssParams(false),
+		Build:  func(v Values, env Env) (sim.Policy, error) { return buildSS(v, env, true) },
+	},
+	{
+		Name: "is", Family: "preempt",
+		Doc: "immediate service: every arriving job gets a timeslice at once, suspending the running jobs of lowest instantaneous xfactor",
+		Params: append([]Param{
+			{Name: "timeslice", Kind: Int, Default: int64(preempt.DefaultTimeslice), Min: 1, Max: none,
+				Doc: "seconds of work an arriving job gets at once, during which it cannot be suspended"},
+		}, overheadParams...),
+		Build: func(v Values, env Env) (sim.Policy, error) {
+			o, err := overhead(v, env)
+			if err != nil {
+				return nil, err
+			}
+			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), Overhead: o})
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
+			}
+			return p, nil
+		},
+	},
+}
+
+// overheadParams are the suspension overhead parameters of the preempt
+// family (Kettimuthu et al. 2005, section 5.1).
+var overheadParams = []Param{
+	{Name: "overhead", Kind: Bool, Default: false,
+		Doc: "charge suspend and resume overheads: memory / overhead_rate seconds, processors held, no work done"},
+	{Name: "overhead_rate", Kind: Float, Default: preempt.DefaultOverheadRate, Min: 0.001, Max: none,
+		Doc: "MB/s per processor written on suspend and read on resume"},
+	{Name: "mem_min", Kind: Float, Default: preempt.DefaultMemMin, Min: 0, Max: none,
+		Doc: "least memory per processor of a job, MB (drawn uniformly per job from the seed and job id)"},
+	{Name: "mem_max", Kind: Float, Default: preempt.DefaultMemMax, Min: 0, Max: none,
+		Doc: "most memory per processor of a job, MB (>= mem_min)"},
+}
+
+// ssParams returns the parameters of ss (with tunable) or tss (without).
+func ssParams(tunable bool) []Param {
+	ps := []Param{
+		{Name: "suspension_factor", Kind: Float, Default: preempt.DefaultSuspensionFactor, Min: 1, Max: none,
+			Doc: "SF: a job may suspend running jobs whose xfactor is at most its own / SF"},
+		{Name: "width_ratio", Kind: Float, Default: preempt.DefaultWidthRatio, Min: 0, Max: none,
+			Doc: "a job that never ran may suspend only jobs using at most width_ratio x its processors (0: never)"},
+		{Name: "interval", Kind: Int, Default: int64(preempt.DefaultInterval), Min: 1, Max: none,
+			Doc: "seconds between runs of the preemption routine while jobs wait (it also runs at every event)"},
+	}
+	if tunable {
+		ps = append(ps, Param{Name: "tunable", Kind: Bool, Default: false,
+			Doc: "TSS: no suspension once the suspender's xfactor exceeds tss_limit x the victim category's mean slowdown under EASY"})
+	}
+	ps = append(ps, Param{Name: "tss_limit", Kind: Float, Default: preempt.DefaultTSSLimit, Min: 0, Max: none,
+		Doc: "TSS limit factor on the EASY mean bounded slowdown of the victim's ss16 category"})
+	return append(ps, overheadParams...)
+}
+
+// overhead returns the overhead model the parameters ask for (the zero
+// model when overhead is off); the memory range is checked either way.
+func overhead(v Values, env Env) (preempt.Overhead, error) {
+	o := preempt.Overhead{Seed: env.Seed, Rate: v.Float("overhead_rate"), MemMin: v.Float("mem_min"), MemMax: v.Float("mem_max")}
+	if err := o.Validate(); err != nil {
+		return preempt.Overhead{}, fmt.Errorf("%w: %w", ErrBadParam, err)
+	}
+	if !v.Bool("overhead") {
+		return preempt.Overhead{}, nil
+	}
+	return o, nil
+}
+
+func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
+	o, err := overhead(v, env)
+	if err != nil {
+		return nil, err
+	}
+	cfg := preempt.SSConfig{
+		SuspensionFactor: v.Float("suspension_factor"),
+		WidthRatio:       v.Float("width_ratio"),
+		Interval:         sim.Time(v.Int("interval")),
+		Tunable:          tunable,
+		TSSLimit:         v.Float("tss_limit"),
+		Overhead:         o,
+	}
+	p, err := preempt.NewSS(cfg, env.Procs, env.Jobs)
+	if err != nil {
+		if errors.Is(err, preempt.ErrInvalidConfig) {
+			return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
+		}
+		return nil, err
+	}
+	return p, nil
 }

@@ -1,0 +1,136 @@
+package preempt
+
+import (
+	"container/heap"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// bounds keeps SS's suspended jobs in a min-heap by the earliest time each
+// may act (its bound), and remembers which running jobs fix those bounds,
+// so that a pass only looks at the suspended jobs whose bound has come or
+// whose blocking job has left. A bound is a lower bound: the job cannot
+// act earlier unless a job it watches leaves.
+type bounds struct {
+	items []*sim.Task
+	pos   []int      // by task index: position in items, -1 when absent
+	at    []sim.Time // by task index: the bound
+	// watch lists, by task index of a job holding processors, the
+	// suspended jobs whose bound may drop when it leaves them; crit
+	// holds, by suspended task index, the (up to two) jobs it watches.
+	// A job w in crit[i] is always in watch[w]; watch may also hold
+	// stale entries, which crit tells apart.
+	watch [][]int32
+	crit  [][2]int32
+}
+
+func (b *bounds) init(n int) {
+	b.items = b.items[:0]
+	b.pos = make([]int, n)
+	for i := range b.pos {
+		b.pos[i] = -1
+	}
+	b.at = make([]sim.Time, n)
+	b.watch = make([][]int32, n)
+	b.crit = make([][2]int32, n)
+	for i := range b.crit {
+		b.crit[i] = [2]int32{-1, -1}
+	}
+}
+
+func (b *bounds) Len() int { return len(b.items) }
+func (b *bounds) Less(i, j int) bool {
+	x, y := b.items[i], b.items[j]
+	if b.at[x.Index] != b.at[y.Index] {
+		return b.at[x.Index] < b.at[y.Index]
+	}
+	return x.Index < y.Index
+}
+func (b *bounds) Swap(i, j int) {
+	b.items[i], b.items[j] = b.items[j], b.items[i]
+	b.pos[b.items[i].Index] = i
+	b.pos[b.items[j].Index] = j
+}
+func (b *bounds) Push(x any) {
+	t := x.(*sim.Task)
+	b.pos[t.Index] = len(b.items)
+	b.items = append(b.items, t)
+}
+func (b *bounds) Pop() any {
+	n := len(b.items) - 1
+	t := b.items[n]
+	b.items[n] = nil
+	b.items = b.items[:n]
+	b.pos[t.Index] = -1
+	return t
+}
+
+// set gives t the bound at and the jobs to watch (-1: none), adding t to
+// the heap if it is not there.
+func (b *bounds) set(t *sim.Task, at sim.Time, w1, w2 int32) {
+	i := t.Index
+	b.at[i] = at
+	old := b.crit[i]
+	b.crit[i] = [2]int32{w1, w2}
+	for _, w := range b.crit[i] {
+		if w >= 0 && w != old[0] && w != old[1] {
+			b.watch[w] = append(b.watch[w], int32(i))
+		}
+	}
+	if b.pos[i] < 0 {
+		heap.Push(b, t)
+	} else {
+		heap.Fix(b, b.pos[i])
+	}
+}
+
+// due removes and returns the jobs whose bound is at most now.
+func (b *bounds) due(now sim.Time, out []*sim.Task) []*sim.Task {
+	for len(b.items) > 0 && b.at[b.items[0].Index] <= now {
+		out = append(out, heap.Pop(b).(*sim.Task))
+	}
+	return out
+}
+
+// all removes and returns every job.
+func (b *bounds) all(out []*sim.Task) []*sim.Task {
+	for _, t := range b.items {
+		b.pos[t.Index] = -1
+		out = append(out, t)
+	}
+	clear(b.items)
+	b.items = b.items[:0]
+	return out
+}
+
+// restore puts t back with the bound it had.
+func (b *bounds) restore(t *sim.Task) {
+	if b.pos[t.Index] < 0 {
+		heap.Push(b, t)
+	}
+}
+
+// next returns the smallest bound, or sim.Never when the heap is empty.
+func (b *bounds) next() sim.Time {
+	if len(b.items) == 0 {
+		return sim.Never
+	}
+	return b.at[b.items[0].Index]
+}
+
+// left tells the heap that job j no longer holds its processors (or is
+// out of its overhead): the jobs watching it are due at once.
+func (b *bounds) left(j *sim.Task) {
+	w := b.watch[j.Index]
+	for _, i := range w {
+		if c := b.crit[i]; c[0] != int32(j.Index) && c[1] != int32(j.Index) {
+			continue // stale entry
+		}
+		b.crit[i] = [2]int32{-1, -1}
+		if b.pos[i] >= 0 {
+			b.at[i] = 0
+			heap.Fix(b, b.pos[i])
+		}
+	}
+	b.watch[j.Index] = w[:0]
+}

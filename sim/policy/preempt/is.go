@@ -1,0 +1,203 @@
+package preempt
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// DefaultTimeslice is IS's immediate timeslice: 10 minutes.
+const DefaultTimeslice = sim.Time(600)
+
+// ISConfig configures immediate service.
+type ISConfig struct {
+	// Timeslice (>= 1 s, default 600) is the work an arriving job is
+	// given at once and during which it cannot be suspended.
+	Timeslice sim.Time
+	// Overhead is the suspend/resume cost model; the zero value is none.
+	Overhead Overhead
+}
+
+// DefaultISConfig returns the IS settings of Chiang and Vernon, without
+// overhead.
+func DefaultISConfig() ISConfig { return ISConfig{Timeslice: DefaultTimeslice} }
+
+// Validate checks the configuration; errors wrap [ErrInvalidConfig].
+func (c ISConfig) Validate() error {
+	if c.Timeslice < 1 {
+		return fmt.Errorf("%w: timeslice %d s, want >= 1", ErrInvalidConfig, c.Timeslice)
+	}
+	return c.Overhead.Validate()
+}
+
+// IS is immediate service (Chiang and Vernon 2001, as Kettimuthu et al.
+// 2005 section 2.3 describe it). See the package documentation for the
+// rules.
+type IS struct {
+	core
+	cfg     ISConfig
+	waiting []*sim.Task // never started, not claimants, arrival order
+	susp    []*sim.Task // Suspending or Suspended, not claimants
+	run     []*sim.Task // scratch: running jobs that may be suspended
+	ready   []*sim.Task // scratch: suspended jobs whose processors are free
+	cand    []*sim.Task // scratch
+	ixf     []float64   // scratch: instantaneous xfactor by task index
+	timer   sim.Timer
+	timerAt sim.Time
+}
+
+// NewIS returns an IS policy.
+func NewIS(cfg ISConfig) (*IS, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &IS{cfg: cfg}, nil
+}
+
+// Init implements [sim.Policy].
+func (p *IS) Init(m *sim.Machine) error {
+	p.core.init(m, p.cfg.Overhead)
+	p.ixf = make([]float64, m.NumTasks())
+	p.waiting, p.susp = p.waiting[:0], p.susp[:0]
+	p.timerAt = -1
+	return nil
+}
+
+// Arrive implements [sim.Policy].
+func (p *IS) Arrive(t *sim.Task) { p.waiting = append(p.waiting, t) }
+
+// instXfactor returns (wait + work done) / work done; t must have done
+// some work.
+func instXfactor(t *sim.Task, now sim.Time) float64 {
+	run := t.WorkDone(now)
+	wait := now - t.Submit - run
+	return float64(wait+run) / float64(run)
+}
+
+// Schedule gives every job that never ran its timeslice, suspending
+// running jobs if needed, then resumes suspended jobs whose processors
+// are free, highest instantaneous xfactor first.
+func (p *IS) Schedule() {
+	now := p.m.Now()
+	p.launchReady()
+	ranked := false
+	for _, t := range p.waiting {
+		if t.State != sim.Waiting || p.pending[t.Index] {
+			continue
+		}
+		if t.Procs <= p.avail() {
+			p.start(t)
+			continue
+		}
+		if !ranked {
+			p.victims(now)
+			ranked = true
+		}
+		p.serve(t)
+	}
+	p.waiting = slices.DeleteFunc(p.waiting, func(t *sim.Task) bool { return !p.idle(t) })
+	ready := p.ready[:0]
+	for _, t := range p.susp {
+		if t.State == sim.Suspended && p.canResume(t) {
+			p.ixf[t.Index] = instXfactor(t, now)
+			ready = append(ready, t)
+		}
+	}
+	if len(ready) > 0 {
+		slices.SortFunc(ready, func(a, b *sim.Task) int {
+			if c := cmp.Compare(p.ixf[b.Index], p.ixf[a.Index]); c != 0 {
+				return c
+			}
+			return a.Index - b.Index
+		})
+		for _, t := range ready {
+			if p.canResume(t) {
+				p.start(t)
+			}
+		}
+		p.susp = slices.DeleteFunc(p.susp, func(t *sim.Task) bool { return !p.idle(t) })
+	}
+	clear(ready)
+	p.ready = ready[:0]
+	p.retry(now)
+}
+
+// victims collects the running jobs that may be suspended: past their
+// timeslice and not (re)started at this instant, by ascending
+// instantaneous xfactor.
+func (p *IS) victims(now sim.Time) {
+	p.run = p.run[:0]
+	for _, t := range p.m.Active() {
+		if t.State == sim.Running && t.Since < now && t.WorkDone(now) >= p.cfg.Timeslice {
+			p.ixf[t.Index] = instXfactor(t, now)
+			p.run = append(p.run, t)
+		}
+	}
+	slices.SortFunc(p.run, func(a, b *sim.Task) int {
+		if c := cmp.Compare(p.ixf[a.Index], p.ixf[b.Index]); c != 0 {
+			return c
+		}
+		return a.Index - b.Index
+	})
+}
+
+// serve suspends running jobs for the Waiting job t: those of lowest
+// instantaneous xfactor until t fits, then, from the highest of them
+// down, any it turns out not to need. It does nothing if suspending every
+// eligible job would not make room.
+func (p *IS) serve(t *sim.Task) {
+	avail := p.avail()
+	victims := p.cand[:0]
+	for _, r := range p.run {
+		if avail >= t.Procs {
+			break
+		}
+		if r.State == sim.Running {
+			victims = append(victims, r)
+			avail += r.Procs
+		}
+	}
+	p.cand = victims
+	if avail < t.Procs {
+		return
+	}
+	for i := len(victims) - 1; i >= 0; i-- {
+		if avail-victims[i].Procs >= t.Procs {
+			avail -= victims[i].Procs
+			victims = slices.Delete(victims, i, i+1)
+		}
+	}
+	set := p.claimSet(t, victims)
+	for _, v := range victims {
+		p.suspend(v)
+		p.susp = append(p.susp, v)
+	}
+	p.commit(t, set, victims)
+}
+
+// retry sets a timer for the earliest instant a running job becomes
+// eligible for suspension, while a job still waits for its timeslice.
+func (p *IS) retry(now sim.Time) {
+	if len(p.waiting) == 0 {
+		return
+	}
+	next := sim.Never
+	for _, t := range p.m.Active() {
+		if t.State != sim.Running {
+			continue
+		}
+		if w := t.WorkDone(now); w < p.cfg.Timeslice {
+			next = min(next, now+p.cfg.Timeslice-w)
+		} else if t.Since == now {
+			next = min(next, now+1)
+		}
+	}
+	if next == sim.Never || (p.timerAt > now && p.timerAt <= next) {
+		return
+	}
+	p.m.CancelTimer(p.timer)
+	p.timer = p.m.SetTimer(next, 0)
+	p.timerAt = next
+}

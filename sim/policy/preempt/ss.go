@@ -1,0 +1,356 @@
+package preempt
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/metrics"
+)
+
+// Defaults of [SSConfig].
+const (
+	DefaultSuspensionFactor = 2.0
+	DefaultWidthRatio       = 2.0
+	DefaultInterval         = sim.Time(60)
+	DefaultTSSLimit         = 1.5
+)
+
+// SSConfig configures selective suspension.
+type SSConfig struct {
+	// SuspensionFactor (SF, >= 1, default 2): a job may suspend running
+	// jobs whose priority is at most its own divided by SF.
+	SuspensionFactor float64
+	// WidthRatio (>= 0, default 2): a job that never ran may suspend only
+	// running jobs using at most WidthRatio times its processors; 0 means
+	// such jobs never suspend others. Suspended jobs re-entering are not
+	// bound by it.
+	WidthRatio float64
+	// Interval (>= 1 s, default 60) is the period of the preemption
+	// routine while jobs wait; it also runs at every event.
+	Interval sim.Time
+	// Tunable turns SS into TSS: a job may not suspend a running job once
+	// its priority exceeds TSSLimit times the mean bounded slowdown of the
+	// victim's ss16 category in an EASY run of the same workload.
+	Tunable bool
+	// TSSLimit (>= 0, default 1.5) is the TSS factor; ignored unless
+	// Tunable.
+	TSSLimit float64
+	// Overhead is the suspend/resume cost model; the zero value is none.
+	Overhead Overhead
+}
+
+// DefaultSSConfig returns the paper's SS settings, without overhead.
+func DefaultSSConfig() SSConfig {
+	return SSConfig{
+		SuspensionFactor: DefaultSuspensionFactor,
+		WidthRatio:       DefaultWidthRatio,
+		Interval:         DefaultInterval,
+		TSSLimit:         DefaultTSSLimit,
+	}
+}
+
+// Validate checks the configuration; errors wrap [ErrInvalidConfig].
+func (c SSConfig) Validate() error {
+	switch {
+	case !(c.SuspensionFactor >= 1) || math.IsInf(c.SuspensionFactor, 0):
+		return fmt.Errorf("%w: suspension factor %v, want >= 1", ErrInvalidConfig, c.SuspensionFactor)
+	case !(c.WidthRatio >= 0):
+		return fmt.Errorf("%w: width ratio %v, want >= 0", ErrInvalidConfig, c.WidthRatio)
+	case c.Interval < 1:
+		return fmt.Errorf("%w: interval %d s, want >= 1", ErrInvalidConfig, c.Interval)
+	case c.Tunable && !(c.TSSLimit >= 0):
+		return fmt.Errorf("%w: TSS limit %v, want >= 0", ErrInvalidConfig, c.TSSLimit)
+	}
+	return c.Overhead.Validate()
+}
+
+// SS is selective suspension (Kettimuthu et al. 2005, section 4), or
+// tunable selective suspension (section 4.5) when built with
+// [SSConfig.Tunable]. See the package documentation for the rules and
+// costs.
+type SS struct {
+	core
+	cfg      SSConfig
+	baseline map[string]float64 // TSS: mean bsd by ss16 category
+	limit    []float64          // TSS: priority limit by task index
+	prio     []float64          // scratch: priority by task index
+	waitq    []*sim.Task        // Waiting, not claimants, in arrival order
+	susp     bounds             // Suspending or Suspended, not claimants
+	victims  []*sim.Task        // suspended in this pass
+	run      []*sim.Task        // scratch: running jobs that may be suspended
+	sorted   bool               // run is in ascending priority
+	low      float64            // lowest priority in run, unless lowStale
+	lowStale bool               // a job of run was suspended since low
+	act      []*sim.Task        // scratch: idle jobs examined in a pass
+	cand     []*sim.Task        // scratch
+	left     bool               // a suspension in this pass left processors free
+	timer    sim.Timer          // pending timer, if timerAt > now
+	timerAt  sim.Time
+	// reference makes every pass examine every idle job, and the routine
+	// run at every multiple of the interval while jobs wait: the plain
+	// algorithm, kept to test the fast path against.
+	reference bool
+}
+
+var (
+	_ sim.Policy          = (*SS)(nil)
+	_ sim.OverheadWatcher = (*SS)(nil)
+)
+
+// NewSS returns an SS policy for a run of jobs on procs processors. With
+// cfg.Tunable it first simulates EASY on the same jobs for the TSS
+// baseline ([Baseline]; cached per workload).
+func NewSS(cfg SSConfig, procs int, jobs []sim.Job) (*SS, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	p := &SS{cfg: cfg}
+	if cfg.Tunable {
+		b, err := Baseline(procs, jobs)
+		if err != nil {
+			return nil, err
+		}
+		p.baseline = b
+	}
+	return p, nil
+}
+
+// Baseline returns the TSS baseline, the mean bounded slowdown of each
+// ss16 category (by label) in the EASY run of the workload, or nil for
+// plain SS. The map is the caller's.
+func (p *SS) Baseline() map[string]float64 { return maps.Clone(p.baseline) }
+
+// Init implements [sim.Policy].
+func (p *SS) Init(m *sim.Machine) error {
+	p.core.init(m, p.cfg.Overhead)
+	p.prio = make([]float64, m.NumTasks())
+	p.susp.init(m.NumTasks())
+	p.waitq = p.waitq[:0]
+	p.timerAt = -1
+	p.limit = nil
+	if p.cfg.Tunable {
+		s, err := metrics.LookupScheme("ss16")
+		if err != nil {
+			return err
+		}
+		p.limit = make([]float64, m.NumTasks())
+		for i := range p.limit {
+			t := m.Task(i)
+			r := metrics.Record{Runtime: t.Runtime, Estimate: t.Estimate, Procs: t.Procs}
+			sd, ok := p.baseline[s.Classify(&r)]
+			if !ok {
+				sd = math.Inf(1)
+			}
+			p.limit[i] = p.cfg.TSSLimit * sd
+		}
+	}
+	return nil
+}
+
+// Arrive implements [sim.Policy].
+func (p *SS) Arrive(t *sim.Task) { p.waitq = append(p.waitq, t) }
+
+// Finish implements [sim.Policy].
+func (p *SS) Finish(t *sim.Task) { p.susp.left(t) }
+
+// OverheadDone implements [sim.OverheadWatcher]: a job that finished
+// suspending has left its processors. (One that finished resuming changes
+// no bound: holders counted it as running from then on.)
+func (p *SS) OverheadDone(t *sim.Task) {
+	if t.State == sim.Suspended {
+		p.susp.left(t)
+	}
+}
+
+// before orders idle jobs by descending priority, then arrival.
+func (p *SS) before(a, b *sim.Task) int {
+	if c := cmp.Compare(p.prio[b.Index], p.prio[a.Index]); c != 0 {
+		return c
+	}
+	return a.Index - b.Index
+}
+
+// Schedule runs the preemption routine: idle jobs in descending priority
+// start if they fit, else try to suspend lower-priority running jobs.
+//
+// A pass examines only the idle jobs that may act: Waiting jobs that fit
+// or whose priority reaches SF times the lowest running priority, and
+// Suspended jobs whose bound has come; the others would fail their turn.
+// When a suspension leaves processors free in the middle of the pass,
+// every idle job after the current one is examined, as in the reference
+// pass.
+func (p *SS) Schedule() {
+	now := p.m.Now()
+	p.launchReady()
+	p.rankRunning(now)
+	p.waitq = slices.DeleteFunc(p.waitq, func(t *sim.Task) bool { return t.State != sim.Waiting || p.pending[t.Index] })
+	low, avail := p.lowest(), p.avail()
+	act := p.act[:0]
+	for _, t := range p.waitq {
+		p.prio[t.Index] = xfactor(t, now)
+		if p.reference || t.Procs <= avail || p.prio[t.Index] >= p.cfg.SuspensionFactor*low {
+			act = append(act, t)
+		}
+	}
+	if p.reference {
+		act = p.susp.all(act)
+	} else {
+		act = p.susp.due(now, act)
+	}
+	for _, t := range act {
+		if t.State != sim.Waiting {
+			p.prio[t.Index] = xfactor(t, now)
+		}
+	}
+	slices.SortFunc(act, p.before)
+	p.left = false
+	for i := 0; i < len(act); i++ {
+		t := act[i]
+		switch t.State {
+		case sim.Waiting:
+			p.fresh(t)
+		case sim.Suspended:
+			p.reenter(t, now)
+		default: // Suspending: due again when its overhead ends
+			p.susp.set(t, sim.Never, int32(t.Index), -1)
+		}
+		if p.left && !p.reference {
+			// Examine every idle job after t from now on.
+			p.left = false
+			tail := p.susp.all(act[i+1:])
+			for _, u := range p.waitq {
+				if u.State == sim.Waiting && !slices.Contains(tail, u) {
+					tail = append(tail, u)
+				}
+			}
+			tail = slices.DeleteFunc(tail, func(u *sim.Task) bool {
+				p.prio[u.Index] = xfactor(u, now)
+				if p.before(t, u) < 0 {
+					return false
+				}
+				if u.State != sim.Waiting {
+					p.susp.restore(u) // not due: it would fail its turn
+				}
+				return true
+			})
+			slices.SortFunc(tail, p.before)
+			act = append(act[:i+1], tail...)
+		}
+	}
+	clear(act)
+	p.act = act[:0]
+	for _, v := range p.victims {
+		if v.State == sim.Suspended {
+			p.susp.set(v, 0, -1, -1)
+		} else {
+			p.susp.set(v, sim.Never, int32(v.Index), -1)
+		}
+	}
+	clear(p.victims)
+	p.victims = p.victims[:0]
+	p.tick(now)
+}
+
+// rankRunning collects the running jobs that may be suspended now (not
+// started at this instant); ranked sorts them when a pass first needs
+// their order.
+func (p *SS) rankRunning(now sim.Time) {
+	p.run = p.run[:0]
+	for _, t := range p.m.Active() {
+		if t.State == sim.Running && t.Since < now {
+			p.prio[t.Index] = xfactor(t, now)
+			p.run = append(p.run, t)
+		}
+	}
+	p.sorted, p.lowStale = false, true
+}
+
+// ranked returns the running jobs of this pass by ascending priority
+// (then start, then arrival); some may have been suspended since.
+func (p *SS) ranked() []*sim.Task {
+	if !p.sorted {
+		slices.SortFunc(p.run, func(a, b *sim.Task) int {
+			if c := cmp.Compare(p.prio[a.Index], p.prio[b.Index]); c != 0 {
+				return c
+			}
+			if a.FirstStart != b.FirstStart {
+				return cmp.Compare(a.FirstStart, b.FirstStart)
+			}
+			return a.Index - b.Index
+		})
+		p.sorted = true
+	}
+	return p.run
+}
+
+// may reports whether a job of priority tau may suspend running job r
+// by priority and, for TSS, by the limit of r's category.
+func (p *SS) may(tau float64, r *sim.Task) bool {
+	return tau >= p.cfg.SuspensionFactor*p.prio[r.Index] && (p.limit == nil || tau <= p.limit[r.Index])
+}
+
+// lowest returns the lowest priority of a job that may still be suspended
+// in this pass, or +Inf.
+func (p *SS) lowest() float64 {
+	if p.lowStale {
+		p.low = math.Inf(1)
+		for _, r := range p.run {
+			if r.State == sim.Running {
+				p.low = min(p.low, p.prio[r.Index])
+			}
+		}
+		p.lowStale = false
+	}
+	return p.low
+}
+
+// tick sets the timer on the first multiple of the interval at which an
+// idle job might act (in reference mode: the next multiple, while any job
+// waits or is suspended).
+func (p *SS) tick(now sim.Time) {
+	next := sim.Never
+	if p.reference {
+		if len(p.waitq) > 0 || p.susp.Len() > 0 {
+			next = now + 1
+		}
+	} else {
+		low := math.Inf(1) // lowest priority of a running job, from now+1 on
+		for _, r := range p.m.Active() {
+			if r.State == sim.Running {
+				low = min(low, xfactor(r, now))
+			}
+		}
+		avail := p.avail()
+		for _, t := range p.waitq {
+			switch {
+			case t.State != sim.Waiting || p.pending[t.Index]:
+			case t.Procs <= avail:
+				next = now + 1
+			case !math.IsInf(low, 1):
+				// tau(x) = (x - submit + estimate)/estimate reaches SF*low.
+				x := t.Submit - t.Estimate + sim.Time(math.Floor(p.cfg.SuspensionFactor*low*float64(t.Estimate))) - 1
+				next = min(next, max(x, now+1))
+			}
+		}
+		if b := p.susp.next(); b != sim.Never {
+			next = min(next, max(b, now+1))
+		}
+	}
+	if next == sim.Never {
+		return
+	}
+	iv := p.cfg.Interval
+	at := (next + iv - 1) / iv * iv
+	if at == p.timerAt {
+		return
+	}
+	if p.timerAt > now {
+		p.m.CancelTimer(p.timer)
+	}
+	p.timer = p.m.SetTimer(at, 0)
+	p.timerAt = at
+}

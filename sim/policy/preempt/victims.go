@@ -1,0 +1,173 @@
+package preempt
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// fresh starts a Waiting job, or suspends running jobs for it (section
+// 4.3): candidates in ascending priority until enough processors would be
+// free, then victims among them largest first.
+func (p *SS) fresh(t *sim.Task) {
+	avail := p.avail()
+	if t.Procs <= avail {
+		p.start(t)
+		return
+	}
+	tau := p.prio[t.Index]
+	if tau < p.cfg.SuspensionFactor*p.lowest() {
+		return
+	}
+	cand := p.cand[:0]
+	for _, r := range p.ranked() {
+		if r.State != sim.Running {
+			continue // suspended earlier in this pass
+		}
+		if tau < p.cfg.SuspensionFactor*p.prio[r.Index] {
+			break
+		}
+		if float64(r.Procs) > p.cfg.WidthRatio*float64(t.Procs) || !p.may(tau, r) {
+			continue
+		}
+		cand = append(cand, r)
+		if avail += r.Procs; avail >= t.Procs {
+			break
+		}
+	}
+	p.cand = cand
+	if avail < t.Procs {
+		return
+	}
+	slices.SortFunc(cand, func(a, b *sim.Task) int {
+		if a.Procs != b.Procs {
+			return b.Procs - a.Procs
+		}
+		if c := cmp.Compare(p.prio[a.Index], p.prio[b.Index]); c != 0 {
+			return c
+		}
+		if a.FirstStart != b.FirstStart {
+			return cmp.Compare(a.FirstStart, b.FirstStart)
+		}
+		return a.Index - b.Index
+	})
+	avail = p.avail()
+	k, sum := 0, 0
+	for k < len(cand) && avail+sum < t.Procs {
+		sum += cand[k].Procs
+		k++
+	}
+	victims := cand[:k]
+	set := p.claimSet(t, victims)
+	p.suspendAll(victims)
+	p.left = p.left || (sum > t.Procs && p.over == nil)
+	p.commit(t, set, victims)
+}
+
+// suspendAll suspends victims; they wait for the next pass.
+func (p *SS) suspendAll(victims []*sim.Task) {
+	for _, v := range victims {
+		p.suspend(v)
+		p.susp.left(v)
+		p.lowStale = true
+		p.victims = append(p.victims, v)
+	}
+}
+
+// reenter resumes a Suspended job on its own processors, suspending the
+// running jobs that hold any of them if it may suspend every one, and
+// otherwise records when it might next.
+func (p *SS) reenter(t *sim.Task, now sim.Time) {
+	if p.canResume(t) {
+		p.start(t)
+		return
+	}
+	victims, at, w1, w2 := p.holders(t, now)
+	if at > now {
+		p.susp.set(t, at, w1, w2)
+		return
+	}
+	byIndex(victims)
+	u := sim.NewProcSet(p.m.Size())
+	for _, v := range victims {
+		u.Union(v.Set)
+	}
+	p.suspendAll(victims)
+	p.left = p.left || (!t.Set.Contains(u) && p.over == nil)
+	p.commit(t, t.Set, victims)
+}
+
+// holders returns the jobs holding processors of Suspended job t and the
+// earliest time t may suspend them all: now if it may now; else a lower
+// bound, with the (up to two, -1 for none) jobs whose leaving may make it
+// earlier. The bound is sim.Never when t may not before one of those
+// leaves (one is being suspended, or a TSS limit forbids it for good),
+// else when t's priority will reach SF times the highest of theirs, and
+// not before each is running and suspendable. A job resuming, or a
+// claimant that will start on some of t's processors, counts with the
+// priority it will have when it runs.
+func (p *SS) holders(t *sim.Task, now sim.Time) (victims []*sim.Task, at sim.Time, w1, w2 int32) {
+	tau := p.prio[t.Index]
+	hi, lo := 0.0, math.Inf(1)
+	hiJob, loJob := int32(-1), int32(-1)
+	earliest := now
+	// add counts a job that runs from time from with priority x.
+	add := func(r *sim.Task, from sim.Time, x float64) {
+		if from > now {
+			earliest = max(earliest, from+1)
+		}
+		if x = p.cfg.SuspensionFactor * x; x > hi || hiJob < 0 {
+			hi, hiJob = x, int32(r.Index)
+		}
+		if p.limit != nil && p.limit[r.Index] < lo {
+			lo, loJob = p.limit[r.Index], int32(r.Index)
+		}
+	}
+	victims = p.cand[:0]
+	for _, r := range p.m.Active() {
+		if !r.Set.Overlaps(t.Set) {
+			continue
+		}
+		switch r.State {
+		case sim.Running:
+			add(r, now-1, xfactor(r, now))
+			if r.Since == now {
+				earliest = now + 1
+			}
+			victims = append(victims, r)
+		case sim.Resuming:
+			end := r.Since + p.overhead(r)
+			add(r, end, xfactor(r, end))
+		default: // Suspending: its processors are free, or claimed, later
+			p.cand = victims
+			return nil, sim.Never, int32(r.Index), -1
+		}
+	}
+	for _, c := range p.claims {
+		if c.set.Overlaps(t.Set) {
+			from := c.at
+			if c.t.State == sim.Suspended {
+				from += p.overhead(c.t)
+			}
+			add(c.t, from, xfactor(c.t, from))
+		}
+	}
+	p.cand = victims
+	switch {
+	case tau > lo:
+		return nil, sim.Never, loJob, -1
+	case hi > lo:
+		return nil, sim.Never, hiJob, loJob
+	case tau >= hi:
+		if earliest > now {
+			return nil, earliest, -1, -1
+		}
+		return victims, now, -1, -1
+	}
+	// tau(x) = (x - submit - work + estimate) / estimate reaches hi at
+	// x = submit + work - estimate + hi*estimate; one second early is safe.
+	x := t.Submit + t.Work - t.Estimate + sim.Time(math.Floor(hi*float64(t.Estimate))) - 1
+	return nil, max(x, earliest, now+1), hiJob, -1
+}

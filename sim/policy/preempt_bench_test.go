@@ -1,0 +1,22 @@
+package policy_test
+
+import (
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+// The preemptive policies over the whole CTC trace (77k jobs, 338
+// processors). The TSS baseline (an EASY run) is cached after the first
+// iteration, so the TSS figures are the policy's own.
+// Run: go test ./sim/policy -run '^$' -bench 'CTC_(SS|TSS|IS)' -benchmem -cpu 1
+func BenchmarkCTC_SS_Accurate(b *testing.B) { benchPolicy(b, "ss", workload.EstimateAccurate, nil) }
+func BenchmarkCTC_SS_Trace(b *testing.B)    { benchPolicy(b, "ss", workload.EstimateTrace, nil) }
+func BenchmarkCTC_SS_Overhead(b *testing.B) {
+	benchPolicy(b, "ss", workload.EstimateAccurate, map[string]any{"overhead": true})
+}
+func BenchmarkCTC_TSS_Accurate(b *testing.B) { benchPolicy(b, "tss", workload.EstimateAccurate, nil) }
+func BenchmarkCTC_IS_Accurate(b *testing.B)  { benchPolicy(b, "is", workload.EstimateAccurate, nil) }
+func BenchmarkCTC_IS_Overhead(b *testing.B) {
+	benchPolicy(b, "is", workload.EstimateAccurate, map[string]any{"overhead": true})
+}
