@@ -29,10 +29,11 @@ type Series struct {
 }
 
 // Bars is a grouped bar chart: one group per category, one bar per series.
+// A title may have several lines ("\n").
 type Bars struct {
-	Title, YLabel string
-	Categories    []string
-	Series        []Series
+	Title, XLabel, YLabel string
+	Categories            []string
+	Series                []Series
 	// LogY forces a logarithmic y axis; AutoLog lets the data decide.
 	LogY, AutoLog bool
 }
@@ -43,7 +44,8 @@ type XY struct {
 	X, Y []float64
 }
 
-// Lines is a line chart with points.
+// Lines is a line chart with points, drawn in the order of each series'
+// points. A title may have several lines ("\n").
 type Lines struct {
 	Title, XLabel, YLabel string
 	Series                []XY
@@ -91,6 +93,7 @@ func (b *Bars) Save(path string) error {
 	}
 	p := plot.New()
 	p.Title.Text = b.Title
+	p.X.Label.Text = b.XLabel
 	p.Y.Label.Text = b.YLabel
 	var all []float64
 	for _, s := range b.Series {

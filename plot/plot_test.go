@@ -13,7 +13,7 @@ import (
 func TestBars_Save(t *testing.T) {
 	dir := t.TempDir()
 	b := &Bars{
-		Title: "CTC, accurate estimates: mean bounded slowdown", YLabel: "mean bounded slowdown",
+		Title: "CTC, accurate estimates\nmean bounded slowdown by ss16 category", XLabel: "ss16 category", YLabel: "mean bounded slowdown",
 		Categories: []string{"VS Seq", "VS N", "VS W", "VS VW"},
 		Series: []Series{
 			{Name: "NS", Values: []float64{2.6, 4.76, 13.01, 34.07}},
@@ -36,7 +36,7 @@ func TestBars_Save(t *testing.T) {
 				t.Fatalf("png: %v %v", err, img.Bounds())
 			}
 		} else {
-			for _, want := range []string{"NS", "SS SF=2", "VS VW", "mean bounded slowdown"} {
+			for _, want := range []string{"NS", "SS SF=2", "VS VW", "mean bounded slowdown", "ss16 category", "CTC, accurate estimates"} {
 				if !strings.Contains(string(data), want) {
 					t.Errorf("svg lacks %q", want)
 				}

@@ -29,7 +29,8 @@
 //     columns, then jobs, makespan, utilization, suspensions, kills,
 //     drops, drops_detail, wall_time_ms, worker, error.
 //   - tables.md and tables.csv: the chosen metric per category of the
-//     chosen scheme (sweep.Spec.Outputs.Tables), per task.
+//     chosen scheme (sweep.Spec.Outputs.Tables) per (workload, policy
+//     setting), replications combined ([SweepTables]).
 //
 // The task columns are task_id, task_index, sweep, trace, policy, label,
 // params (sorted name=value text), one nullable param_<name> column per
@@ -55,4 +56,18 @@
 // [ReadJobs], [ReadSummary] and [ReadTasks] read the files back into Go
 // values (for tests and for commands that make tables and figures);
 // [ReadMetadata] returns a file's key-value metadata.
+//
+// # Tables
+//
+// [Collate] groups summary rows by [Workload] (the jobs: trace, machine,
+// subset, estimates, load) and [Setting] (policy, label and parameters)
+// and combines the replications of each pair: means by their mean, maxima
+// by their maximum, job counts by their mean. [BuildTables] lays the
+// result out as the papers' tables: one scheme grid per setting, or one
+// table per workload with a row per category and a column per setting,
+// optionally compared with a baseline setting; [WriteMarkdown] and
+// [WriteTablesCSV] write them. tables.md and tables.csv are made by the
+// same code from the same rows ([SweepTables]), so they equal what
+// `schedfarm table` makes from the Parquet files. The metrics are
+// [metrics.Metrics].
 package results

@@ -4,189 +4,264 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
-// MetricValue returns the named metric of an aggregate; name is one of
-// sweep.TableMetrics. ok is false for an unknown name.
-func MetricValue(a metrics.Aggregate, name string) (v float64, ok bool) {
-	switch name {
-	case "bsd_mean":
-		return a.BSD.Mean, true
-	case "bsd_max":
-		return a.BSD.Max, true
-	case "turnaround_mean":
-		return a.Turnaround.Mean, true
-	case "turnaround_max":
-		return a.Turnaround.Max, true
-	case "wait_mean":
-		return a.Wait.Mean, true
-	case "wait_max":
-		return a.Wait.Max, true
-	case "slowdown_mean":
-		return a.Slowdown.Mean, true
-	case "slowdown_max":
-		return a.Slowdown.Max, true
-	case "count":
-		return float64(a.Count), true
-	}
-	return 0, false
-}
-
-// metricTitles are the human names of the table metrics.
-var metricTitles = map[string]string{
-	"bsd_mean":        "mean bounded slowdown",
-	"bsd_max":         "max bounded slowdown",
-	"turnaround_mean": "mean turnaround time (s)",
-	"turnaround_max":  "max turnaround time (s)",
-	"wait_mean":       "mean wait time (s)",
-	"wait_max":        "max wait time (s)",
-	"slowdown_mean":   "mean slowdown",
-	"slowdown_max":    "max slowdown",
-	"count":           "number of jobs",
-}
-
-// tableScheme returns the scheme and metric the tables use.
-func (o *outputs) tableScheme() (*metrics.Scheme, string, error) {
-	t := o.spec.Outputs.Tables
-	metric := t.Metric
-	if metric == "" {
-		metric = sweep.DefaultTableMetric
-	}
-	if _, ok := metricTitles[metric]; !ok {
-		return nil, "", fmt.Errorf("unknown table metric %q", metric)
-	}
-	name := t.Scheme
-	if name == "" {
-		name = sweep.DefaultScheme
-		if len(o.spec.Categories) > 0 {
-			name = o.spec.Categories[0]
+// WriteMarkdown writes tables as Markdown: a heading of level hashes for
+// each new section, a heading one level deeper for each titled table, the
+// table and its notes.
+func WriteMarkdown(w io.Writer, tables []Table, level int) error {
+	var b strings.Builder
+	h := strings.Repeat("#", level)
+	section := ""
+	for i := range tables {
+		t := &tables[i]
+		if i == 0 || t.Section != section {
+			section = t.Section
+			fmt.Fprintf(&b, "%s %s\n\n", h, section)
+		}
+		if t.Title != "" {
+			fmt.Fprintf(&b, "%s# %s\n\n", h, t.Title)
+		}
+		if t.Rows != nil {
+			if err := metrics.WriteTable(&b, t.Rows); err != nil {
+				return err
+			}
+			b.WriteByte('\n')
+		}
+		for _, n := range t.Notes {
+			b.WriteString(n)
+			b.WriteByte('\n')
+		}
+		if len(t.Notes) > 0 {
+			b.WriteByte('\n')
 		}
 	}
-	s, err := metrics.LookupScheme(name)
-	return s, metric, err
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
-// fmtValue formats a metric value for a Markdown table.
-func fmtValue(metric string, v float64) string {
-	if metric == "count" {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	if v >= 1e5 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
+// TablesCSVHeader is the header row of [WriteTablesCSV].
+var TablesCSVHeader = []string{
+	"trace", "machine_procs", "skip", "count", "estimates", "load_mode", "load",
+	"setting", "policy", "label", "params",
+	"scheme", "category", "row", "col", "reps", "jobs", "metric", "value",
+	"baseline", "baseline_value", "compare", "compared", "failed", "errors",
 }
 
-// mdEscape makes text safe inside a Markdown table cell.
-func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
+// WriteTablesCSV writes the values behind tables in long form, one line
+// per value (see [TablesCSVHeader]); undefined numbers are empty.
+func WriteTablesCSV(w io.Writer, tables []Table) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(TablesCSVHeader); err != nil {
+		return err
+	}
+	num := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return fmtFloat(v)
+	}
+	for i := range tables {
+		for _, v := range tables[i].Values {
+			wl, st := v.Workload, v.Setting
+			rec := []string{
+				wl.Trace, strconv.Itoa(wl.Procs), strconv.Itoa(wl.Skip), strconv.Itoa(wl.Count), wl.Estimates, wl.LoadMode, fmtFloat(wl.Load),
+				st.Name, st.Policy, st.Label, st.Params,
+				v.Scheme, v.Category, strconv.Itoa(v.Row), strconv.Itoa(v.Col), strconv.Itoa(v.Reps), num(v.Jobs), v.Metric, num(v.Value),
+				v.Baseline, num(v.BaselineValue), v.Compare, num(v.Compared), strconv.Itoa(v.Failed), v.Errors,
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
-// mixKey identifies what a task's job mix depends on: the jobs, not the
-// policy, and not the load factor when arrivals are only rescaled.
-func mixKey(t *sweep.Task) string {
-	w := t.Workload
-	k := fmt.Sprintf("%s/%d/%d/%d/%s", w.TraceSHA256, w.Procs, w.Skip, w.Count, w.Estimates)
-	if w.LoadMode == "duplicate" && w.Load != 1 {
-		k += fmt.Sprintf("/%v/%d", w.Load, t.Seed)
-	}
-	return k
+// SweepTables are the tables of a sweep as tables.md shows them.
+type SweepTables struct {
+	// Name and Description are the sweep's.
+	Name, Description string
+	// Summary and Tasks are the sweep's rows (as [ReadSummary] and
+	// [ReadTasks] return them); Summary needs only the rows of Scheme.
+	Summary []SummaryRow
+	Tasks   []TaskRow
+	// Metric and Scheme choose what the tables show (defaults as in
+	// [CollateOptions]).
+	Metric, Scheme string
 }
 
-// mixTitle describes the workload of a job mix table.
-func mixTitle(t *sweep.Task) string {
-	w := t.Workload
-	s := fmt.Sprintf("%s, jobs %d+%d, estimates %s", w.Trace, w.Skip, w.Count, w.Estimates)
-	if w.Procs > 0 {
-		s += fmt.Sprintf(", %d processors", w.Procs)
-	}
-	if w.LoadMode == "duplicate" && w.Load != 1 {
-		s += fmt.Sprintf(", load %v duplicate, seed %d", w.Load, t.Seed)
-	}
-	return s
-}
-
-// writeTablesMD writes the tables as Markdown: an overall table with one
-// line per task, then per workload the share of jobs per category, then
-// per task the grid of the chosen metric per category.
-func (o *outputs) writeTablesMD(w io.Writer) error {
-	s, metric, err := o.tableScheme()
+// WriteMarkdown writes tables.md: an overview with one line per task,
+// the job mix of each distinct job set, the metric per category of every
+// (workload, setting) laid out as the scheme's grid, and, when a workload
+// has several settings, one table per workload comparing them.
+func (st *SweepTables) WriteMarkdown(w io.Writer) error {
+	c, err := Collate(st.Summary, st.Tasks, CollateOptions{Scheme: st.Scheme, Metric: st.Metric})
 	if err != nil {
 		return err
 	}
-	title := metricTitles[metric]
+	s, m := c.Scheme, c.Metric
+	opts := TableOptions{Metric: m.Name, Scheme: s.Name}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: %s by %s category\n\n", o.spec.Name, title, s.Name)
-	if o.spec.Description != "" {
-		fmt.Fprintf(&b, "%s\n\n", mdEscape(o.spec.Description))
+	fmt.Fprintf(&b, "# %s: %s by %s category\n\n", st.Name, m.Title, s.Name)
+	if st.Description != "" {
+		fmt.Fprintf(&b, "%s\n\n", metrics.EscapeCell(st.Description))
 	}
 	fmt.Fprintf(&b, "Scheme %s: %s.\n\n", s.Name, s.Doc)
 
 	b.WriteString("## Overall\n\n")
-	fmt.Fprintf(&b, "| task | trace | jobs | estimates | load | policy | params | rep | %s | utilization | makespan (s) |\n", metric)
-	b.WriteString("|---:|---|---:|---|---:|---|---|---:|---:|---:|---:|\n")
-	for i := range o.tasks {
-		t, r := &o.tasks[i], o.res[i]
-		load := strconv.FormatFloat(t.Workload.Load, 'g', -1, 64)
-		if t.Workload.LoadMode != sweep.DefaultLoadMode {
-			load += " " + t.Workload.LoadMode
-		}
-		fmt.Fprintf(&b, "| %d | %s | %d | %s | %s | %s | %s | %d |", t.Index, mdEscape(t.Workload.Trace), r.Stats.Jobs,
-			t.Workload.Estimates, load, mdEscape(t.Name()), mdEscape(t.ParamString()), t.Replication)
-		if r.Err != "" {
-			fmt.Fprintf(&b, " failed: %s | | |\n", mdEscape(describeErr(r.Err)))
-			continue
-		}
-		aggs := r.Summary(s)
-		v, _ := MetricValue(aggs[len(aggs)-1], metric)
-		fmt.Fprintf(&b, " %s | %.4f | %d |\n", fmtValue(metric, v), r.Stats.Utilization, r.Stats.Makespan)
+	if err := metrics.WriteTable(&b, st.overview(s, m)); err != nil {
+		return err
 	}
 
 	b.WriteString("\n## Job mix\n\nShare of jobs per category (percent) of each distinct job set (scaling arrivals does not change it).\n")
-	seen := map[string]bool{}
-	for i := range o.tasks {
-		t, r := &o.tasks[i], o.res[i]
-		k := mixKey(t)
-		if r.Err != "" || len(r.Jobs) == 0 || seen[k] {
-			continue
-		}
-		seen[k] = true
-		fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(mixTitle(t)))
-		aggs := r.Summary(s)
-		total := float64(aggs[len(aggs)-1].Count)
-		writeGrid(&b, s, aggs, func(a metrics.Aggregate) string {
-			return strconv.FormatFloat(100*float64(a.Count)/total, 'f', 1, 64)
-		})
+	if err := st.writeMix(&b, s); err != nil {
+		return err
 	}
 
-	fmt.Fprintf(&b, "\n## Per task\n\n%s per category; \"-\" marks an empty category.\n", capitalize(title))
-	for i := range o.tasks {
-		t, r := &o.tasks[i], o.res[i]
-		fmt.Fprintf(&b, "\n### Task %d: %s\n\n", t.Index, mdEscape(t.Describe()))
-		if r.Err != "" {
-			fmt.Fprintf(&b, "Failed: %s\n", mdEscape(describeErr(r.Err)))
+	fmt.Fprintf(&b, "\n## Per setting\n\n%s per category; \"-\" marks an empty category. Replications are combined: means by their mean, maxima by their maximum.\n\n",
+		capitalize(m.Title))
+	grids, err := BuildTables(st.Summary, st.Tasks, opts)
+	if err != nil {
+		return err
+	}
+	if err := WriteMarkdown(&b, grids, 3); err != nil {
+		return err
+	}
+	several := false
+	for wi := range c.Workloads {
+		n := 0
+		for si := range c.Settings {
+			if c.Cells(wi, si) != nil {
+				n++
+			}
+		}
+		several = several || n > 1
+	}
+	if several {
+		fmt.Fprintf(&b, "## Comparison\n\n%s per category (rows) and setting (columns); \"jobs\" is the number of jobs per category.\n\n", capitalize(m.Title))
+		opts.Layout = LayoutWide
+		wide, err := BuildTables(st.Summary, st.Tasks, opts)
+		if err != nil {
+			return err
+		}
+		if err := WriteMarkdown(&b, wide, 3); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
+	return err
+}
+
+// WriteCSV writes tables.csv: the values of the per-setting grids of
+// [SweepTables.WriteMarkdown] by [WriteTablesCSV].
+func (st *SweepTables) WriteCSV(w io.Writer) error {
+	grids, err := BuildTables(st.Summary, st.Tasks, TableOptions{Metric: st.Metric, Scheme: st.Scheme})
+	if err != nil {
+		return err
+	}
+	return WriteTablesCSV(w, grids)
+}
+
+// overview returns the overview table: one line per task with its
+// overall metric, utilization and makespan.
+func (st *SweepTables) overview(s *metrics.Scheme, m *metrics.Metric) [][]string {
+	overall := map[string]*SummaryRow{}
+	for i := range st.Summary {
+		r := &st.Summary[i]
+		if r.Scheme == s.Name && r.Category == metrics.Overall {
+			overall[r.TaskID] = r
+		}
+	}
+	rows := [][]string{{"task", "trace", "jobs", "estimates", "load", "policy", "params", "rep", m.Name, "utilization", "makespan (s)"}}
+	for i := range st.Tasks {
+		t := &st.Tasks[i]
+		load := fmtFloat(t.Load)
+		if t.LoadMode != sweep.DefaultLoadMode {
+			load += " " + t.LoadMode
+		}
+		row := []string{strconv.Itoa(t.TaskIndex), t.Trace, strconv.Itoa(t.Stats.Jobs), t.Estimates, load, t.Label, t.Params, strconv.Itoa(t.Replication)}
+		a := overall[t.TaskID]
+		switch {
+		case t.Error != "":
+			row = append(row, "failed: "+describeErr(t.Error), "", "")
+		case a == nil:
+			row = append(row, "-", "", "")
+		default:
+			row = append(row, fmt.Sprintf(m.Format, m.Value(&a.Aggregate, a.Aggregate.Count)),
+				strconv.FormatFloat(t.Stats.Utilization, 'f', 4, 64), strconv.FormatInt(int64(t.Stats.Makespan), 10))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// writeMix writes the share of jobs per category of each distinct job
+// set: the jobs depend on the trace, machine, subset and estimates, and
+// on the load only when it duplicates jobs (then on the seed too).
+func (st *SweepTables) writeMix(b *strings.Builder, s *metrics.Scheme) error {
+	share, err := metrics.LookupMetric("share")
+	if err != nil {
+		return err
+	}
+	n := len(s.Rows) * len(s.Cols)
+	seen := map[string]bool{}
+	var cur string
+	var aggs []metrics.Aggregate
+	flush := func() error {
+		if aggs == nil {
+			return nil
+		}
+		defer func() { aggs = nil }()
+		return metrics.WriteGrid(b, s, aggs, share)
+	}
+	for i := range st.Summary {
+		r := &st.Summary[i]
+		if r.Scheme != s.Name {
 			continue
 		}
-		aggs := r.Summary(s)
-		writeGrid(&b, s, aggs, func(a metrics.Aggregate) string {
-			if a.Count == 0 {
-				return "-"
+		if r.TaskID != cur {
+			if err := flush(); err != nil {
+				return err
 			}
-			v, _ := MetricValue(a, metric)
-			return fmtValue(metric, v)
-		})
-		all := aggs[len(aggs)-1]
-		v, _ := MetricValue(all, metric)
-		fmt.Fprintf(&b, "\nOverall: %s over %d jobs.\n", fmtValue(metric, v), all.Count)
+			cur = r.TaskID
+			w := WorkloadOf(&r.TaskCols)
+			dup := w.LoadMode == "duplicate" && w.Load != 1
+			if !dup {
+				w.Load, w.LoadMode = 0, ""
+			}
+			title := w.String()
+			if dup {
+				title += fmt.Sprintf(", seed %d", r.Seed)
+			}
+			if seen[title] {
+				continue
+			}
+			seen[title] = true
+			fmt.Fprintf(b, "\n### %s\n\n", title)
+			aggs = make([]metrics.Aggregate, n+1)
+		}
+		if aggs == nil {
+			continue
+		}
+		k := n
+		if r.Row >= 0 {
+			k = r.Row*len(s.Cols) + r.Col
+		}
+		if k < 0 || k > n {
+			return fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", r.TaskIndex, s.Name, r.Category, r.Row, r.Col)
+		}
+		aggs[k] = r.Aggregate
 	}
-	_, err = io.WriteString(w, b.String())
-	return err
+	return flush()
 }
 
 func capitalize(s string) string {
@@ -196,82 +271,105 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// writeGrid writes a scheme's grid of cell texts as a Markdown table.
-func writeGrid(b *strings.Builder, s *metrics.Scheme, aggs []metrics.Aggregate, cell func(metrics.Aggregate) string) {
-	corner := s.RowTitle
-	if s.ColTitle != "" {
-		if corner != "" {
-			corner += ` \ `
+// tableScheme returns the scheme and metric names the spec's tables use.
+func (o *outputs) tableScheme() (scheme, metric string) {
+	t := o.spec.Outputs.Tables
+	metric = t.Metric
+	if metric == "" {
+		metric = sweep.DefaultTableMetric
+	}
+	scheme = t.Scheme
+	if scheme == "" {
+		scheme = sweep.DefaultScheme
+		if len(o.spec.Categories) > 0 {
+			scheme = o.spec.Categories[0]
 		}
-		corner += s.ColTitle
 	}
-	fmt.Fprintf(b, "| %s |", mdEscape(corner))
-	for _, c := range s.Cols {
-		fmt.Fprintf(b, " %s |", mdEscape(c))
-	}
-	b.WriteString("\n|---|")
-	for range s.Cols {
-		b.WriteString("---:|")
-	}
-	b.WriteByte('\n')
-	for i, row := range s.Rows {
-		fmt.Fprintf(b, "| %s |", mdEscape(row))
-		for j := range s.Cols {
-			fmt.Fprintf(b, " %s |", cell(aggs[i*len(s.Cols)+j]))
-		}
-		b.WriteByte('\n')
-	}
+	return scheme, metric
 }
 
-// writeTablesCSV writes the tables in long form: one line per (task,
-// category of the table scheme, including the overall row) with the job
-// count, its share and the chosen metric.
-func (o *outputs) writeTablesCSV(w io.Writer) error {
-	s, metric, err := o.tableScheme()
+// sweepTables returns the tables of tables.md and tables.csv, from the
+// same rows the Parquet files hold.
+func (o *outputs) sweepTables() (*SweepTables, error) {
+	scheme, metric := o.tableScheme()
+	s, err := metrics.LookupScheme(scheme)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := metrics.LookupMetric(metric); err != nil {
+		return nil, err
+	}
+	st := &SweepTables{Name: o.spec.Name, Description: o.spec.Description, Metric: metric, Scheme: scheme}
+	for i := range o.tasks {
+		t, r := &o.tasks[i], o.res[i]
+		tc := o.taskCols(t, r)
+		st.Tasks = append(st.Tasks, TaskRow{TaskCols: tc, Stats: r.Stats, Error: r.Err})
+		if r.Err != "" {
+			continue
+		}
+		for _, a := range r.Summary(s) {
+			st.Summary = append(st.Summary, SummaryRow{TaskCols: tc, Scheme: s.Name, Aggregate: a})
+		}
+	}
+	return st, nil
+}
+
+func (o *outputs) writeTablesMD(w io.Writer) error {
+	st, err := o.sweepTables()
 	if err != nil {
 		return err
 	}
-	cw := csv.NewWriter(w)
-	head := []string{"task_index", "task_id", "trace", "estimates", "load", "load_mode", "skip", "count", "policy", "label", "params", "replication",
-		"scheme", "category", "row", "col", "row_label", "col_label", "jobs", "share", metric, "error"}
-	if err := cw.Write(head); err != nil {
+	return st.WriteMarkdown(w)
+}
+
+func (o *outputs) writeTablesCSV(w io.Writer) error {
+	st, err := o.sweepTables()
+	if err != nil {
 		return err
 	}
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	for i := range o.tasks {
-		t, r := &o.tasks[i], o.res[i]
-		wl := t.Workload
-		lead := []string{strconv.Itoa(t.Index), t.ID, wl.Trace, wl.Estimates, g(wl.Load), wl.LoadMode, strconv.Itoa(wl.Skip), strconv.Itoa(wl.Count),
-			t.Policy, t.Name(), t.ParamString(), strconv.Itoa(t.Replication), s.Name}
-		if r.Err != "" {
-			if err := cw.Write(append(lead, "", "", "", "", "", "", "", "", r.Err)); err != nil {
-				return err
-			}
+	return st.WriteCSV(w)
+}
+
+// taskCols returns the task columns of task t with result r as the
+// Parquet files hold them (see appendTaskCols), so that tables made at the
+// end of a run equal tables made from the files.
+func (o *outputs) taskCols(t *sweep.Task, r *TaskResult) TaskCols {
+	tc := TaskCols{
+		TaskID: t.ID, TaskIndex: t.Index, Sweep: o.spec.Name, Trace: t.Workload.Trace,
+		Policy: t.Policy, Label: t.Name(), Params: t.ParamString(), ParamValues: map[string]any{},
+		MachineProcs: t.Workload.Procs, Load: t.Workload.Load, LoadMode: t.Workload.LoadMode,
+		Estimates: t.Workload.Estimates, Skip: t.Workload.Skip, Count: t.Workload.Count,
+		Replication: t.Replication, Seed: t.Seed,
+	}
+	if r != nil && r.Err == "" {
+		tc.MachineProcs = r.Stats.Procs
+	}
+	for _, c := range o.pcs {
+		v, ok := t.Params[c.name]
+		if !ok {
 			continue
 		}
-		aggs := r.Summary(s)
-		total := float64(aggs[len(aggs)-1].Count)
-		for _, a := range aggs {
-			rowLabel, colLabel := "", ""
-			if a.Row >= 0 {
-				rowLabel, colLabel = s.Rows[a.Row], s.Cols[a.Col]
+		f, isNum := number(v)
+		switch {
+		case c.asText:
+			text := fmt.Sprint(v)
+			if isNum {
+				text = strconv.FormatFloat(f, 'g', -1, 64)
 			}
-			v, _ := MetricValue(a, metric)
-			val := g(v)
-			if a.Count == 0 {
-				val = ""
+			tc.ParamValues[c.name] = text
+		case c.kind == policy.Bool:
+			if bv, ok := v.(bool); ok {
+				tc.ParamValues[c.name] = bv
 			}
-			share := 0.0
-			if total > 0 {
-				share = float64(a.Count) / total
+		case c.kind == policy.Int:
+			if isNum {
+				tc.ParamValues[c.name] = int64(f)
 			}
-			rec := append(append([]string(nil), lead...), a.Category, strconv.Itoa(a.Row), strconv.Itoa(a.Col), rowLabel, colLabel,
-				strconv.Itoa(a.Count), g(share), val, "")
-			if err := cw.Write(rec); err != nil {
-				return err
+		default:
+			if isNum {
+				tc.ParamValues[c.name] = f
 			}
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return tc
 }

@@ -198,16 +198,19 @@ func TestWriteOutputs_ReadBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// A header, 17 records (16 categories + all) per successful task, one per failed task.
+		// A header, 17 records (16 categories + all) per successful task,
+		// one per failed task (one replication per setting here).
 		if want := 1 + (len(r.tasks)-1)*17 + 1; len(recs) != want {
-			t.Errorf("tables.csv has %d records, want %d", len(recs), want)
+			t.Fatalf("tables.csv has %d records, want %d", len(recs), want)
 		}
-		if got := recs[1+failed*17]; got[0] != "3" || got[len(got)-1] != res[failed].Err {
+		col := func(rec []string, name string) string { return rec[slices.Index(results.TablesCSVHeader, name)] }
+		if got := recs[1+failed*17]; col(got, "category") != "" || col(got, "failed") != "1" ||
+			!strings.Contains(col(got, "errors"), "task 3 (replication 0) failed: build policy: bad parameter value ...") {
 			t.Errorf("tables.csv failed task record %q", got)
 		}
 		// The overall line of task 0 has its mean bounded slowdown.
 		all := recs[17]
-		if all[13] != "all" || all[20] != strconv.FormatFloat(metrics.Summarize(schemes[0], res[0].Jobs)[16].BSD.Mean, 'g', -1, 64) {
+		if col(all, "category") != "all" || col(all, "value") != strconv.FormatFloat(metrics.Summarize(schemes[0], res[0].Jobs)[16].BSD.Mean, 'g', -1, 64) {
 			t.Errorf("tables.csv overall record %q", all)
 		}
 	})

@@ -1,0 +1,149 @@
+package report_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// fixtureSpec is a small real sweep: three backfilling settings on the
+// first 300 CTC jobs (machine of 430 processors, user estimates) at two
+// load factors. The backfilling policies are settled, so the golden
+// tables do not move when preemptive policies are tuned. est2 gives both
+// well and badly estimated jobs.
+const fixtureSpec = `
+name: report-fixture
+description: three backfilling settings on 300 CTC jobs at two load factors
+workloads:
+  - trace: ctc
+    count: 300
+    procs: 430
+    estimates: trace
+    load: [1, 1.5]
+policies:
+  - name: easy
+    label: NS
+  - name: fcfs
+    label: FCFS
+  - name: conservative
+    label: CONS
+categories: [ss16, ss4, est2]
+outputs:
+  tables: {metric: bsd_mean, scheme: ss16}
+`
+
+// failedTask is the task of the fixture that is made to fail: CONS at
+// load 1.5.
+const failedTask = 5
+
+// fixtureDir is the fixture sweep's output directory, written once by
+// TestMain.
+var fixtureDir string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	tmp, err := os.MkdirTemp("", "report-fixture-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fixtureDir = filepath.Join(tmp, "out")
+	if err := writeFixture(fixtureDir); err != nil {
+		fmt.Fprintln(os.Stderr, "fixture:", err)
+		os.RemoveAll(tmp)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+// writeFixture runs the fixture sweep in this process and writes its
+// outputs into dir, with task failedTask replaced by a failure.
+func writeFixture(dir string) error {
+	spec, err := sweep.Parse([]byte(fixtureSpec), "testdata")
+	if err != nil {
+		return err
+	}
+	tasks, err := spec.Tasks()
+	if err != nil {
+		return err
+	}
+	paths := map[string]string{}
+	for _, tr := range spec.Traces() {
+		paths[tr.SHA256] = tr.Path
+	}
+	var res []*results.TaskResult
+	for i := range tasks {
+		r, err := runner.Execute(context.Background(), &tasks[i], paths[tasks[i].Workload.TraceSHA256])
+		if err != nil {
+			return err
+		}
+		if i == failedTask {
+			r = &results.TaskResult{TaskID: r.TaskID, Index: i, Err: "simulate: invented failure\nwith a second line"}
+		}
+		r.Worker = "test"
+		res = append(res, r)
+	}
+	return results.WriteOutputs(dir, spec, tasks, res, "test")
+}
+
+// checkGolden compares got with testdata/<path>, or rewrites it with
+// -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", path)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test ./report -update creates it)", err)
+	}
+	if line, col, same := firstDiff(got, string(want)); !same {
+		t.Errorf("%s:%d:%d: output differs from the golden file (review, then go test ./report -run '%s' -update)\n got: %q\nwant: %q",
+			golden, line, col, t.Name(), lineAt(got, line), lineAt(string(want), line))
+	}
+}
+
+// firstDiff returns the 1-based line and column of the first difference.
+func firstDiff(a, b string) (line, col int, same bool) {
+	if a == b {
+		return 0, 0, true
+	}
+	line, col = 1, 1
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return line, col, false
+		}
+		col++
+		if a[i] == '\n' {
+			line, col = line+1, 1
+		}
+	}
+	return line, col, false
+}
+
+func lineAt(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if n >= 1 && n-1 < len(lines) {
+		return lines[n-1]
+	}
+	return ""
+}

@@ -1,0 +1,413 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/plot"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim/metrics"
+)
+
+// Figure kinds of [PlotOptions].
+const (
+	// KindBars draws, per workload, grouped bars per category: one bar
+	// per setting, the metric on y (Kettimuthu et al. Figs 7-34).
+	KindBars = "bars"
+	// KindLoad draws, per category of each workload without its load,
+	// the metric against the load factor, one line per setting (Figs
+	// 37-40).
+	KindLoad = "load"
+	// KindUtil draws, per workload without its load, the utilization
+	// against the load factor, one line per setting (Figs 35-36).
+	KindUtil = "util"
+	// KindUtilMetric draws, per category of each workload without its
+	// load, the metric against the utilization, one line per setting
+	// whose points follow the load factor (Figs 41-44).
+	KindUtilMetric = "util-metric"
+)
+
+// Kinds lists the figure kinds.
+var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric}
+
+// Formats lists the figure file formats.
+var Formats = []string{"png", "svg"}
+
+// PlotOptions choose the figures of [Plots].
+type PlotOptions struct {
+	// Kind is one of [Kinds] (default [KindBars]).
+	Kind string
+	// Metric and Scheme are as in [results.CollateOptions] (default: the
+	// spec's, see the package doc); [KindUtil] ignores them.
+	Metric, Scheme string
+	// Where keeps the rows that pass every filter.
+	Where []results.Filter
+	// Formats are file formats among [Formats] (default: all of them).
+	Formats []string
+	// OutDir is where the files go (default: the "figures" folder of the
+	// sweep's directory); it is created if needed.
+	OutDir string
+}
+
+// figure is one chart and its file name without extension.
+type figure struct {
+	name  string
+	chart interface{ Save(path string) error }
+}
+
+// Plots reads the sweep in dir and draws its figures (see [Sweep.Plots]).
+func Plots(dir string, opts PlotOptions) ([]string, error) {
+	s, err := Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	return s.Plots(opts)
+}
+
+// Plots draws the figures chosen by opts and returns the paths written, in
+// a fixed order. File names are made of the kind, the metric, the scheme,
+// the workload and the category, for example
+// "bars-bsd_mean-ss16-ctc-sp2-1996-3.1-cln-0+5000-p430-accurate-load1.svg":
+// the same sweep and options always give the same names, and figures made
+// with other filters into the same folder overwrite each other's files.
+func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
+	if opts.Kind == "" {
+		opts.Kind = KindBars
+	}
+	if !slices.Contains(Kinds, opts.Kind) {
+		return nil, fmt.Errorf("unknown figure kind %q (valid: %s)", opts.Kind, strings.Join(Kinds, ", "))
+	}
+	if len(opts.Formats) == 0 {
+		opts.Formats = Formats
+	}
+	for _, f := range opts.Formats {
+		if !slices.Contains(Formats, f) {
+			return nil, fmt.Errorf("unknown figure format %q (valid: %s)", f, strings.Join(Formats, ", "))
+		}
+	}
+	if opts.OutDir == "" {
+		opts.OutDir = filepath.Join(s.Dir, "figures")
+	}
+	metric, scheme := s.withDefaults(opts.Metric, opts.Scheme)
+	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
+	if err != nil {
+		return nil, err
+	}
+	f := &figures{c: c, where: opts.Where}
+	var figs []figure
+	switch opts.Kind {
+	case KindBars:
+		figs = f.bars()
+	case KindLoad:
+		figs = f.lines(false)
+	case KindUtil:
+		figs = f.util()
+	case KindUtilMetric:
+		figs = f.lines(true)
+	}
+	if len(figs) == 0 {
+		return nil, fmt.Errorf("no %s figure to draw: no results", opts.Kind)
+	}
+	if err := mkdir(opts.OutDir); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, fg := range figs {
+		for _, ext := range opts.Formats {
+			path := filepath.Join(opts.OutDir, fg.name+"."+ext)
+			if err := fg.chart.Save(path); err != nil {
+				return out, err
+			}
+			out = append(out, path)
+		}
+	}
+	return out, nil
+}
+
+// figures makes the charts of one collation.
+type figures struct {
+	c     *results.Collation
+	where []results.Filter
+}
+
+// subtitle is the second line of a title: what is drawn, and the
+// filters.
+func (f *figures) subtitle(what string) string {
+	if len(f.where) > 0 {
+		what += ", where " + whereText(f.where)
+	}
+	return what
+}
+
+// categoryAxis names the categories of the scheme, for an x axis.
+func categoryAxis(s *metrics.Scheme) string {
+	var parts []string
+	for _, t := range []string{s.RowTitle, s.ColTitle} {
+		if t != "" {
+			parts = append(parts, t)
+		}
+	}
+	if len(parts) == 0 {
+		return s.Name + " category"
+	}
+	return s.Name + " category (" + strings.Join(parts, ", ") + ")"
+}
+
+// rowGroup is a run of grid rows drawn as one figure.
+type rowGroup struct {
+	name     string // "" for the whole grid
+	from, to int    // rows [from, to)
+}
+
+// rowGroups splits a grid whose row names all have a first word (est2:
+// "well VS", ..., "bad VL") into one group per first word; other grids
+// are one group.
+func rowGroups(s *metrics.Scheme) []rowGroup {
+	var gs []rowGroup
+	for i, r := range s.Rows {
+		word, _, ok := strings.Cut(r, " ")
+		if !ok {
+			return []rowGroup{{from: 0, to: len(s.Rows)}}
+		}
+		if len(gs) == 0 || gs[len(gs)-1].name != word {
+			gs = append(gs, rowGroup{name: word, from: i})
+		}
+		gs[len(gs)-1].to = i + 1
+	}
+	if len(gs) < 2 {
+		return []rowGroup{{from: 0, to: len(s.Rows)}}
+	}
+	return gs
+}
+
+// bars makes one grouped bar chart per workload (and row group).
+func (f *figures) bars() []figure {
+	c := f.c
+	s := c.Scheme
+	var out []figure
+	for wi, w := range c.Workloads {
+		for _, g := range rowGroups(s) {
+			var cats []string
+			for i := g.from; i < g.to; i++ {
+				for j := range s.Cols {
+					cats = append(cats, s.Label(i, j))
+				}
+			}
+			b := &plot.Bars{
+				XLabel: categoryAxis(s), YLabel: c.Metric.Title, Categories: cats, AutoLog: true,
+			}
+			what := fmt.Sprintf("%s by %s category", c.Metric.Title, s.Name)
+			name := fmt.Sprintf("%s-%s-%s-%s", KindBars, c.Metric.Name, s.Name, slug(workloadSlug(w)))
+			if g.name != "" {
+				what += ", " + g.name + " " + groupNoun(s)
+				name += "-" + slug(g.name)
+			}
+			b.Title = w.String() + "\n" + f.subtitle(what)
+			for si, st := range c.Settings {
+				cells := c.Cells(wi, si)
+				if cells == nil {
+					continue
+				}
+				vals := make([]float64, 0, len(cats))
+				for i := g.from; i < g.to; i++ {
+					for j := range s.Cols {
+						vals = append(vals, cells[i*len(s.Cols)+j].Value)
+					}
+				}
+				if allNaN(vals) {
+					continue
+				}
+				b.Series = append(b.Series, plot.Series{Name: st.Name, Values: vals})
+			}
+			if len(b.Series) > 0 {
+				out = append(out, figure{name: name, chart: b})
+			}
+		}
+	}
+	return out
+}
+
+// groupNoun names what a row group holds.
+func groupNoun(s *metrics.Scheme) string {
+	if s.Name == "est2" {
+		return "estimated jobs"
+	}
+	return "rows"
+}
+
+// loadGroup is the workloads that differ only in their load factor, in
+// increasing load.
+type loadGroup struct {
+	key       results.Workload
+	workloads []int
+}
+
+func (f *figures) loadGroups() []loadGroup {
+	var gs []loadGroup
+	for wi, w := range f.c.Workloads {
+		k := w.WithoutLoad()
+		i := slices.IndexFunc(gs, func(g loadGroup) bool { return g.key == k })
+		if i < 0 {
+			gs = append(gs, loadGroup{key: k})
+			i = len(gs) - 1
+		}
+		gs[i].workloads = append(gs[i].workloads, wi)
+	}
+	for _, g := range gs {
+		slices.SortStableFunc(g.workloads, func(a, b int) int {
+			la, lb := f.c.Workloads[a].Load, f.c.Workloads[b].Load
+			switch {
+			case la < lb:
+				return -1
+			case la > lb:
+				return 1
+			}
+			return 0
+		})
+	}
+	return gs
+}
+
+// lines makes one line chart per category (the overall one included) of
+// each load group: the metric against the load factor, or against the
+// utilization when vsUtil.
+func (f *figures) lines(vsUtil bool) []figure {
+	c := f.c
+	s := c.Scheme
+	kind, xLabel := KindLoad, "load factor"
+	if vsUtil {
+		kind, xLabel = KindUtilMetric, "utilization"
+	}
+	var out []figure
+	for _, g := range f.loadGroups() {
+		ncat := len(s.Rows)*len(s.Cols) + 1
+		for k := range ncat {
+			cat := metrics.Overall
+			if k < ncat-1 {
+				cat = s.Label(k/len(s.Cols), k%len(s.Cols))
+			}
+			catText := "category " + cat
+			if cat == metrics.Overall {
+				catText = "all jobs"
+			}
+			what := fmt.Sprintf("%s against %s, %s (%s)", c.Metric.Title, xLabel, catText, s.Name)
+			l := &plot.Lines{
+				Title:  g.key.String() + "\n" + f.subtitle(what),
+				XLabel: xLabel, YLabel: c.Metric.Title, AutoLog: true,
+			}
+			for si, st := range c.Settings {
+				var xy plot.XY
+				xy.Name = st.Name
+				for _, wi := range g.workloads {
+					cells := c.Cells(wi, si)
+					if cells == nil || math.IsNaN(cells[k].Value) {
+						continue
+					}
+					x := c.Workloads[wi].Load
+					if vsUtil {
+						x = c.Utilization(wi, si)
+						if math.IsNaN(x) {
+							continue
+						}
+					}
+					xy.X = append(xy.X, x)
+					xy.Y = append(xy.Y, cells[k].Value)
+				}
+				if len(xy.X) > 0 {
+					l.Series = append(l.Series, xy)
+				}
+			}
+			if len(l.Series) > 0 {
+				name := fmt.Sprintf("%s-%s-%s-%s-%s", kind, c.Metric.Name, s.Name, slug(workloadSlug(g.key)), slug(cat))
+				out = append(out, figure{name: name, chart: l})
+			}
+		}
+	}
+	return out
+}
+
+// util makes one line chart per load group: the utilization against the
+// load factor.
+func (f *figures) util() []figure {
+	c := f.c
+	var out []figure
+	for _, g := range f.loadGroups() {
+		l := &plot.Lines{
+			Title:  g.key.String() + "\n" + f.subtitle("utilization against load factor"),
+			XLabel: "load factor", YLabel: "utilization",
+		}
+		for si, st := range c.Settings {
+			xy := plot.XY{Name: st.Name}
+			for _, wi := range g.workloads {
+				if u := c.Utilization(wi, si); !math.IsNaN(u) {
+					xy.X = append(xy.X, c.Workloads[wi].Load)
+					xy.Y = append(xy.Y, u)
+				}
+			}
+			if len(xy.X) > 0 {
+				l.Series = append(l.Series, xy)
+			}
+		}
+		if len(l.Series) > 0 {
+			out = append(out, figure{name: KindUtil + "-" + slug(workloadSlug(g.key)), chart: l})
+		}
+	}
+	return out
+}
+
+func allNaN(vs []float64) bool {
+	for _, v := range vs {
+		if !math.IsNaN(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// workloadSlug is the text a workload's file names are made from:
+// trace, subset, machine size, estimates and load.
+func workloadSlug(w results.Workload) string {
+	parts := []string{w.Trace, fmt.Sprintf("%d+%d", w.Skip, w.Count)}
+	if w.Procs > 0 {
+		parts = append(parts, fmt.Sprintf("p%d", w.Procs))
+	}
+	parts = append(parts, w.Estimates)
+	if w.Load != 0 {
+		parts = append(parts, "load"+fmt.Sprint(w.Load))
+	}
+	if w.LoadMode != "" && w.LoadMode != "arrival" {
+		parts = append(parts, w.LoadMode)
+	}
+	return strings.Join(parts, "-")
+}
+
+// slug lowercases s and keeps letters, digits, '.', '+' and '_',
+// turning every other run of characters into one '-'.
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '+', r == '_':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		default:
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+func mkdir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("figures: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,950 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// Workload identifies the jobs a task simulates: its task columns without
+// the policy, its parameters, the replication and the seed. Tasks of one
+// workload and one setting are replications of each other.
+type Workload struct {
+	Trace string
+	// Procs is the machine size (0 when unknown).
+	Procs       int
+	Skip, Count int
+	Estimates   string
+	LoadMode    string
+	// Load is the load factor; 0 in a workload made by
+	// [Workload.WithoutLoad].
+	Load float64
+}
+
+// WorkloadOf returns the workload of a row's task columns.
+func WorkloadOf(tc *TaskCols) Workload {
+	return Workload{
+		Trace: tc.Trace, Procs: tc.MachineProcs, Skip: tc.Skip, Count: tc.Count,
+		Estimates: tc.Estimates, LoadMode: tc.LoadMode, Load: tc.Load,
+	}
+}
+
+// WithoutLoad returns w with Load 0: the key of the workloads that differ
+// only in their load factor.
+func (w Workload) WithoutLoad() Workload {
+	w.Load = 0
+	return w
+}
+
+// String describes the workload, for example "ctc, jobs 0+5000, 430
+// processors, estimates accurate, load 1.2"; a duplicated load reads
+// "load 1.2 duplicate", and Load 0 leaves the load out.
+func (w Workload) String() string {
+	var b strings.Builder
+	b.WriteString(w.Trace)
+	switch {
+	case w.Count > 0:
+		fmt.Fprintf(&b, ", jobs %d+%d", w.Skip, w.Count)
+	case w.Skip > 0:
+		fmt.Fprintf(&b, ", jobs %d+all", w.Skip)
+	default:
+		b.WriteString(", all jobs")
+	}
+	if w.Procs > 0 {
+		fmt.Fprintf(&b, ", %d processors", w.Procs)
+	}
+	fmt.Fprintf(&b, ", estimates %s", w.Estimates)
+	dup := w.LoadMode != "" && w.LoadMode != "arrival"
+	switch {
+	case w.Load != 0:
+		fmt.Fprintf(&b, ", load %s", fmtFloat(w.Load))
+		if dup {
+			b.WriteString(" " + w.LoadMode)
+		}
+	case dup:
+		fmt.Fprintf(&b, ", load mode %s", w.LoadMode)
+	}
+	return b.String()
+}
+
+// Setting identifies a policy setting: a policy entry's label with one
+// point of its parameter grid.
+type Setting struct {
+	Policy string
+	Label  string
+	// Params is the canonical name=value text of the parameters.
+	Params string
+	// Name is the display name: the label, followed by the parameters
+	// that tell apart the settings sharing the label, for example
+	// "SS (suspension_factor=1.5)". It is set by [Collate] and unique
+	// within a [Collation].
+	Name string
+}
+
+// SettingOf returns the setting of a row's task columns, without a Name.
+func SettingOf(tc *TaskCols) Setting {
+	label := tc.Label
+	if label == "" {
+		label = tc.Policy
+	}
+	return Setting{Policy: tc.Policy, Label: label, Params: tc.Params}
+}
+
+// fixedFilterKeys are the task columns [Filter] can select on besides the
+// policy parameters.
+var fixedFilterKeys = []string{"trace", "policy", "label", "estimates", "load", "load_mode", "skip", "count", "replication", "procs"}
+
+// Filter selects rows whose task column Key has one of Values. Key is
+// one of trace, policy, label, estimates, load, load_mode, skip, count,
+// replication, procs (the machine size) or a policy parameter's name
+// (with or without the "param_" prefix). A trace is its name in the
+// outputs or a shipped trace's short name (ctc for CTC-SP2-1996-3.1-cln).
+// Numbers compare as numbers (load 1 matches 1.0); a parameter filter
+// never matches a row whose policy has no such parameter.
+type Filter struct {
+	Key    string
+	Values []string
+}
+
+// ParseFilters parses "key=value" arguments; arguments with the same key
+// merge into one Filter whose values are alternatives, and filters on
+// different keys must all match.
+func ParseFilters(args []string) ([]Filter, error) {
+	var out []Filter
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		k = strings.TrimPrefix(strings.TrimSpace(k), ParamPrefix)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("filter %q: want key=value", a)
+		}
+		if k == "machine_procs" {
+			k = "procs"
+		}
+		v = strings.TrimSpace(v)
+		switch k {
+		case "load", "skip", "count", "replication", "procs":
+			if _, err := strconv.ParseFloat(v, 64); err != nil {
+				return nil, fmt.Errorf("filter %q: %s takes a number", a, k)
+			}
+		}
+		i := slices.IndexFunc(out, func(f Filter) bool { return f.Key == k })
+		if i < 0 {
+			out = append(out, Filter{Key: k})
+			i = len(out) - 1
+		}
+		out[i].Values = append(out[i].Values, v)
+	}
+	return out, nil
+}
+
+// String returns the filter as key=value text, alternatives joined by "|".
+func (f Filter) String() string { return f.Key + "=" + strings.Join(f.Values, "|") }
+
+// Match reports whether a row's task columns pass the filter.
+func (f Filter) Match(tc *TaskCols) bool {
+	for _, v := range f.Values {
+		if f.match1(tc, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func (f Filter) match1(tc *TaskCols, v string) bool {
+	num := func(x float64) bool {
+		y, err := strconv.ParseFloat(v, 64)
+		return err == nil && x == y
+	}
+	switch f.Key {
+	case "trace":
+		if f, ok := sweep.ShippedTraceFile(v); ok && tc.Trace == sweep.TraceName(f) {
+			return true
+		}
+		return tc.Trace == v
+	case "policy":
+		return tc.Policy == v
+	case "label":
+		return tc.Label == v
+	case "estimates":
+		return tc.Estimates == v
+	case "load_mode":
+		return tc.LoadMode == v
+	case "load":
+		return num(tc.Load)
+	case "skip":
+		return num(float64(tc.Skip))
+	case "count":
+		return num(float64(tc.Count))
+	case "replication":
+		return num(float64(tc.Replication))
+	case "procs":
+		return num(float64(tc.MachineProcs))
+	}
+	switch p := tc.ParamValues[f.Key].(type) {
+	case float64:
+		return num(p)
+	case int64:
+		return num(float64(p))
+	case bool:
+		b, err := strconv.ParseBool(v)
+		return err == nil && b == p
+	case string:
+		return p == v
+	}
+	return false
+}
+
+// matchAll reports whether tc passes every filter.
+func matchAll(fs []Filter, tc *TaskCols) bool {
+	for _, f := range fs {
+		if !f.Match(tc) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkFilterKeys returns an error naming a filter key that is neither a
+// fixed key nor a parameter of any row.
+func checkFilterKeys(fs []Filter, summary []SummaryRow, tasks []TaskRow) error {
+	params := map[string]bool{}
+	for i := range summary {
+		for k := range summary[i].ParamValues {
+			params[k] = true
+		}
+	}
+	for i := range tasks {
+		for k := range tasks[i].ParamValues {
+			params[k] = true
+		}
+	}
+	for _, f := range fs {
+		if slices.Contains(fixedFilterKeys, f.Key) || params[f.Key] {
+			continue
+		}
+		valid := slices.Clone(fixedFilterKeys)
+		for k := range params {
+			valid = append(valid, k)
+		}
+		slices.Sort(valid[len(fixedFilterKeys):])
+		return fmt.Errorf("unknown filter key %q (valid: %s)", f.Key, strings.Join(valid, ", "))
+	}
+	return nil
+}
+
+// CollateOptions choose what [Collate] gathers.
+type CollateOptions struct {
+	// Scheme is the category scheme (default: the first scheme of the
+	// summary rows).
+	Scheme string
+	// Metric is one of [metrics.Metrics] (default "bsd_mean").
+	Metric string
+	// Where keeps the rows that pass every filter (default: all rows).
+	Where []Filter
+}
+
+// DefaultMetric is the metric of tables and figures when none is given.
+const DefaultMetric = "bsd_mean"
+
+// Cell is one category of one (workload, setting) with its replications
+// combined: metrics that are means are averaged over the replications in
+// which the category has jobs, maxima take the maximum, job counts and
+// shares are averaged over every replication.
+type Cell struct {
+	Category string
+	// Row and Col are the grid cell; -1, -1 for the overall cell.
+	Row, Col int
+	// Jobs is the mean number of jobs of the category per replication.
+	Jobs float64
+	// Value is the metric; NaN when the category is empty in every
+	// replication (never for a metric that counts jobs).
+	Value float64
+}
+
+// Collation is a sweep's results grouped by workload and setting, with
+// the replications of each pair combined, for one scheme and metric.
+// Workloads and settings are in order of first appearance (task order).
+type Collation struct {
+	Scheme    *metrics.Scheme
+	Metric    *metrics.Metric
+	Workloads []Workload
+	Settings  []Setting
+	pairs     map[[2]int]*pair
+}
+
+// pair holds the tasks of one (workload, setting).
+type pair struct {
+	cells    []Cell // categories in grid order, then overall; nil when no results
+	reps     int
+	failures []string
+	util     []float64
+}
+
+// Collate groups summary rows (and, when given, task rows: failures and
+// utilization) by workload and setting. It fails when the scheme is not in
+// the summary or when no row passes the filters.
+func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Collation, error) {
+	if opts.Metric == "" {
+		opts.Metric = DefaultMetric
+	}
+	m, err := metrics.LookupMetric(opts.Metric)
+	if err != nil {
+		return nil, err
+	}
+	if len(summary) == 0 && len(tasks) == 0 {
+		return nil, fmt.Errorf("no results")
+	}
+	var have []string
+	for i := range summary {
+		if !slices.Contains(have, summary[i].Scheme) {
+			have = append(have, summary[i].Scheme)
+		}
+	}
+	if opts.Scheme == "" {
+		if len(have) == 0 {
+			return nil, fmt.Errorf("no results: every task failed")
+		}
+		opts.Scheme = have[0]
+	}
+	s, err := metrics.LookupScheme(opts.Scheme)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(have, s.Name) && len(summary) > 0 {
+		return nil, fmt.Errorf("scheme %s is not in the summary (have: %s)", s.Name, strings.Join(have, ", "))
+	}
+	if err := checkFilterKeys(opts.Where, summary, tasks); err != nil {
+		return nil, err
+	}
+	c := &Collation{Scheme: s, Metric: m, pairs: map[[2]int]*pair{}}
+	// A failed task knows its machine size only when the spec gave one:
+	// give it the size its workload has in the successful tasks.
+	procs := map[Workload]int{}
+	for i := range summary {
+		w := WorkloadOf(&summary[i].TaskCols)
+		n := w.Procs
+		w.Procs = 0
+		procs[w] = n
+	}
+	wIndex := map[Workload]int{}
+	sIndex := map[Setting]int{}
+	at := func(tc *TaskCols) *pair {
+		w, st := WorkloadOf(tc), SettingOf(tc)
+		if w.Procs == 0 {
+			w.Procs = procs[w]
+		}
+		wi, ok := wIndex[w]
+		if !ok {
+			wi = len(c.Workloads)
+			wIndex[w] = wi
+			c.Workloads = append(c.Workloads, w)
+		}
+		si, ok := sIndex[st]
+		if !ok {
+			si = len(c.Settings)
+			sIndex[st] = si
+			c.Settings = append(c.Settings, st)
+		}
+		p := c.pairs[[2]int{wi, si}]
+		if p == nil {
+			p = &pair{}
+			c.pairs[[2]int{wi, si}] = p
+		}
+		return p
+	}
+	for i := range tasks {
+		t := &tasks[i]
+		if !matchAll(opts.Where, &t.TaskCols) {
+			continue
+		}
+		p := at(&t.TaskCols)
+		if t.Error != "" {
+			p.failures = append(p.failures, fmt.Sprintf("task %d (replication %d) failed: %s", t.TaskIndex, t.Replication, describeErr(t.Error)))
+			continue
+		}
+		p.util = append(p.util, t.Stats.Utilization)
+	}
+	// Gather each task's aggregates by grid cell.
+	n := len(s.Rows) * len(s.Cols)
+	type taskAggs struct {
+		p    *pair
+		aggs []metrics.Aggregate
+	}
+	var order []string
+	byTask := map[string]*taskAggs{}
+	for i := range summary {
+		r := &summary[i]
+		if r.Scheme != s.Name || !matchAll(opts.Where, &r.TaskCols) {
+			continue
+		}
+		ta := byTask[r.TaskID]
+		if ta == nil {
+			ta = &taskAggs{p: at(&r.TaskCols), aggs: make([]metrics.Aggregate, n+1)}
+			byTask[r.TaskID] = ta
+			order = append(order, r.TaskID)
+		}
+		k := n
+		if r.Row >= 0 {
+			k = r.Row*len(s.Cols) + r.Col
+			if r.Row >= len(s.Rows) || r.Col < 0 || r.Col >= len(s.Cols) {
+				return nil, fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", r.TaskIndex, s.Name, r.Category, r.Row, r.Col)
+			}
+		}
+		ta.aggs[k] = r.Aggregate
+	}
+	if len(c.Workloads) == 0 {
+		if len(opts.Where) == 0 {
+			return nil, fmt.Errorf("no results")
+		}
+		var fs []string
+		for _, f := range opts.Where {
+			fs = append(fs, f.String())
+		}
+		return nil, fmt.Errorf("no results match %s", strings.Join(fs, " and "))
+	}
+	// Combine the replications of each pair.
+	perPair := map[*pair][][]metrics.Aggregate{}
+	for _, id := range order {
+		ta := byTask[id]
+		perPair[ta.p] = append(perPair[ta.p], ta.aggs)
+	}
+	for p, reps := range perPair {
+		p.reps = len(reps)
+		p.cells = make([]Cell, n+1)
+		for k := range p.cells {
+			cell := Cell{Category: metrics.Overall, Row: -1, Col: -1, Value: math.NaN()}
+			if k < n {
+				cell.Row, cell.Col = k/len(s.Cols), k%len(s.Cols)
+				cell.Category = s.Label(cell.Row, cell.Col)
+			}
+			var sum float64
+			used := 0
+			for _, aggs := range reps {
+				a := &aggs[k]
+				cell.Jobs += float64(a.Count)
+				if a.Count == 0 && !m.Counts {
+					continue
+				}
+				v := m.Value(a, aggs[n].Count)
+				used++
+				if m.Max {
+					if used == 1 || v > cell.Value {
+						cell.Value = v
+					}
+				} else {
+					sum += v
+				}
+			}
+			cell.Jobs /= float64(len(reps))
+			if !m.Max && used > 0 {
+				cell.Value = sum / float64(used)
+			}
+			p.cells[k] = cell
+		}
+	}
+	nameSettings(c.Settings)
+	return c, nil
+}
+
+// nameSettings sets the display names: the label, plus the parameters
+// that differ among the settings sharing it.
+func nameSettings(ss []Setting) {
+	byLabel := map[string][]int{}
+	for i := range ss {
+		byLabel[ss[i].Label] = append(byLabel[ss[i].Label], i)
+	}
+	for _, idx := range byLabel {
+		if len(idx) == 1 {
+			ss[idx[0]].Name = ss[idx[0]].Label
+			continue
+		}
+		parsed := make([]map[string]string, len(idx))
+		var keys []string
+		for n, i := range idx {
+			parsed[n] = map[string]string{}
+			for kv := range strings.SplitSeq(ss[i].Params, ",") {
+				k, v, _ := strings.Cut(kv, "=")
+				if k == "" {
+					continue
+				}
+				parsed[n][k] = v
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+		slices.Sort(keys)
+		var differ []string
+		for _, k := range keys {
+			for n := 1; n < len(parsed); n++ {
+				if parsed[n][k] != parsed[0][k] {
+					differ = append(differ, k)
+					break
+				}
+			}
+		}
+		for n, i := range idx {
+			var parts []string
+			for _, k := range differ {
+				parts = append(parts, k+"="+parsed[n][k])
+			}
+			if ss[i].Policy != ss[idx[0]].Policy || len(parts) == 0 {
+				parts = append([]string{ss[i].Policy}, parts...)
+			}
+			ss[i].Name = ss[i].Label + " (" + strings.Join(parts, ", ") + ")"
+		}
+	}
+}
+
+// Cells returns the cells of workload wi under setting si: the scheme's
+// categories in grid order, then the overall cell. It is nil when the pair
+// has no successful replication.
+func (c *Collation) Cells(wi, si int) []Cell {
+	if p := c.pairs[[2]int{wi, si}]; p != nil {
+		return p.cells
+	}
+	return nil
+}
+
+// Replications returns the number of successful replications of a pair.
+func (c *Collation) Replications(wi, si int) int {
+	if p := c.pairs[[2]int{wi, si}]; p != nil {
+		return p.reps
+	}
+	return 0
+}
+
+// Failures describes the failed tasks of a pair (known only when Collate
+// was given task rows).
+func (c *Collation) Failures(wi, si int) []string {
+	if p := c.pairs[[2]int{wi, si}]; p != nil {
+		return p.failures
+	}
+	return nil
+}
+
+// Has reports whether a pair has any task, successful or failed.
+func (c *Collation) Has(wi, si int) bool { return c.pairs[[2]int{wi, si}] != nil }
+
+// Utilization returns the mean utilization of a pair's successful
+// replications, or NaN when unknown (no task rows given, or every task
+// failed).
+func (c *Collation) Utilization(wi, si int) float64 {
+	p := c.pairs[[2]int{wi, si}]
+	if p == nil || len(p.util) == 0 {
+		return math.NaN()
+	}
+	var sum float64
+	for _, u := range p.util {
+		sum += u
+	}
+	return sum / float64(len(p.util))
+}
+
+// FindSetting returns the index of the setting called name: its display
+// name, else its label, else its policy name. It fails when none or
+// several settings match.
+func (c *Collation) FindSetting(name string) (int, error) {
+	for _, by := range []func(s *Setting) string{
+		func(s *Setting) string { return s.Name },
+		func(s *Setting) string { return s.Label },
+		func(s *Setting) string { return s.Policy },
+	} {
+		var hits []int
+		for i := range c.Settings {
+			if by(&c.Settings[i]) == name {
+				hits = append(hits, i)
+			}
+		}
+		switch len(hits) {
+		case 0:
+			continue
+		case 1:
+			return hits[0], nil
+		default:
+			var names []string
+			for _, i := range hits {
+				names = append(names, strconv.Quote(c.Settings[i].Name))
+			}
+			return 0, fmt.Errorf("%q matches several settings: %s", name, strings.Join(names, ", "))
+		}
+	}
+	var names []string
+	for i := range c.Settings {
+		names = append(names, strconv.Quote(c.Settings[i].Name))
+	}
+	return 0, fmt.Errorf("no setting is called %q (have: %s)", name, strings.Join(names, ", "))
+}
+
+// Table layouts and comparisons of [TableOptions].
+const (
+	// LayoutGrid lays out one table per (workload, setting) as the
+	// scheme's grid, like the papers' tables.
+	LayoutGrid = "grid"
+	// LayoutWide lays out one table per workload: a row per category and
+	// the overall row, a column per setting.
+	LayoutWide = "wide"
+	// CompareRatio compares a value with the baseline's as value / baseline.
+	CompareRatio = "ratio"
+	// ComparePct compares as 100 x (value - baseline) / baseline.
+	ComparePct = "pct"
+)
+
+// TableOptions choose the tables of [BuildTables].
+type TableOptions struct {
+	// Metric, Scheme and Where are as in [CollateOptions].
+	Metric string
+	Scheme string
+	Where  []Filter
+	// Baseline names a setting to compare the others with (see
+	// [Collation.FindSetting]); "" compares nothing.
+	Baseline string
+	// Compare is [CompareRatio] (the default) or [ComparePct]; it needs
+	// a Baseline.
+	Compare string
+	// Layout is [LayoutGrid] (the default) or [LayoutWide].
+	Layout string
+}
+
+func (o *TableOptions) check() error {
+	switch o.Layout {
+	case "":
+		o.Layout = LayoutGrid
+	case LayoutGrid, LayoutWide:
+	default:
+		return fmt.Errorf("unknown layout %q (valid: %s, %s)", o.Layout, LayoutGrid, LayoutWide)
+	}
+	switch o.Compare {
+	case "":
+		o.Compare = CompareRatio
+	case CompareRatio, ComparePct:
+		if o.Baseline == "" {
+			return fmt.Errorf("compare %s needs a baseline", o.Compare)
+		}
+	default:
+		return fmt.Errorf("unknown comparison %q (valid: %s, %s)", o.Compare, CompareRatio, ComparePct)
+	}
+	return nil
+}
+
+// Table is one rendered table with the values behind it.
+type Table struct {
+	// Section describes the workload; consecutive tables of one workload
+	// share it.
+	Section string
+	// Title says what the table shows ("" for the only table of a
+	// section).
+	Title string
+	// Rows are the cell texts, the header row first; nil when there is
+	// nothing to show but notes.
+	Rows [][]string
+	// Notes are sentences shown under the table.
+	Notes []string
+	// Values are the numbers behind the cells, in long form.
+	Values []TableValue
+}
+
+// TableValue is one number of a table: a metric of a category of one
+// (workload, setting), and its comparison with the baseline.
+type TableValue struct {
+	Workload Workload
+	Setting  Setting
+	Scheme   string
+	Category string
+	Row, Col int
+	// Reps is the number of replications combined; Jobs the mean number
+	// of jobs in the category.
+	Reps int
+	Jobs float64
+	// Metric names the metric; Value is NaN for an empty category.
+	Metric string
+	Value  float64
+	// Baseline is the baseline setting's display name ("" when there is
+	// none, and for the baseline's own values); BaselineValue its value
+	// and Compared the comparison (NaN when undefined) by Compare.
+	Baseline      string
+	BaselineValue float64
+	Compare       string
+	Compared      float64
+	// Failed is the number of failed replications of the (workload,
+	// setting) and Errors describes them. A pair whose every replication
+	// failed has one value, with an empty Category, Row and Col -1 and a
+	// NaN Value.
+	Failed int
+	Errors string
+}
+
+// BuildTables lays out a sweep's results (task rows are optional: they
+// add notes about failed tasks) as tables of the chosen metric per
+// category, one section per workload.
+func BuildTables(summary []SummaryRow, tasks []TaskRow, opts TableOptions) ([]Table, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	c, err := Collate(summary, tasks, CollateOptions{Scheme: opts.Scheme, Metric: opts.Metric, Where: opts.Where})
+	if err != nil {
+		return nil, err
+	}
+	base := -1
+	if opts.Baseline != "" {
+		if base, err = c.FindSetting(opts.Baseline); err != nil {
+			return nil, fmt.Errorf("baseline: %w", err)
+		}
+	}
+	b := &tableBuilder{c: c, opts: opts, base: base}
+	var out []Table
+	for wi := range c.Workloads {
+		if opts.Layout == LayoutWide {
+			if t, ok := b.wide(wi); ok {
+				out = append(out, t)
+			}
+			continue
+		}
+		out = append(out, b.grids(wi)...)
+	}
+	return out, nil
+}
+
+type tableBuilder struct {
+	c    *Collation
+	opts TableOptions
+	base int
+}
+
+// format formats a metric value; "-" for NaN.
+func (b *tableBuilder) format(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fmt.Sprintf(b.c.Metric.Format, v)
+}
+
+// compare returns v compared with the baseline value bv (NaN when
+// undefined).
+func (b *tableBuilder) compare(v, bv float64) float64 {
+	if math.IsNaN(v) || math.IsNaN(bv) || bv == 0 {
+		return math.NaN()
+	}
+	if b.opts.Compare == ComparePct {
+		return 100 * (v - bv) / bv
+	}
+	return v / bv
+}
+
+func (b *tableBuilder) formatCompared(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "-"
+	case b.opts.Compare == ComparePct:
+		// Round first so that a tiny change reads "+0.0%", not "-0.0%".
+		return fmt.Sprintf("%+.1f%%", math.Round(x*10)/10+0)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// compareWord names the comparison of s with the baseline.
+func (b *tableBuilder) compareWord(s, base string) string {
+	if b.opts.Compare == ComparePct {
+		return s + " vs " + base + " (%)"
+	}
+	return s + " / " + base
+}
+
+// baseCells returns the baseline's cells in workload wi (nil when it has
+// none there or there is no baseline).
+func (b *tableBuilder) baseCells(wi int) []Cell {
+	if b.base < 0 {
+		return nil
+	}
+	return b.c.Cells(wi, b.base)
+}
+
+// values returns the long-form values of a pair, compared with base
+// (which may be nil).
+func (b *tableBuilder) values(wi, si int, cells, base []Cell) []TableValue {
+	c := b.c
+	fails := c.Failures(wi, si)
+	if cells == nil {
+		if len(fails) == 0 {
+			return nil
+		}
+		cells = []Cell{{Row: -1, Col: -1, Value: math.NaN()}}
+	}
+	out := make([]TableValue, 0, len(cells))
+	for k, cell := range cells {
+		tv := TableValue{
+			Workload: c.Workloads[wi], Setting: c.Settings[si], Scheme: c.Scheme.Name,
+			Category: cell.Category, Row: cell.Row, Col: cell.Col,
+			Reps: c.Replications(wi, si), Jobs: cell.Jobs, Metric: c.Metric.Name, Value: cell.Value,
+			BaselineValue: math.NaN(), Compared: math.NaN(),
+			Failed: len(fails), Errors: strings.Join(fails, "; "),
+		}
+		if base != nil && cell.Category == "" {
+			base = nil
+		}
+		if base != nil && si != b.base {
+			tv.Baseline = c.Settings[b.base].Name
+			tv.BaselineValue = base[k].Value
+			tv.Compare = b.opts.Compare
+			tv.Compared = b.compare(cell.Value, base[k].Value)
+		}
+		out = append(out, tv)
+	}
+	return out
+}
+
+// repsNote says how replications were combined, or "" for one.
+func (b *tableBuilder) repsNote(reps int) string {
+	if reps <= 1 {
+		return ""
+	}
+	how := "mean"
+	if b.c.Metric.Max {
+		how = "maximum"
+	}
+	return fmt.Sprintf(" (%s of %d replications)", how, reps)
+}
+
+// grids returns the grid tables of workload wi: the baseline first (when
+// it has results there), then every other setting.
+func (b *tableBuilder) grids(wi int) []Table {
+	c := b.c
+	section := c.Workloads[wi].String()
+	base := b.baseCells(wi)
+	order := make([]int, 0, len(c.Settings))
+	if b.base >= 0 && c.Has(wi, b.base) {
+		order = append(order, b.base)
+	}
+	for si := range c.Settings {
+		if si != b.base && c.Has(wi, si) {
+			order = append(order, si)
+		}
+	}
+	var out []Table
+	for _, si := range order {
+		st := c.Settings[si]
+		t := Table{Section: section, Title: st.Name}
+		cells := c.Cells(wi, si)
+		compared := base != nil && si != b.base
+		if compared {
+			t.Title = b.compareWord(st.Name, c.Settings[b.base].Name)
+		}
+		if cells != nil {
+			cellText := func(k int) string {
+				if !compared {
+					return b.format(cells[k].Value)
+				}
+				return fmt.Sprintf("%s / %s (%s)", b.format(cells[k].Value), b.format(base[k].Value),
+					b.formatCompared(b.compare(cells[k].Value, base[k].Value)))
+			}
+			s := c.Scheme
+			t.Rows = metrics.GridText(s, func(i, j int) string { return cellText(i*len(s.Cols) + j) })
+			all := len(cells) - 1
+			t.Notes = append(t.Notes, fmt.Sprintf("Overall: %s over %s jobs%s.", cellText(all),
+				fmtJobs(cells[all].Jobs), b.repsNote(c.Replications(wi, si))))
+			if compared {
+				word := "ratio"
+				if b.opts.Compare == ComparePct {
+					word = "change in percent"
+				}
+				t.Notes = append(t.Notes, fmt.Sprintf("Cells: %s / %s (%s).", st.Name, c.Settings[b.base].Name, word))
+			}
+		}
+		t.Values = b.values(wi, si, cells, base)
+		t.Notes = append(t.Notes, c.Failures(wi, si)...)
+		out = append(out, t)
+	}
+	return out
+}
+
+// wide returns the wide table of workload wi: a row per category and the
+// overall row, a column per setting (and per comparison).
+func (b *tableBuilder) wide(wi int) (Table, bool) {
+	c := b.c
+	t := Table{Section: c.Workloads[wi].String()}
+	base := b.baseCells(wi)
+	var cols []int // settings with results, the baseline first
+	if base != nil {
+		cols = append(cols, b.base)
+	}
+	var failedOnly []int // settings whose every replication failed
+	for si := range c.Settings {
+		switch {
+		case si == b.base && base != nil:
+		case c.Cells(wi, si) != nil && si != b.base:
+			cols = append(cols, si)
+		case c.Has(wi, si):
+			failedOnly = append(failedOnly, si)
+		}
+		t.Notes = append(t.Notes, c.Failures(wi, si)...)
+	}
+	for _, si := range failedOnly {
+		t.Values = append(t.Values, b.values(wi, si, nil, nil)...)
+	}
+	if len(cols) == 0 {
+		return t, len(t.Notes) > 0
+	}
+	head := []string{"category"}
+	withJobs := !c.Metric.Counts
+	if withJobs {
+		head = append(head, "jobs")
+	}
+	for _, si := range cols {
+		head = append(head, c.Settings[si].Name)
+		if base != nil && si != b.base {
+			head = append(head, b.compareWord(c.Settings[si].Name, c.Settings[b.base].Name))
+		}
+	}
+	t.Rows = append(t.Rows, head)
+	first := c.Cells(wi, cols[0])
+	for k := range first {
+		label := first[k].Category
+		if label == metrics.Overall {
+			label = "overall"
+		}
+		row := []string{label}
+		if withJobs {
+			row = append(row, fmtJobs(first[k].Jobs))
+		}
+		for _, si := range cols {
+			cell := c.Cells(wi, si)[k]
+			row = append(row, b.format(cell.Value))
+			if base != nil && si != b.base {
+				row = append(row, b.formatCompared(b.compare(cell.Value, base[k].Value)))
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	var reps []string
+	for _, si := range cols {
+		t.Values = append(t.Values, b.values(wi, si, c.Cells(wi, si), base)...)
+		if n := c.Replications(wi, si); n > 1 {
+			reps = append(reps, fmt.Sprintf("%s %d", c.Settings[si].Name, n))
+		}
+	}
+	if len(reps) > 0 {
+		how := "Means"
+		if c.Metric.Max {
+			how = "Maxima"
+		}
+		t.Notes = append([]string{fmt.Sprintf("%s over replications: %s.", how, strings.Join(reps, ", "))}, t.Notes...)
+	}
+	return t, true
+}
+
+// fmtFloat formats a number in its shortest exact form ("1.2", "5000").
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// fmtJobs formats a (mean) number of jobs: whole numbers as integers,
+// others with one decimal.
+func fmtJobs(v float64) string {
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
