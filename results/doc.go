@@ -27,7 +27,7 @@
 //     (bsd_mean, bsd_max, ...; 0 for an empty category).
 //   - tasks.parquet: one row per task, failed ones included: the task
 //     columns, then jobs, makespan, utilization, suspensions, kills,
-//     drops, drops_detail, wall_time_ms, worker, error.
+//     drops, drops_detail, baseline, wall_time_ms, worker, error.
 //   - tables.md and tables.csv: the chosen metric per category of the
 //     chosen scheme (sweep.Spec.Outputs.Tables) per (workload, policy
 //     setting), replications combined ([SweepTables]).

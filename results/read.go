@@ -70,6 +70,8 @@ type TaskRow struct {
 	// Drops and DropsDetail count the trace's dropped jobs.
 	Drops       int
 	DropsDetail string
+	// Baseline is the JSON object of [TaskResult.Baseline] ("" when none).
+	Baseline string
 	// WallTime (to the microsecond) and Worker say how long and where
 	// the task ran; Error is the failure of a failed task.
 	WallTime time.Duration
@@ -164,6 +166,7 @@ func ReadTasks(path string) ([]TaskRow, error) {
 			},
 			Drops:       int(c.i64("drops", i)),
 			DropsDetail: c.str("drops_detail", i),
+			Baseline:    c.str("baseline", i),
 			WallTime:    time.Duration(c.f64("wall_time_ms", i) * float64(time.Millisecond)),
 			Worker:      c.str("worker", i),
 			Error:       c.str("error", i),

@@ -46,6 +46,10 @@ type TaskResult struct {
 	Drops Drops
 	// Jobs holds one record per job in the run's job order (submit order).
 	Jobs []metrics.Record
+	// Baseline is what a policy computed from a reference run of the same
+	// workload and used to decide (TSS: the mean bounded slowdown of each
+	// ss16 category under EASY); nil for other policies.
+	Baseline map[string]float64
 }
 
 // Drops counts the jobs of a trace left out of a workload, by reason (see
@@ -111,14 +115,15 @@ var (
 
 // header is the JSON part of a marshalled result.
 type header struct {
-	TaskID     string           `json:"task_id"`
-	Index      int              `json:"index"`
-	Err        string           `json:"err,omitempty"`
-	Worker     string           `json:"worker,omitempty"`
-	WallTimeNS int64            `json:"wall_time_ns"`
-	Stats      metrics.RunStats `json:"stats"`
-	Drops      Drops            `json:"drops"`
-	Jobs       int              `json:"jobs"`
+	TaskID     string             `json:"task_id"`
+	Index      int                `json:"index"`
+	Err        string             `json:"err,omitempty"`
+	Worker     string             `json:"worker,omitempty"`
+	WallTimeNS int64              `json:"wall_time_ns"`
+	Stats      metrics.RunStats   `json:"stats"`
+	Drops      Drops              `json:"drops"`
+	Jobs       int                `json:"jobs"`
+	Baseline   map[string]float64 `json:"baseline,omitempty"`
 }
 
 // recordSchema is the schema of the per-job rows in a marshalled result.
@@ -147,6 +152,7 @@ func (r *TaskResult) Marshal() ([]byte, error) {
 	h := header{
 		TaskID: r.TaskID, Index: r.Index, Err: r.Err, Worker: r.Worker,
 		WallTimeNS: int64(r.WallTime), Stats: r.Stats, Drops: r.Drops, Jobs: len(r.Jobs),
+		Baseline: r.Baseline,
 	}
 	hj, err := json.Marshal(h)
 	if err != nil {
@@ -226,6 +232,7 @@ func Unmarshal(b []byte) (*TaskResult, error) {
 	r := &TaskResult{
 		TaskID: h.TaskID, Index: h.Index, Err: h.Err, Worker: h.Worker,
 		WallTime: time.Duration(h.WallTimeNS), Stats: h.Stats, Drops: h.Drops,
+		Baseline: h.Baseline,
 	}
 	if h.Err != "" {
 		if len(b) != 0 || h.Jobs != 0 {

@@ -159,6 +159,7 @@ var tasksFields = []arrow.Field{
 	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "drops", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "drops_detail", Type: arrow.BinaryTypes.String},
+	{Name: "baseline", Type: arrow.BinaryTypes.String},
 	{Name: "wall_time_ms", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "worker", Type: arrow.BinaryTypes.String},
 	{Name: "error", Type: arrow.BinaryTypes.String},

@@ -354,9 +354,19 @@ func (o *outputs) writeTasks(w io.Writer) error {
 			detail = r.Drops.String()
 		}
 		col(6).(*array.StringBuilder).Append(detail)
-		col(7).(*array.Float64Builder).Append(float64(r.WallTime.Microseconds()) / 1000)
-		col(8).(*array.StringBuilder).Append(r.Worker)
-		col(9).(*array.StringBuilder).Append(r.Err)
+		baseline := ""
+		if len(r.Baseline) > 0 {
+			j, err := json.Marshal(r.Baseline) // keys sorted: deterministic
+			if err != nil {
+				b.Release()
+				return fmt.Errorf("task %d: baseline: %w", r.Index, err)
+			}
+			baseline = string(j)
+		}
+		col(7).(*array.StringBuilder).Append(baseline)
+		col(8).(*array.Float64Builder).Append(float64(r.WallTime.Microseconds()) / 1000)
+		col(9).(*array.StringBuilder).Append(r.Worker)
+		col(10).(*array.StringBuilder).Append(r.Err)
 		if err := pf.added(1); err != nil {
 			b.Release()
 			return err

@@ -81,7 +81,12 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 		return nil, fmt.Errorf("task %d: %w: simulate: %w", t.Index, ErrDeterministic, err)
 	}
 	recs := metrics.Records(res)
+	var baseline map[string]float64
+	if b, ok := p.(interface{ Baseline() map[string]float64 }); ok {
+		baseline = b.Baseline()
+	}
 	return &results.TaskResult{
+		Baseline: baseline,
 		TaskID:   t.ID,
 		Index:    t.Index,
 		Stats:    metrics.Stats(w.Procs, recs),

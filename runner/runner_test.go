@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
@@ -185,5 +186,50 @@ func TestExecute_CanceledWhileSimulating(t *testing.T) {
 		t.Fatalf("Execute = %v, want context.Canceled", err)
 	case time.Since(start) > time.Second:
 		t.Errorf("Execute returned %v after cancel, want promptly", time.Since(start))
+	}
+}
+
+// TestExecute_Baseline: a TSS task records the EASY baseline it used, the
+// result carries it through Marshal/Unmarshal, and other policies have none.
+func TestExecute_Baseline(t *testing.T) {
+	ts, path := MustTasks(t, `
+name: baseline-test
+workloads:
+  - trace: ctc
+    count: 400
+    estimates: accurate
+policies:
+  - name: tss
+  - name: easy
+`)
+	tss, err := runner.Execute(context.Background(), &ts[0], path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tss.Baseline) == 0 {
+		t.Fatalf("tss result has no baseline")
+	}
+	for cat, v := range tss.Baseline {
+		if v < 1 {
+			t.Errorf("baseline[%q] = %v, a mean bounded slowdown below 1", cat, v)
+		}
+	}
+	b, err := tss.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := results.Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Baseline, tss.Baseline) {
+		t.Errorf("baseline after Unmarshal = %v, want %v", back.Baseline, tss.Baseline)
+	}
+	easy, err := runner.Execute(context.Background(), &ts[1], path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if easy.Baseline != nil {
+		t.Errorf("easy result has a baseline: %v", easy.Baseline)
 	}
 }
