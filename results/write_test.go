@@ -183,7 +183,7 @@ func TestWriteOutputs_ReadBack(t *testing.T) {
 			if md[results.MetaSpec] != string(r.spec.Raw) || md[results.MetaSpecSHA256] != r.spec.Hash ||
 				md[results.MetaVersion] != "test-1.0" || md[results.MetaSimVersion] != sim.Version ||
 				md[results.MetaSweep] != "results-test" || traces[tr.Name] != tr.SHA256 ||
-				md[results.MetaParams] != `["param_interval","param_mem_max","param_mem_min","param_overhead","param_overhead_rate","param_suspension_factor","param_tss_limit","param_tunable","param_width_ratio"]` {
+				md[results.MetaParams] != `["param_interval","param_mem_max","param_mem_min","param_overhead","param_overhead_rate","param_suspension_factor","param_tss_limit","param_tss_protect_victim","param_tunable","param_width_ratio"]` {
 				t.Errorf("%s: metadata %v", f, md)
 			}
 		}

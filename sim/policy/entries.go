@@ -86,10 +86,14 @@ func ssParams(tunable bool) []Param {
 	}
 	if tunable {
 		ps = append(ps, Param{Name: "tunable", Kind: Bool, Default: false,
-			Doc: "TSS: no suspension once the suspender's xfactor exceeds tss_limit x the victim category's mean slowdown under EASY"})
+			Doc: "TSS: suspensions limited by tss_limit x the victim category's mean slowdown under EASY (see tss_protect_victim)"})
 	}
-	ps = append(ps, Param{Name: "tss_limit", Kind: Float, Default: preempt.DefaultTSSLimit, Min: 0, Max: none,
-		Doc: "TSS limit factor on the EASY mean bounded slowdown of the victim's ss16 category"})
+	ps = append(ps,
+		Param{Name: "tss_limit", Kind: Float, Default: preempt.DefaultTSSLimit, Min: 0, Max: none,
+			Doc: "TSS limit factor on the EASY mean bounded slowdown of the victim's ss16 category"},
+		Param{Name: "tss_protect_victim", Kind: Bool, Default: preempt.DefaultSSConfig().TSSProtectVictim,
+			Doc: "TSS reading (section 4.5): true, a running job cannot be suspended while its own xfactor exceeds its category's limit (the prose); " +
+				"false, a job cannot suspend once its own xfactor exceeds the victim's limit (the formulas)"})
 	return append(ps, overheadParams...)
 }
 
@@ -117,6 +121,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		Interval:         sim.Time(v.Int("interval")),
 		Tunable:          tunable,
 		TSSLimit:         v.Float("tss_limit"),
+		TSSProtectVictim: v.Bool("tss_protect_victim"),
 		Overhead:         o,
 	}
 	p, err := preempt.NewSS(cfg, env.Procs, env.Jobs)

@@ -32,13 +32,21 @@ type SSConfig struct {
 	// Interval (>= 1 s, default 60) is the period of the preemption
 	// routine while jobs wait; it also runs at every event.
 	Interval sim.Time
-	// Tunable turns SS into TSS: a job may not suspend a running job once
-	// its priority exceeds TSSLimit times the mean bounded slowdown of the
-	// victim's ss16 category in an EASY run of the same workload.
+	// Tunable turns SS into TSS: a running job's category limit, TSSLimit
+	// times the mean bounded slowdown of its ss16 category in an EASY run
+	// of the same workload, restricts its suspension (see
+	// TSSProtectVictim).
 	Tunable bool
 	// TSSLimit (>= 0, default 1.5) is the TSS factor; ignored unless
 	// Tunable.
 	TSSLimit float64
+	// TSSProtectVictim (default true) chooses the reading of the TSS rule
+	// (section 4.5): when true, a running job may not be suspended while
+	// its own priority exceeds its limit (the section's prose); when
+	// false, a job may not suspend a running job once the suspender's
+	// priority exceeds the victim's limit (the section's formulas).
+	// Ignored unless Tunable.
+	TSSProtectVictim bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }
@@ -50,6 +58,7 @@ func DefaultSSConfig() SSConfig {
 		WidthRatio:       DefaultWidthRatio,
 		Interval:         DefaultInterval,
 		TSSLimit:         DefaultTSSLimit,
+		TSSProtectVictim: true,
 	}
 }
 
@@ -77,6 +86,7 @@ type SS struct {
 	cfg      SSConfig
 	baseline map[string]float64 // TSS: mean bsd by ss16 category
 	limit    []float64          // TSS: priority limit by task index
+	guard    bool               // TSS, victim reading: limit protects running jobs
 	prio     []float64          // scratch: priority by task index
 	waitq    []*sim.Task        // Waiting, not claimants, in arrival order
 	susp     bounds             // Suspending or Suspended, not claimants
@@ -132,6 +142,7 @@ func (p *SS) Init(m *sim.Machine) error {
 	p.waitq = p.waitq[:0]
 	p.timerAt = -1
 	p.limit = nil
+	p.guard = p.cfg.Tunable && p.cfg.TSSProtectVictim
 	if p.cfg.Tunable {
 		s, err := metrics.LookupScheme("ss16")
 		if err != nil {
@@ -290,16 +301,34 @@ func (p *SS) ranked() []*sim.Task {
 // may reports whether a job of priority tau may suspend running job r
 // by priority and, for TSS, by the limit of r's category.
 func (p *SS) may(tau float64, r *sim.Task) bool {
-	return tau >= p.cfg.SuspensionFactor*p.prio[r.Index] && (p.limit == nil || tau <= p.limit[r.Index])
+	if tau < p.cfg.SuspensionFactor*p.prio[r.Index] {
+		return false
+	}
+	switch {
+	case p.limit == nil:
+		return true
+	case p.guard:
+		return !p.protected(r, p.prio[r.Index])
+	}
+	return tau <= p.limit[r.Index]
+}
+
+// protected reports whether, under the victim reading of TSS, job r
+// running with priority x may not be suspended: x exceeds r's limit. As
+// a running job's priority is constant, so is its protection until it
+// leaves its processors.
+func (p *SS) protected(r *sim.Task, x float64) bool {
+	return p.guard && x > p.limit[r.Index]
 }
 
 // lowest returns the lowest priority of a job that may still be suspended
-// in this pass, or +Inf.
+// in this pass, or +Inf. Jobs protected by TSS are left out, except in
+// reference mode (fresh skips them one by one there).
 func (p *SS) lowest() float64 {
 	if p.lowStale {
 		p.low = math.Inf(1)
 		for _, r := range p.run {
-			if r.State == sim.Running {
+			if r.State == sim.Running && (p.reference || !p.protected(r, p.prio[r.Index])) {
 				p.low = min(p.low, p.prio[r.Index])
 			}
 		}
@@ -318,10 +347,14 @@ func (p *SS) tick(now sim.Time) {
 			next = now + 1
 		}
 	} else {
-		low := math.Inf(1) // lowest priority of a running job, from now+1 on
+		// The lowest priority of a running job that may be suspended,
+		// from now+1 on.
+		low := math.Inf(1)
 		for _, r := range p.m.Active() {
 			if r.State == sim.Running {
-				low = min(low, xfactor(r, now))
+				if x := xfactor(r, now); !p.protected(r, x) {
+					low = min(low, x)
+				}
 			}
 		}
 		avail := p.avail()

@@ -20,6 +20,13 @@ var (
 // processors (0: the trace's own size).
 func loadTrace(tb testing.TB, file string, procs int, est workload.EstimateModel, skip, count int) *workload.Workload {
 	tb.Helper()
+	return loadTraceOpts(tb, file, procs, workload.Options{Estimates: est, Skip: skip, Count: count})
+}
+
+// loadTraceOpts builds a workload of a shipped trace on procs processors
+// (0: the trace's own size).
+func loadTraceOpts(tb testing.TB, file string, procs int, opts workload.Options) *workload.Workload {
+	tb.Helper()
 	key := fmt.Sprint(file, procs)
 	traceMu.Lock()
 	tr, ok := traces[key]
@@ -33,7 +40,7 @@ func loadTrace(tb testing.TB, file string, procs int, est workload.EstimateModel
 		traces[key] = tr
 	}
 	traceMu.Unlock()
-	wl, err := tr.Build(workload.Options{Estimates: est, Skip: skip, Count: count})
+	wl, err := tr.Build(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -42,41 +49,73 @@ func loadTrace(tb testing.TB, file string, procs int, est workload.EstimateModel
 
 // TestSS_Reference runs the fast SS pass and the reference pass (every
 // idle job examined at every multiple of the interval) on real trace
-// subsets and requires the same schedule, job by job.
+// subsets and requires the same schedule, job by job. TSS runs under both
+// readings of its rule, some at loads where many running jobs are
+// protected.
 func TestSS_Reference(t *testing.T) {
 	count := 3000
 	if testing.Short() {
 		count = 1000
 	}
+	const (
+		ctc  = "CTC-SP2-1996-3.1-cln.swf.gz"
+		sdsc = "SDSC-SP2-1998-4.2-cln.swf.gz"
+	)
+	formula := func(c *SSConfig) { c.Tunable, c.TSSProtectVictim = true, false }
 	cases := []struct {
 		name  string
 		file  string
 		procs int
 		est   workload.EstimateModel
 		cfg   func(*SSConfig)
+		load  float64 // arrival scaling; 0: none
 	}{
-		{"ctc/accurate", "CTC-SP2-1996-3.1-cln.swf.gz", 0, workload.EstimateAccurate, func(*SSConfig) {}},
-		{"ctc/trace/sf1.5", "CTC-SP2-1996-3.1-cln.swf.gz", 0, workload.EstimateTrace, func(c *SSConfig) { c.SuspensionFactor = 1.5 }},
-		{"ctc430/tss3", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, func(c *SSConfig) { c.Tunable, c.TSSLimit = true, 3 }},
-		{"sdsc/overhead", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateAccurate, func(c *SSConfig) { c.Overhead = DefaultOverhead(7) }},
-		{"ctc/sf1.5/overhead", "CTC-SP2-1996-3.1-cln.swf.gz", 0, workload.EstimateAccurate, func(c *SSConfig) {
+		{"ctc430/tss", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.Tunable = true }, 0},
+		{"ctc/tss/formula", ctc, 0, workload.EstimateAccurate, formula, 0},
+		{"ctc430/tss/load1.5", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.Tunable = true }, 1.5},
+		{"ctc430/tss/formula/load1.5", ctc, 430, workload.EstimateAccurate, formula, 1.5},
+		{"sdsc/tss/trace/load1.3", sdsc, 0, workload.EstimateTrace, func(c *SSConfig) { c.Tunable = true }, 1.3},
+		{"sdsc/tss/formula/trace/load1.3", sdsc, 0, workload.EstimateTrace, formula, 1.3},
+		{"ctc430/tss/sf1.5/overhead/load1.3", ctc, 430, workload.EstimateTrace, func(c *SSConfig) {
+			c.Tunable, c.SuspensionFactor = true, 1.5
+			c.Overhead = DefaultOverhead(11)
+		}, 1.3},
+		{"sdsc/tss/formula/overhead", sdsc, 0, workload.EstimateAccurate, func(c *SSConfig) {
+			formula(c)
+			c.Overhead = DefaultOverhead(13)
+		}, 0},
+		{"kth/tss1/sf1/width1", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateAccurate, func(c *SSConfig) {
+			c.Tunable, c.TSSLimit = true, 1
+			c.SuspensionFactor, c.WidthRatio, c.Interval = 1, 1, 300
+		}, 0},
+		{"ctc/accurate", ctc, 0, workload.EstimateAccurate, func(*SSConfig) {}, 0},
+		{"ctc/trace/sf1.5", ctc, 0, workload.EstimateTrace, func(c *SSConfig) { c.SuspensionFactor = 1.5 }, 0},
+		{"ctc430/tss3", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.Tunable, c.TSSLimit = true, 3 }, 0},
+		{"ctc430/tss3/formula", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { formula(c); c.TSSLimit = 3 }, 0},
+		{"sdsc/overhead", sdsc, 0, workload.EstimateAccurate, func(c *SSConfig) { c.Overhead = DefaultOverhead(7) }, 0},
+		{"ctc/sf1.5/overhead", ctc, 0, workload.EstimateAccurate, func(c *SSConfig) {
 			c.SuspensionFactor = 1.5
 			c.Overhead = DefaultOverhead(5)
-		}},
+		}, 0},
 		{"kth/tss/overhead", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, func(c *SSConfig) {
 			c.Tunable = true
 			c.Overhead = DefaultOverhead(3)
-		}},
+		}, 0},
+		{"kth/tss/formula/overhead", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, func(c *SSConfig) {
+			formula(c)
+			c.Overhead = DefaultOverhead(3)
+		}, 0},
 		{"sdsc-par/sf1/width1", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateAccurate, func(c *SSConfig) {
 			c.SuspensionFactor = 1
 			c.WidthRatio = 1
 			c.Interval = 300
-		}},
+		}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			wl := loadTrace(t, tc.file, tc.procs, tc.est, 1000, count)
+			wl := loadTraceOpts(t, tc.file, tc.procs, workload.Options{
+				Estimates: tc.est, Skip: 1000, Count: count, Load: tc.load, LoadMode: workload.LoadArrival})
 			cfg := DefaultSSConfig()
 			tc.cfg(&cfg)
 			var res [2]*sim.Result

@@ -103,26 +103,31 @@ func (p *SS) reenter(t *sim.Task, now sim.Time) {
 // earliest time t may suspend them all: now if it may now; else a lower
 // bound, with the (up to two, -1 for none) jobs whose leaving may make it
 // earlier. The bound is sim.Never when t may not before one of those
-// leaves (one is being suspended, or a TSS limit forbids it for good),
-// else when t's priority will reach SF times the highest of theirs, and
-// not before each is running and suspendable. A job resuming, or a
-// claimant that will start on some of t's processors, counts with the
-// priority it will have when it runs.
+// leaves (one is being suspended, or TSS forbids it for good: one is
+// protected or, under the formula reading, t's priority exceeds one's
+// limit now or will when it reaches SF times the highest priority among
+// them), else when t's priority will reach SF times the highest of
+// theirs, and not before each is running and suspendable. A job resuming, or a claimant that will start on some
+// of t's processors, counts with the priority it will have when it runs.
 func (p *SS) holders(t *sim.Task, now sim.Time) (victims []*sim.Task, at sim.Time, w1, w2 int32) {
 	tau := p.prio[t.Index]
 	hi, lo := 0.0, math.Inf(1)
-	hiJob, loJob := int32(-1), int32(-1)
+	hiJob, loJob, prot := int32(-1), int32(-1), int32(-1)
 	earliest := now
 	// add counts a job that runs from time from with priority x.
 	add := func(r *sim.Task, from sim.Time, x float64) {
 		if from > now {
 			earliest = max(earliest, from+1)
 		}
+		if p.guard {
+			if prot < 0 && p.protected(r, x) {
+				prot = int32(r.Index)
+			}
+		} else if p.limit != nil && p.limit[r.Index] < lo {
+			lo, loJob = p.limit[r.Index], int32(r.Index)
+		}
 		if x = p.cfg.SuspensionFactor * x; x > hi || hiJob < 0 {
 			hi, hiJob = x, int32(r.Index)
-		}
-		if p.limit != nil && p.limit[r.Index] < lo {
-			lo, loJob = p.limit[r.Index], int32(r.Index)
 		}
 	}
 	victims = p.cand[:0]
@@ -156,6 +161,8 @@ func (p *SS) holders(t *sim.Task, now sim.Time) (victims []*sim.Task, at sim.Tim
 	}
 	p.cand = victims
 	switch {
+	case prot >= 0:
+		return nil, sim.Never, prot, -1
 	case tau > lo:
 		return nil, sim.Never, loJob, -1
 	case hi > lo:
