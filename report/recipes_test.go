@@ -1,0 +1,53 @@
+package report
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// TestRecipes: every recipe names a spec that loads, and asks only for
+// schemes the spec reports and baselines that are labels of its policies.
+func TestRecipes(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Recipes {
+		t.Run(r.Name, func(t *testing.T) {
+			if seen[r.Name] {
+				t.Fatalf("recipe %s twice", r.Name)
+			}
+			seen[r.Name] = true
+			spec, err := sweep.Load(filepath.Join("..", r.Spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var labels []string
+			for _, p := range spec.Policies {
+				labels = append(labels, p.Label)
+			}
+			if len(r.Tables) == 0 || len(r.Plots) == 0 {
+				t.Errorf("recipe makes no tables or no figures")
+			}
+			for _, tj := range r.Tables {
+				if tj.Opts.Scheme != "" && !slices.Contains(spec.Categories, tj.Opts.Scheme) {
+					t.Errorf("table %s: scheme %s not in the spec's categories %v", tj.Name, tj.Opts.Scheme, spec.Categories)
+				}
+				if tj.Opts.Baseline != "" && !slices.Contains(labels, tj.Opts.Baseline) {
+					t.Errorf("table %s: baseline %q is no policy label of %v", tj.Name, tj.Opts.Baseline, labels)
+				}
+			}
+			for _, p := range r.Plots {
+				if p.Scheme != "" && !slices.Contains(spec.Categories, p.Scheme) {
+					t.Errorf("%s plot: scheme %s not in the spec's categories %v", p.Kind, p.Scheme, spec.Categories)
+				}
+			}
+		})
+	}
+	if _, err := LookupRecipe("fig07-14"); err != nil {
+		t.Errorf("LookupRecipe(fig07-14): %v", err)
+	}
+	if _, err := LookupRecipe("fig99"); err == nil {
+		t.Errorf("LookupRecipe(fig99) gave no error")
+	}
+}
