@@ -184,10 +184,23 @@ type parquetFile struct {
 
 func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, error) {
 	schema := arrow.NewSchema(fields, nil)
-	props := parquet.NewWriterProperties(
+	// Dictionary encoding only for the string columns, whose values repeat
+	// (names, labels, categories). A numeric column with many distinct
+	// values would fall back from dictionary to plain encoding part way,
+	// and arrow-go writes the encoding statistics of such a column from a
+	// Go map, in an order that varies between runs: the file's bytes would
+	// not be reproducible.
+	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithMaxRowGroupLength(rowGroupRows),
-	)
+		parquet.WithDictionaryDefault(false),
+	}
+	for _, f := range fields {
+		if f.Type.ID() == arrow.STRING {
+			opts = append(opts, parquet.WithDictionaryFor(f.Name, true))
+		}
+	}
+	props := parquet.NewWriterProperties(opts...)
 	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.DefaultWriterProps())
 	if err != nil {
 		return nil, err

@@ -6,5 +6,11 @@ import "github.com/urfave/cli/v2"
 func commands() []*cli.Command {
 	return []*cli.Command{
 		simCommand(),
+		tableCommand(),
+		plotCommand(),
+		runCommand(),
+		coordinatorCommand(),
+		workerCommand(),
+		statusCommand(),
 	}
 }

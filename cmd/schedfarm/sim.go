@@ -156,7 +156,6 @@ func writeCSVFile(path string, recs []metrics.Record, schemes []*metrics.Scheme)
 	return nil
 }
 
-
 func orNone(s string) string {
 	if s == "" {
 		return "no parameters"

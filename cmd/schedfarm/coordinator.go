@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/nats-io/nats.go"
+	"github.com/urfave/cli/v2"
+
+	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// defaultStateDir is where coordinators keep their state by default.
+const defaultStateDir = ".schedfarm"
+
+func coordinatorCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "coordinator",
+		Usage:     "run a sweep on workers reached through an external NATS server",
+		ArgsUsage: "SPEC",
+		Description: "Validates SPEC, publishes its tasks on the NATS server's JetStream (traces go through\n" +
+			"an object store, so workers need no shared filesystem), records every result in the state\n" +
+			"directory as it arrives and writes the outputs when all tasks are in. Start any number of\n" +
+			"`schedfarm worker --nats URL` processes, before or after. Killed or interrupted, the\n" +
+			"coordinator resumes where it stopped when started again with the same spec; results\n" +
+			"already in the state are reused (--force recomputes them). Exits non-zero if tasks failed,\n" +
+			"after writing all outputs.",
+		Flags: append(natsFlags(), sweepFlags()...),
+		Action: func(c *cli.Context) error {
+			spec, err := loadSpecArg(c)
+			if err != nil {
+				return err
+			}
+			log := newLogger(c)
+			store, err := coordinator.OpenStore(c.String("state"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			nc, err := connectNATS(c, "schedfarm coordinator "+spec.Name, log)
+			if err != nil {
+				return err
+			}
+			defer nc.Close()
+			_, err = coordinator.New(store, nc, coordinatorOptions(c, log)...).Run(c.Context, spec)
+			return err
+		},
+	}
+}
+
+// sweepFlags are the flags of the commands that run a sweep.
+func sweepFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "state", Value: defaultStateDir, Usage: "state `DIR`: results, task states (and, for run, the NATS store and trace cache)"},
+		&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: out/<sweep name>)"},
+		&cli.BoolFlag{Name: "force", Usage: "recompute every task instead of reusing cached results"},
+		&cli.DurationFlag{Name: "progress-interval", Value: coordinator.DefaultProgressInterval, Usage: "interval of progress lines when stdout is not a terminal"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "log informational events to stderr"},
+	}
+}
+
+// natsFlags are the flags that reach an external NATS server.
+func natsFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "nats", Required: true, EnvVars: []string{"SCHEDFARM_NATS"}, Usage: "NATS server `URL`s, comma-separated"},
+		&cli.StringFlag{Name: "creds", EnvVars: []string{"SCHEDFARM_NATS_CREDS"}, Usage: "NATS credentials `FILE`"},
+		&cli.StringFlag{Name: "token", EnvVars: []string{"SCHEDFARM_NATS_TOKEN"}, Usage: "NATS auth `TOKEN` (prefer the environment variable)"},
+		&cli.StringFlag{Name: "tls-ca", Usage: "PEM `FILE` of CAs to verify the server (default: system roots)"},
+		&cli.StringFlag{Name: "tls-cert", Usage: "client certificate PEM `FILE` (with --tls-key)"},
+		&cli.StringFlag{Name: "tls-key", Usage: "client key PEM `FILE` (with --tls-cert)"},
+	}
+}
+
+// connectNATS connects with the natsFlags, retrying while the server is
+// not up yet (until the command's context ends).
+func connectNATS(c *cli.Context, name string, log *slog.Logger) (*nats.Conn, error) {
+	return natsutil.Connect(c.Context, c.String("nats"),
+		natsutil.WithName(name),
+		natsutil.WithCreds(c.String("creds")),
+		natsutil.WithToken(c.String("token")),
+		natsutil.WithTLS(c.String("tls-ca"), c.String("tls-cert"), c.String("tls-key")),
+		natsutil.WithRetryConnect(true),
+		natsutil.WithEventHandler(func(s string) { log.Warn(s) }),
+	)
+}
+
+// loadSpecArg loads and validates the one SPEC argument.
+func loadSpecArg(c *cli.Context) (*sweep.Spec, error) {
+	if c.NArg() != 1 {
+		return nil, cliUsageError(c, "want one SPEC argument, got %d", c.NArg())
+	}
+	return sweep.Load(c.Args().First())
+}
+
+// coordinatorOptions builds the coordinator options from sweepFlags.
+func coordinatorOptions(c *cli.Context, log *slog.Logger) []coordinator.Option {
+	return []coordinator.Option{
+		coordinator.WithOutDir(c.String("out")),
+		coordinator.WithForce(c.Bool("force")),
+		coordinator.WithProgress(os.Stdout),
+		coordinator.WithProgressInterval(c.Duration("progress-interval")),
+		coordinator.WithToolVersion(version),
+		coordinator.WithLogger(log),
+	}
+}
+
+// newLogger logs to stderr: warnings and errors, or everything from info
+// up with --verbose.
+func newLogger(c *cli.Context) *slog.Logger {
+	level := slog.LevelWarn
+	if c.Bool("verbose") {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// cliUsageError returns a usage error with a hint to the command's help.
+func cliUsageError(c *cli.Context, format string, a ...any) error {
+	return fmt.Errorf(format+" (Try: schedfarm %s --help)", append(a, c.Command.Name)...)
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim/metrics"
+)
+
+func plotCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "plot",
+		Usage:     "draw a sweep's figures as PNG and SVG",
+		ArgsUsage: "DIR",
+		Description: "Reads summary.parquet and tasks.parquet in DIR (a sweep's output directory) and draws:\n" +
+			"  bars         per workload, grouped bars per category, one bar per policy setting\n" +
+			"               (Kettimuthu et al. Figs 7-34); est2 gives a figure per estimate group\n" +
+			"  load         per category (and all jobs), the metric against the load factor, one line\n" +
+			"               per setting (Figs 37-40)\n" +
+			"  util         utilization against the load factor, one line per setting (Figs 35-36)\n" +
+			"  util-metric  per category, the metric against the utilization (Figs 41-44)\n" +
+			"Replications are combined as in `schedfarm table`. A y axis spanning more than two decades\n" +
+			"is logarithmic. File names are derived from kind, metric, scheme, workload and category;\n" +
+			"the paths written are printed.\n\n" +
+			"Examples:\n" +
+			"  schedfarm plot out/fig07-14\n" +
+			"  schedfarm plot --metric turnaround_max --format svg out/fig07-14\n" +
+			"  schedfarm plot --kind load --scheme ss4 out/fig35-44\n" +
+			"  schedfarm plot --kind util out/fig35-44",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "kind", Value: report.KindBars, Usage: "figure kind: " + strings.Join(report.Kinds, ", ")},
+			&cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"},
+			&cli.StringFlag{Name: "scheme", Usage: "category scheme `NAME`, one of the sweep's categories (default: the spec's outputs.tables.scheme, else its first)"},
+			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; as in schedfarm table)"},
+			&cli.StringFlag{Name: "format", Value: strings.Join(report.Formats, ","), Usage: "comma-separated file `FORMATS`: png, svg"},
+			&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: DIR/figures)"},
+		},
+		Action: runPlot,
+	}
+}
+
+func runPlot(c *cli.Context) error {
+	dir, err := dirArg(c)
+	if err != nil {
+		return err
+	}
+	where, err := results.ParseFilters(c.StringSlice("where"))
+	if err != nil {
+		return fmt.Errorf("--where: %w", err)
+	}
+	var formats []string
+	for f := range strings.SplitSeq(c.String("format"), ",") {
+		if f = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(f)), "."); f != "" {
+			formats = append(formats, f)
+		}
+	}
+	files, err := report.Plots(dir, report.PlotOptions{
+		Kind: c.String("kind"), Metric: c.String("metric"), Scheme: c.String("scheme"),
+		Where: where, Formats: formats, OutDir: c.String("out"),
+	})
+	for _, f := range files {
+		fmt.Fprintln(c.App.Writer, f)
+	}
+	return err
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run a sweep on this machine (embedded NATS server, coordinator and workers in one process)",
+		ArgsUsage: "SPEC",
+		Description: "Validates SPEC and runs it with --workers local workers through an in-process NATS\n" +
+			"server whose JetStream store lives in the state directory, next to the results. The same\n" +
+			"coordinator and worker code runs as separate processes with `schedfarm coordinator` and\n" +
+			"`schedfarm worker`. Interrupted, it resumes where it stopped when run again with the same\n" +
+			"spec; results already in the state are reused (--force recomputes them). Exits non-zero if\n" +
+			"tasks failed, after writing all outputs.",
+		Flags: append(sweepFlags(),
+			&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: runtime.GOMAXPROCS(0), Usage: "tasks run at once"},
+		),
+		Action: func(c *cli.Context) error {
+			spec, err := loadSpecArg(c)
+			if err != nil {
+				return err
+			}
+			if c.Int("workers") < 1 {
+				return cliUsageError(c, "--workers %d: must be at least 1", c.Int("workers"))
+			}
+			log := newLogger(c)
+			state := c.String("state")
+			store, err := coordinator.OpenStore(state)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+
+			ns, err := natsutil.StartServer(c.Context, filepath.Join(state, "nats"))
+			if err != nil {
+				return err
+			}
+			defer func() {
+				ns.Shutdown()
+				ns.WaitForShutdown()
+			}()
+			wnc, err := natsutil.ConnectInProcess(ns, "schedfarm run workers")
+			if err != nil {
+				return err
+			}
+			defer wnc.Close()
+			cnc, err := natsutil.ConnectInProcess(ns, "schedfarm run coordinator")
+			if err != nil {
+				return err
+			}
+			defer cnc.Close()
+
+			// Tasks that the workers of a killed earlier run had taken would
+			// wait for the consumer's AckWait: the server is this process's
+			// alone, so start the consumer afresh instead.
+			if err := natsutil.ResetWorkers(c.Context, wnc); err != nil {
+				return err
+			}
+			w, err := worker.New(wnc,
+				worker.WithConcurrency(c.Int("workers")),
+				worker.WithCacheDir(filepath.Join(state, "cache")),
+				// Everything stops together: give running tasks back at
+				// once, so a resumed run redelivers them without delay.
+				worker.WithDrainTimeout(0),
+				// Short pull requests: the workers stop within this when
+				// the sweep is done (in process, polling costs nothing).
+				worker.WithFetchWait(100*time.Millisecond),
+				worker.WithLogger(log),
+			)
+			if err != nil {
+				return err
+			}
+			wctx, stopWorkers := context.WithCancel(c.Context)
+			cctx, stopCoordinator := context.WithCancel(c.Context)
+			defer stopCoordinator()
+			werr := make(chan error, 1)
+			go func() {
+				err := w.Run(wctx)
+				if err != nil {
+					stopCoordinator() // no workers: nothing would ever finish
+				}
+				werr <- err
+			}()
+
+			_, err = coordinator.New(store, cnc, coordinatorOptions(c, log)...).Run(cctx, spec)
+			stopWorkers()
+			return errors.Join(err, <-werr)
+		},
+	}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim/metrics"
+)
+
+func tableCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "table",
+		Usage:     "print a sweep's per-category tables laid out like the papers' tables",
+		ArgsUsage: "DIR",
+		Description: "Reads summary.parquet and tasks.parquet in DIR (a sweep's output directory) and prints,\n" +
+			"per workload (trace, subset, estimates, load), the chosen metric per category of the chosen\n" +
+			"scheme: one grid per policy setting (--layout grid), or one table with a row per category\n" +
+			"and a column per setting (--layout wide). Replications of a setting are combined: means by\n" +
+			"their mean, maxima by their maximum. With --baseline, every setting is compared with the\n" +
+			"baseline's value (--compare ratio: value / baseline; pct: change in percent).\n\n" +
+			"Examples:\n" +
+			"  schedfarm table out/table4-5\n" +
+			"  schedfarm table --metric bsd_max --baseline NS out/fig07-14\n" +
+			"  schedfarm table --layout wide --where trace=ctc --where load=1 out/fig35-44\n" +
+			"  schedfarm table --scheme est2 --out out/fig19-30/est2 out/fig19-30",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"},
+			&cli.StringFlag{Name: "scheme", Usage: "category scheme `NAME`, one of the sweep's categories (default: the spec's outputs.tables.scheme, else its first)"},
+			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; one key repeated means any of its values): " +
+				"trace, policy, label, estimates, load, load_mode, skip, count, replication, procs or a parameter name"},
+			&cli.StringFlag{Name: "baseline", Usage: "compare every setting with the setting `NAME` (a label, a policy name or a shown setting name)"},
+			&cli.StringFlag{Name: "compare", Value: results.CompareRatio, Usage: "how to compare with --baseline: ratio or pct"},
+			&cli.StringFlag{Name: "layout", Value: results.LayoutGrid, Usage: "grid (a scheme grid per setting) or wide (rows: categories, columns: settings)"},
+			&cli.StringFlag{Name: "out", Usage: "write `PREFIX`.md and PREFIX.csv instead of printing Markdown"},
+		},
+		Action: runTable,
+	}
+}
+
+func runTable(c *cli.Context) error {
+	dir, err := dirArg(c)
+	if err != nil {
+		return err
+	}
+	where, err := results.ParseFilters(c.StringSlice("where"))
+	if err != nil {
+		return fmt.Errorf("--where: %w", err)
+	}
+	opts := results.TableOptions{
+		Metric: c.String("metric"), Scheme: c.String("scheme"), Where: where,
+		Baseline: c.String("baseline"), Layout: c.String("layout"),
+	}
+	if c.IsSet("compare") || opts.Baseline != "" {
+		opts.Compare = c.String("compare")
+	}
+	s, err := report.Load(dir)
+	if err != nil {
+		return err
+	}
+	if out := c.String("out"); out != "" {
+		files, err := s.WriteTables(out, opts)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			fmt.Fprintln(c.App.Writer, f)
+		}
+		return nil
+	}
+	return s.WriteMarkdown(c.App.Writer, opts)
+}
+
+// dirArg returns the one DIR argument of a command.
+func dirArg(c *cli.Context) (string, error) {
+	switch c.NArg() {
+	case 0:
+		return "", fmt.Errorf("%s: missing DIR, a sweep's output directory", c.Command.Name)
+	case 1:
+		return c.Args().First(), nil
+	}
+	return "", fmt.Errorf("%s: want one DIR, got %d arguments (flags go before DIR)", c.Command.Name, c.NArg())
+}

@@ -1,0 +1,166 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// collect receives results until every task of the run is finished.
+func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
+	for len(r.states) < len(r.tasks) {
+		it, err := cons.Messages(jetstream.PullMaxMessages(256))
+		if err != nil {
+			return fmt.Errorf("receive results: %w", err)
+		}
+		err = r.receive(ctx, it)
+		it.Stop()
+		if err == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("sweep %s interrupted with %d of %d tasks finished (run it again to resume): %w",
+				r.spec.Name, len(r.states), len(r.tasks), ctx.Err())
+		}
+		var fatal *fatalError
+		if errors.As(err, &fatal) {
+			return fatal.err
+		}
+		r.c.log.Warn("receiving results, retrying", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+		if again, err := r.resultsConsumer(ctx); err == nil {
+			cons = again
+		} else if ctx.Err() == nil {
+			r.c.log.Warn("recreate results consumer", "err", err)
+		}
+	}
+	return nil
+}
+
+// fatalError marks an error that stops the run (the store failed).
+type fatalError struct{ err error }
+
+func (e *fatalError) Error() string { return e.err.Error() }
+
+// receive handles messages from it until every task is finished (nil) or
+// an error.
+func (r *run) receive(ctx context.Context, it jetstream.MessagesContext) error {
+	for len(r.states) < len(r.tasks) {
+		msg, err := it.Next(jetstream.NextContext(ctx))
+		if errors.Is(err, jetstream.ErrNoHeartbeat) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := r.handle(ctx, msg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handle records one result message. Only a store failure is returned (as
+// a *fatalError); anything wrong with the message itself is logged, and a
+// result that cannot be read is recorded as the task's failure.
+func (r *run) handle(ctx context.Context, msg jetstream.Msg) error {
+	h := msg.Headers()
+	id := h.Get(natsutil.HeaderTask)
+	obj := h.Get(natsutil.HeaderResultObject)
+	i, ok := r.byID[id]
+	if !ok {
+		r.c.log.Warn("result for a task not in the sweep, dropped", "task", id)
+		r.term(msg, "task not in the run")
+		return nil
+	}
+	t := &r.tasks[i]
+	if _, done := r.states[id]; done {
+		r.report.Duplicates++
+		r.ack(msg)
+		if obj != "" {
+			r.deleteObject(ctx, obj)
+		}
+		return nil
+	}
+	data := msg.Data()
+	var cause string
+	if obj != "" {
+		b, err := r.results.GetBytes(ctx, obj)
+		switch {
+		case err == nil:
+			data = b
+		case errors.Is(err, jetstream.ErrObjectNotFound):
+			cause = fmt.Sprintf("result object %s missing from %s", obj, natsutil.ResultBucket)
+		default:
+			// Transient: have the message redelivered.
+			r.c.log.Warn("get result object", "object", obj, "err", err)
+			if err := msg.NakWithDelay(time.Second); err != nil {
+				r.c.log.Warn("nak result", "err", err)
+			}
+			return nil
+		}
+	}
+	var res *results.TaskResult
+	if cause == "" {
+		var err error
+		res, err = results.Unmarshal(data)
+		switch {
+		case err != nil:
+			cause = fmt.Sprintf("undecodable result: %v", err)
+		case res.TaskID != id:
+			cause = fmt.Sprintf("result of task %s arrived as task %s", res.TaskID, id)
+		}
+	}
+	if cause != "" {
+		r.c.log.Warn("bad result", "task", id, "err", cause)
+		res = &results.TaskResult{TaskID: id, Index: t.Index, Err: cause}
+		b, err := res.Marshal()
+		if err != nil {
+			return &fatalError{fmt.Errorf("marshal error result: %w", err)}
+		}
+		data = b
+	}
+	st := TaskState{Index: t.Index, Err: res.Err, Worker: res.Worker, WallTime: res.WallTime, At: time.Now().UTC()}
+	if err := r.c.store.RecordResult(r.id, id, st, data); err != nil {
+		return &fatalError{err}
+	}
+	r.states[id] = st
+	r.report.Ran++
+	r.ack(msg)
+	if obj != "" {
+		r.deleteObject(ctx, obj)
+	}
+	r.prog.finished(id, st.Failed())
+	if st.Failed() {
+		r.c.log.Warn("task failed", "index", t.Index, "task", t.Describe(), "err", st.Err)
+	}
+	return nil
+}
+
+func (r *run) ack(msg jetstream.Msg) {
+	// A lost ack means a redelivery, which is ignored as a duplicate.
+	if err := msg.Ack(); err != nil {
+		r.c.log.Warn("ack result", "err", err)
+	}
+}
+
+func (r *run) term(msg jetstream.Msg, reason string) {
+	if err := msg.TermWithReason(reason); err != nil {
+		r.c.log.Warn("term result", "err", err)
+	}
+}
+
+func (r *run) deleteObject(ctx context.Context, name string) {
+	if err := r.results.Delete(ctx, name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		r.c.log.Warn("delete result object", "object", name, "err", err)
+	}
+}

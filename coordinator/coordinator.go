@@ -1,0 +1,671 @@
+// Package coordinator drives a sweep: it expands the spec into tasks,
+// takes what it can from the result cache, puts the rest on the farm's
+// task stream for workers (package worker), records each result as it
+// arrives, and writes the outputs when every task is in.
+//
+// # State
+//
+// Everything worth keeping is in a [Store] (Badger, under a state
+// directory): each sweep's latest run, which tasks finished in it, and the
+// results themselves, keyed by task ID (the result cache; a task's ID is
+// the hash of everything that can change its result, so equal tasks of
+// different sweeps share results). A result is written to the store before
+// its message is acked, so killing the coordinator at any point loses
+// nothing that was acknowledged.
+//
+// # Runs and resuming
+//
+// A run is one attempt to finish a sweep; its ID scopes the run's subjects
+// and message IDs (see natsutil.MsgID). Starting a sweep whose latest run
+// is unfinished and whose spec is unchanged resumes that run: tasks
+// finished in it are not published again, the others are (the streams'
+// deduplication window drops those still on the stream; a task published
+// again after the window may run twice, and its second result is ignored).
+// Otherwise a new run starts, reusing every cached result unless
+// [WithForce] is given, and the leftovers of an unfinished earlier run of
+// the sweep are purged from the streams.
+//
+// # Failures
+//
+// A task that fails for good (the worker sends an error result) is
+// recorded as failed; the sweep still finishes and writes every output,
+// and [Coordinator.Run] then returns a [*FailedError] listing the
+// failures. A failed task is tried again by the next run of the sweep.
+package coordinator
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// Defaults of the coordinator options.
+const (
+	// DefaultProgressInterval is the interval of the plain progress lines
+	// printed when the progress writer is not a terminal.
+	DefaultProgressInterval = 10 * time.Second
+	// publishChunk is how many tasks are published before waiting for
+	// their acks.
+	publishChunk = 1000
+	// resultsInactive is how long the server keeps a run's results
+	// consumer while no coordinator uses it.
+	resultsInactive = 7 * 24 * time.Hour
+)
+
+// ErrNoConnection is returned by [Coordinator.Run] when tasks must run
+// but the coordinator has no NATS connection.
+var ErrNoConnection = errors.New("no nats connection")
+
+// Coordinator runs sweeps against a state store and a NATS connection.
+// Build it with [New]. Runs of different sweeps may share a Coordinator
+// but must not run at the same time.
+type Coordinator struct {
+	store *Store
+	nc    *nats.Conn
+	cfg   config
+	log   *slog.Logger
+}
+
+type config struct {
+	outDir      string
+	force       bool
+	progress    io.Writer
+	tty         *bool
+	interval    time.Duration
+	toolVersion string
+	logger      *slog.Logger
+}
+
+// Option configures a [Coordinator].
+type Option func(*config)
+
+// WithOutDir sets the output directory (default out/<sweep name>).
+func WithOutDir(dir string) Option { return func(c *config) { c.outDir = dir } }
+
+// WithForce makes a new run ignore the result cache and recompute every
+// task (default false).
+func WithForce(force bool) Option { return func(c *config) { c.force = force } }
+
+// WithProgress sets where the progress display goes (default: nowhere).
+// A terminal gets a bar redrawn in place, anything else a plain line every
+// progress interval.
+func WithProgress(w io.Writer) Option { return func(c *config) { c.progress = w } }
+
+// WithProgressBar forces the progress bar on or off, whatever the
+// progress writer is.
+func WithProgressBar(on bool) Option { return func(c *config) { c.tty = &on } }
+
+// WithProgressInterval sets the interval of plain progress lines (default
+// [DefaultProgressInterval]).
+func WithProgressInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.interval = d
+		}
+	}
+}
+
+// WithToolVersion sets the tool version recorded in the outputs'
+// provenance (default "dev").
+func WithToolVersion(v string) Option { return func(c *config) { c.toolVersion = v } }
+
+// WithLogger sets the logger for events the progress display does not
+// show (default: discard).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// New returns a coordinator keeping its state in store and reaching the
+// workers through nc. nc may be nil: then only sweeps whose results are
+// all cached can run. Options: [WithOutDir], [WithForce],
+// [WithProgress], [WithProgressBar], [WithProgressInterval],
+// [WithToolVersion], [WithLogger].
+func New(store *Store, nc *nats.Conn, opts ...Option) *Coordinator {
+	cfg := config{
+		progress:    io.Discard,
+		interval:    DefaultProgressInterval,
+		toolVersion: "dev",
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.tty == nil {
+		tty := isTerminal(cfg.progress)
+		cfg.tty = &tty
+	}
+	return &Coordinator{store: store, nc: nc, cfg: cfg, log: cfg.logger}
+}
+
+// Report says what a run did.
+type Report struct {
+	// Sweep and RunID name the sweep and the run.
+	Sweep string
+	RunID string
+	// Resumed is set when the run continued an unfinished one.
+	Resumed bool
+	// Total is the number of tasks; Cached how many came from the result
+	// cache; Done how many finished in earlier sessions of a resumed run;
+	// Ran how many results this session received; Duplicates how many
+	// extra results of already finished tasks it ignored.
+	Total, Cached, Done, Ran, Duplicates int
+	// Failures lists the failed tasks by index.
+	Failures []TaskFailure
+	// OutDir is where the outputs were written ("" if the run did not
+	// finish).
+	OutDir string
+	// Farmed is the time from publishing the tasks to recording the last
+	// result (0 when nothing ran); Elapsed is the session's wall time, the
+	// outputs included.
+	Farmed, Elapsed time.Duration
+}
+
+// run is one session of a sweep run.
+type run struct {
+	c       *Coordinator
+	spec    *sweep.Spec
+	tasks   []sweep.Task
+	byID    map[string]int // task ID -> position in tasks
+	id      string
+	rec     *SweepRecord
+	states  map[string]TaskState
+	js      jetstream.JetStream
+	results jetstream.ObjectStore
+	prog    *progress
+	report  *Report
+}
+
+// Run runs the sweep to the end: every task finished (or failed) and the
+// outputs written to the output directory. It returns a [*FailedError] if
+// tasks failed (the outputs are complete otherwise), and ctx's error,
+// wrapped, if ctx ends first; the run can then be resumed by calling Run
+// again with the same spec. The Report is non-nil whenever the sweep was
+// started.
+func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error) {
+	start := time.Now()
+	tasks, err := spec.Tasks()
+	if err != nil {
+		return nil, fmt.Errorf("expand sweep: %w", err)
+	}
+	r := &run{c: c, spec: spec, tasks: tasks, byID: make(map[string]int, len(tasks))}
+	for i, t := range tasks {
+		r.byID[t.ID] = i
+	}
+	r.report = &Report{Sweep: spec.Name, Total: len(tasks)}
+	defer func() { r.report.Elapsed = time.Since(start) }()
+
+	if err := r.begin(); err != nil {
+		return nil, err
+	}
+	rep := r.report
+	pending := r.pending()
+	c.say("sweep %s: %d tasks, %s, %d to run (run %s)", spec.Name, len(tasks), r.startSummary(), len(pending), r.id)
+
+	switch {
+	case c.nc != nil:
+		// Connect even with nothing to run, to clean up after earlier runs.
+		if err := r.connect(ctx); err != nil {
+			return rep, err
+		}
+	case len(pending) > 0:
+		return rep, fmt.Errorf("run sweep %s: %d tasks to run: %w", spec.Name, len(pending), ErrNoConnection)
+	}
+	for round := 0; ; round++ {
+		if len(pending) > 0 {
+			if err := r.farm(ctx, pending); err != nil {
+				return rep, err
+			}
+		}
+		res, unreadable, err := r.load()
+		if err != nil {
+			return rep, err
+		}
+		if len(unreadable) == 0 {
+			return rep, r.finish(ctx, res)
+		}
+		if round > 0 || c.nc == nil {
+			return rep, fmt.Errorf("read results of sweep %s: %d stored results do not decode (task %d: %w)",
+				spec.Name, len(unreadable), unreadable[0].task.Index, unreadable[0].err)
+		}
+		// Results written by another version of the result format (or
+		// damaged): compute them again.
+		c.say("sweep %s: %d stored results cannot be read (task %d: %v); running them again",
+			spec.Name, len(unreadable), unreadable[0].task.Index, unreadable[0].err)
+		pending = pending[:0]
+		for _, u := range unreadable {
+			if err := c.store.Forget(r.id, u.task.ID); err != nil {
+				return rep, err
+			}
+			if r.states[u.task.ID].Cached {
+				r.report.Cached--
+			}
+			delete(r.states, u.task.ID)
+			pending = append(pending, u.task)
+		}
+	}
+}
+
+// unreadable is a stored result that does not decode.
+type unreadable struct {
+	task *sweep.Task
+	err  error
+}
+
+// load reads every task's result from the store, in task order; results
+// that do not decode are returned apart.
+func (r *run) load() ([]*results.TaskResult, []unreadable, error) {
+	res := make([]*results.TaskResult, len(r.tasks))
+	var bad []unreadable
+	for i := range r.tasks {
+		t := &r.tasks[i]
+		b, err := r.c.store.Result(t.ID, r.states[t.ID].Failed())
+		if err != nil {
+			return nil, nil, err
+		}
+		tr, err := results.Unmarshal(b)
+		if err != nil {
+			bad = append(bad, unreadable{t, err})
+			continue
+		}
+		// A cached result may come from another sweep where the task had
+		// another index.
+		tr.Index = t.Index
+		res[i] = tr
+	}
+	return res, bad, nil
+}
+
+// begin loads or starts the run and fills r.id, r.rec, r.states.
+func (r *run) begin() error {
+	c, spec := r.c, r.spec
+	rec, err := c.store.Sweep(spec.Name)
+	if err != nil && !errors.Is(err, ErrNoSweep) {
+		return err
+	}
+	if rec != nil && rec.Finished.IsZero() && rec.Hash == spec.Hash && rec.Total == len(r.tasks) && (!c.cfg.force || rec.Force) {
+		states, err := c.store.RunStates(rec.RunID)
+		if err != nil {
+			return err
+		}
+		r.id, r.rec, r.states = rec.RunID, rec, states
+		r.report.Resumed = true
+		if c.cfg.outDir != "" && c.cfg.outDir != rec.OutDir {
+			rec.OutDir = c.cfg.outDir
+			if err := c.store.PutSweep(rec); err != nil {
+				return err
+			}
+		}
+		for _, st := range states {
+			if st.Cached {
+				r.report.Cached++
+			} else {
+				r.report.Done++
+			}
+		}
+		r.report.RunID = r.id
+		return nil
+	}
+	var unpurged []string
+	if rec != nil {
+		unpurged = rec.Unpurged
+		if rec.Finished.IsZero() {
+			unpurged = append(unpurged, rec.RunID)
+			if err := c.store.DropRun(rec.RunID); err != nil {
+				return err
+			}
+		}
+	}
+	r.id = newRunID()
+	r.report.RunID = r.id
+	r.states = map[string]TaskState{}
+	if !c.cfg.force {
+		ids := make([]string, len(r.tasks))
+		for i, t := range r.tasks {
+			ids[i] = t.ID
+		}
+		cached, err := c.store.Cached(ids)
+		if err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		for _, t := range r.tasks {
+			if cached[t.ID] {
+				r.states[t.ID] = TaskState{Index: t.Index, Cached: true, At: now}
+			}
+		}
+		if err := c.store.MarkFinished(r.id, r.states); err != nil {
+			return err
+		}
+		r.report.Cached = len(r.states)
+	}
+	outDir := c.cfg.outDir
+	if outDir == "" {
+		outDir = filepath.Join("out", spec.Name)
+	}
+	r.rec = &SweepRecord{
+		Name: spec.Name, Hash: spec.Hash, RunID: r.id, Total: len(r.tasks),
+		Cached: len(r.states), Force: c.cfg.force, OutDir: outDir, Started: time.Now().UTC(),
+		Unpurged: unpurged,
+	}
+	return c.store.PutSweep(r.rec)
+}
+
+func (r *run) startSummary() string {
+	if r.report.Resumed {
+		return fmt.Sprintf("resuming with %d done (%d from the result cache)", r.report.Done+r.report.Cached, r.report.Cached)
+	}
+	if r.c.cfg.force {
+		return "result cache ignored (--force)"
+	}
+	return fmt.Sprintf("%d cached results reused", r.report.Cached)
+}
+
+// pending returns the tasks not finished in the run, in index order.
+func (r *run) pending() []*sweep.Task {
+	var out []*sweep.Task
+	for i := range r.tasks {
+		if _, ok := r.states[r.tasks[i].ID]; !ok {
+			out = append(out, &r.tasks[i])
+		}
+	}
+	return out
+}
+
+// connect sets up JetStream and purges the leftovers of earlier
+// unfinished runs of the sweep.
+func (r *run) connect(ctx context.Context) error {
+	js, err := jetstream.New(r.c.nc)
+	if err != nil {
+		return fmt.Errorf("open jetstream: %w", err)
+	}
+	r.js = js
+	if err := natsutil.Setup(ctx, js); err != nil {
+		return fmt.Errorf("set up streams: %w", err)
+	}
+	if r.results, err = natsutil.ResultStore(ctx, js); err != nil {
+		return err
+	}
+	if len(r.rec.Unpurged) > 0 {
+		for _, id := range r.rec.Unpurged {
+			r.c.log.Info("purging an unfinished earlier run", "run", id)
+			if err := r.purge(ctx, id); err != nil {
+				return err
+			}
+		}
+		r.rec.Unpurged = nil
+		if err := r.c.store.PutSweep(r.rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// purge removes a run's tasks, results, results consumer and result
+// objects from the server.
+func (r *run) purge(ctx context.Context, id string) error {
+	for _, p := range []struct{ stream, subject string }{
+		{natsutil.TaskStream, natsutil.TaskSubject(id)},
+		{natsutil.ResultStream, natsutil.ResultSubject(id)},
+	} {
+		s, err := r.js.Stream(ctx, p.stream)
+		if err != nil {
+			return fmt.Errorf("open stream %s: %w", p.stream, err)
+		}
+		if err := s.Purge(ctx, jetstream.WithPurgeSubject(p.subject)); err != nil {
+			return fmt.Errorf("purge %s: %w", p.subject, err)
+		}
+	}
+	if err := r.js.DeleteConsumer(ctx, natsutil.ResultStream, resultsConsumer(id)); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return fmt.Errorf("delete results consumer of run %s: %w", id, err)
+	}
+	objs, err := r.results.List(ctx)
+	if err != nil && !errors.Is(err, jetstream.ErrNoObjectsFound) {
+		return fmt.Errorf("list result objects: %w", err)
+	}
+	for _, o := range objs {
+		if len(o.Name) > len(id) && o.Name[:len(id)+1] == id+"." {
+			if err := r.results.Delete(ctx, o.Name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+				r.c.log.Warn("delete result object", "name", o.Name, "err", err)
+			}
+		}
+	}
+	return nil
+}
+
+// farm uploads the traces, publishes the pending tasks and collects
+// results until every task is finished.
+func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
+	if err := r.uploadTraces(ctx, pending); err != nil {
+		return err
+	}
+	r.prog = newProgress(r.c.cfg.progress, *r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), len(r.states), r.failedCount(), r.c.store.Dir(), r.id)
+	defer r.prog.stop()
+	for id := range r.states {
+		r.prog.preset(id)
+	}
+
+	sub, err := r.c.nc.Subscribe(natsutil.StartedSubject(r.id), func(m *nats.Msg) {
+		r.prog.started(string(m.Data))
+	})
+	if err != nil {
+		return fmt.Errorf("subscribe to task starts: %w", err)
+	}
+	defer sub.Unsubscribe()
+
+	// A consumer left by a killed session may hold results it delivered
+	// and never saw acked; they would come back only after its AckWait.
+	// This run's consumer is this session's alone: start it afresh, so
+	// every result on the stream is delivered now.
+	if err := r.js.DeleteConsumer(ctx, natsutil.ResultStream, resultsConsumer(r.id)); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return fmt.Errorf("reset results consumer: %w", err)
+	}
+	cons, err := r.resultsConsumer(ctx)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	r.prog.begin()
+	if err := r.publish(ctx, pending); err != nil {
+		return err
+	}
+	err = r.collect(ctx, cons)
+	r.report.Farmed = time.Since(start)
+	return err
+}
+
+func (r *run) failedCount() int {
+	n := 0
+	for _, st := range r.states {
+		if st.Failed() {
+			n++
+		}
+	}
+	return n
+}
+
+// uploadTraces puts the traces the pending tasks use into the trace
+// object store, skipping those already there intact.
+func (r *run) uploadTraces(ctx context.Context, pending []*sweep.Task) error {
+	need := map[string]bool{}
+	for _, t := range pending {
+		need[t.Workload.TraceSHA256] = true
+	}
+	obs, err := natsutil.TraceStore(ctx, r.js)
+	if err != nil {
+		return err
+	}
+	for _, tf := range r.spec.Traces() {
+		if !need[tf.SHA256] {
+			continue
+		}
+		info, err := obs.GetInfo(ctx, tf.SHA256)
+		if err == nil && sameDigest(info.Digest, tf.SHA256) {
+			r.c.log.Debug("trace already in object store", "trace", tf.Name)
+			continue
+		}
+		if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+			return fmt.Errorf("look up trace %s: %w", tf.Name, err)
+		}
+		f, err := os.Open(tf.Path)
+		if err != nil {
+			return fmt.Errorf("upload trace %s: %w", tf.Name, err)
+		}
+		info, err = obs.Put(ctx, jetstream.ObjectMeta{
+			Name:        tf.SHA256,
+			Description: tf.Name,
+			Metadata:    map[string]string{natsutil.TraceFilenameKey: filepath.Base(tf.Path)},
+		}, f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("upload trace %s: %w", tf.Name, err)
+		}
+		if !sameDigest(info.Digest, tf.SHA256) {
+			return fmt.Errorf("upload trace %s: file %s changed since the spec was read (sha256 differs)", tf.Name, tf.Path)
+		}
+		r.c.log.Info("uploaded trace", "trace", tf.Name, "bytes", info.Size)
+	}
+	return nil
+}
+
+// sameDigest reports whether an object store digest is the hex sha256.
+func sameDigest(digest, sha string) bool {
+	got, err := jetstream.DecodeObjectDigest(digest)
+	return err == nil && hex.EncodeToString(got) == sha
+}
+
+// resultsConsumer creates the run's durable results consumer.
+func (r *run) resultsConsumer(ctx context.Context) (jetstream.Consumer, error) {
+	cons, err := r.js.CreateOrUpdateConsumer(ctx, natsutil.ResultStream, jetstream.ConsumerConfig{
+		Durable:           resultsConsumer(r.id),
+		Description:       "schedfarm coordinator of sweep " + r.spec.Name,
+		FilterSubject:     natsutil.ResultSubject(r.id),
+		AckPolicy:         jetstream.AckExplicitPolicy,
+		AckWait:           time.Minute,
+		MaxAckPending:     1024,
+		InactiveThreshold: resultsInactive,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create results consumer: %w", err)
+	}
+	return cons, nil
+}
+
+func resultsConsumer(run string) string { return "schedfarm-results-" + run }
+
+// publish puts the tasks on the task stream, in chunks, and waits for the
+// server to store each.
+func (r *run) publish(ctx context.Context, tasks []*sweep.Task) error {
+	dups := 0
+	for chunk := range slices.Chunk(tasks, publishChunk) {
+		futures := make([]jetstream.PubAckFuture, 0, len(chunk))
+		for _, t := range chunk {
+			msg, err := taskMsg(r.id, t)
+			if err != nil {
+				return err
+			}
+			f, err := r.js.PublishMsgAsync(msg, jetstream.WithMsgID(natsutil.MsgID(r.id, t.ID)))
+			if err != nil {
+				return fmt.Errorf("publish task %d: %w", t.Index, err)
+			}
+			futures = append(futures, f)
+		}
+		for i, f := range futures {
+			select {
+			case ack := <-f.Ok():
+				if ack.Duplicate {
+					dups++
+				}
+			case err := <-f.Err():
+				return fmt.Errorf("publish task %d: %w", chunk[i].Index, err)
+			case <-ctx.Done():
+				return fmt.Errorf("publish tasks: %w", ctx.Err())
+			}
+		}
+	}
+	if dups > 0 {
+		r.c.log.Info("tasks already on the stream", "count", dups)
+	}
+	return nil
+}
+
+// taskMsg builds the message of a task of the run.
+func taskMsg(run string, t *sweep.Task) (*nats.Msg, error) {
+	data, err := json.Marshal(t)
+	if err != nil {
+		return nil, fmt.Errorf("encode task %d: %w", t.Index, err)
+	}
+	msg := nats.NewMsg(natsutil.TaskSubject(run))
+	msg.Header.Set(natsutil.HeaderRun, run)
+	msg.Header.Set(natsutil.HeaderTask, t.ID)
+	msg.Data = data
+	return msg, nil
+}
+
+// finish writes the outputs from res (the results in task order) and
+// closes the run.
+func (r *run) finish(ctx context.Context, res []*results.TaskResult) error {
+	c := r.c
+	if r.js != nil {
+		if err := r.purge(ctx, r.id); err != nil {
+			c.log.Warn("clean up run", "err", err)
+		}
+	}
+	for _, t := range r.tasks {
+		if st := r.states[t.ID]; st.Failed() {
+			r.report.Failures = append(r.report.Failures, TaskFailure{Index: t.Index, ID: t.ID, Task: t.Describe(), Err: st.Err})
+		}
+	}
+	if err := results.WriteOutputs(r.rec.OutDir, r.spec, r.tasks, res, c.cfg.toolVersion); err != nil {
+		return fmt.Errorf("write outputs: %w", err)
+	}
+	r.report.OutDir = r.rec.OutDir
+	r.rec.Finished = time.Now().UTC()
+	if err := c.store.PutSweep(r.rec); err != nil {
+		return err
+	}
+	c.store.CollectGarbage()
+	c.say("sweep %s: %d tasks done (%d cached, %d failed) in %v; outputs in %s",
+		r.spec.Name, len(r.tasks), r.report.Cached, len(r.report.Failures), time.Since(r.rec.Started).Round(time.Millisecond), r.rec.OutDir)
+	if len(r.report.Failures) > 0 {
+		return &FailedError{Sweep: r.spec.Name, Total: len(r.tasks), Failures: r.report.Failures}
+	}
+	return nil
+}
+
+// say prints one line on the progress writer.
+func (c *Coordinator) say(format string, a ...any) {
+	fmt.Fprintf(c.cfg.progress, format+"\n", a...)
+}
+
+// newRunID returns a random run ID, safe as a subject token.
+func newRunID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,224 @@
+package coordinator
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+const (
+	// barRefresh is the redraw interval of the terminal bar.
+	barRefresh = 250 * time.Millisecond
+	// snapshotInterval is how often the progress file is rewritten.
+	snapshotInterval = time.Second
+	barWidth         = 30
+)
+
+// Snapshot is the progress of a running sweep, as the coordinator shows
+// it and writes it to <state dir>/progress/<sweep>.json for `schedfarm
+// status` to read while the coordinator holds the state store.
+type Snapshot struct {
+	// Sweep and RunID identify the run; PID is the coordinator's process.
+	Sweep string `json:"sweep"`
+	RunID string `json:"run_id"`
+	PID   int    `json:"pid"`
+	// Total is the number of tasks, Done how many finished (failed ones
+	// included), Failed how many failed, Running how many workers
+	// reported starting and have no result yet.
+	Total   int `json:"total"`
+	Done    int `json:"done"`
+	Failed  int `json:"failed"`
+	Running int `json:"running"`
+	// Rate is tasks finished per second in this session; ETA the time to
+	// finish the rest at that rate (0: unknown).
+	Rate float64       `json:"rate"`
+	ETA  time.Duration `json:"eta"`
+	// Updated is when the snapshot was taken.
+	Updated time.Time `json:"updated"`
+}
+
+// progress tracks and shows a run's progress. Its methods are safe for
+// concurrent use.
+type progress struct {
+	w        io.Writer
+	tty      bool
+	interval time.Duration
+	file     string
+
+	mu      sync.Mutex
+	snap    Snapshot
+	running map[string]bool
+	over    map[string]bool // tasks finished
+	began   time.Time
+	session int
+	width   int // length of the last bar drawn
+
+	quit chan struct{}
+	wg   sync.WaitGroup
+}
+
+func newProgress(w io.Writer, tty bool, interval time.Duration, sweepName string, total, done, failed int, stateDir, runID string) *progress {
+	p := &progress{
+		w: w, tty: tty, interval: interval,
+		file:    filepath.Join(stateDir, "progress", sweepName+".json"),
+		snap:    Snapshot{Sweep: sweepName, RunID: runID, PID: os.Getpid(), Total: total, Done: done, Failed: failed},
+		running: map[string]bool{},
+		over:    map[string]bool{},
+		quit:    make(chan struct{}),
+	}
+	p.wg.Go(p.loop)
+	return p
+}
+
+// begin marks the start of the measured session (tasks published).
+func (p *progress) begin() {
+	p.mu.Lock()
+	p.began = time.Now()
+	p.mu.Unlock()
+}
+
+// preset marks a task finished before the session began.
+func (p *progress) preset(id string) {
+	p.mu.Lock()
+	p.over[id] = true
+	p.mu.Unlock()
+}
+
+// started notes that a worker started a task.
+func (p *progress) started(id string) {
+	p.mu.Lock()
+	if !p.over[id] {
+		p.running[id] = true
+	}
+	p.mu.Unlock()
+}
+
+// finished notes a task's result.
+func (p *progress) finished(id string, failed bool) {
+	p.mu.Lock()
+	delete(p.running, id)
+	p.over[id] = true
+	p.snap.Done++
+	p.session++
+	if failed {
+		p.snap.Failed++
+	}
+	p.mu.Unlock()
+}
+
+// snapshot returns the current figures.
+func (p *progress) snapshot() Snapshot {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.snap
+	s.Running = len(p.running)
+	s.Updated = time.Now().UTC()
+	if !p.began.IsZero() {
+		if el := time.Since(p.began).Seconds(); el > 0 && p.session > 0 {
+			s.Rate = float64(p.session) / el
+			s.ETA = time.Duration(float64(s.Total-s.Done) / s.Rate * float64(time.Second)).Round(time.Second)
+		}
+	}
+	return s
+}
+
+func (p *progress) loop() {
+	draw := p.interval
+	if p.tty {
+		draw = barRefresh
+	}
+	drawT := time.NewTicker(draw)
+	defer drawT.Stop()
+	fileT := time.NewTicker(snapshotInterval)
+	defer fileT.Stop()
+	for {
+		select {
+		case <-p.quit:
+			return
+		case <-drawT.C:
+			p.draw(false)
+		case <-fileT.C:
+			p.save()
+		}
+	}
+}
+
+// stop draws the final state and stops the display.
+func (p *progress) stop() {
+	close(p.quit)
+	p.wg.Wait()
+	p.draw(true)
+	p.save()
+}
+
+func (p *progress) draw(final bool) {
+	s := p.snapshot()
+	if !p.tty {
+		fmt.Fprintf(p.w, "sweep %s: %s\n", s.Sweep, s.line())
+		return
+	}
+	pct := 0.0
+	if s.Total > 0 {
+		pct = float64(s.Done) / float64(s.Total)
+	}
+	fill := int(pct * barWidth)
+	bar := "[" + strings.Repeat("=", fill) + strings.Repeat(" ", barWidth-fill) + "] " + s.line()
+	pad := max(p.width-len(bar), 0)
+	p.width = len(bar)
+	fmt.Fprintf(p.w, "\r%s%s", bar, strings.Repeat(" ", pad))
+	if final {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// line formats the figures: done/total, running, failed, rate, ETA.
+func (s Snapshot) line() string {
+	pct := 0.0
+	if s.Total > 0 {
+		pct = 100 * float64(s.Done) / float64(s.Total)
+	}
+	eta := "?"
+	switch {
+	case s.Done == s.Total:
+		eta = "0s"
+	case s.Rate > 0:
+		eta = s.ETA.String()
+	}
+	return fmt.Sprintf("%d/%d done (%.0f%%), %d running, %d failed, %.1f tasks/s, ETA %s",
+		s.Done, s.Total, pct, s.Running, s.Failed, s.Rate, eta)
+}
+
+// save writes the snapshot file atomically; errors only cost the live
+// status display, so they are ignored.
+func (p *progress) save() {
+	b, err := json.MarshalIndent(p.snapshot(), "", "  ")
+	if err != nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(p.file), 0o755); err != nil {
+		return
+	}
+	tmp := p.file + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return
+	}
+	os.Rename(tmp, p.file)
+}
+
+// readSnapshot reads the progress file of a sweep.
+func readSnapshot(stateDir, sweepName string) (*Snapshot, error) {
+	b, err := os.ReadFile(filepath.Join(stateDir, "progress", sweepName+".json"))
+	if err != nil {
+		return nil, err
+	}
+	var s Snapshot
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("decode progress of %s: %w", sweepName, err)
+	}
+	return &s, nil
+}

@@ -1,0 +1,382 @@
+package coordinator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Errors of the state store.
+var (
+	// ErrStateLocked means another process (a running coordinator) has the
+	// state directory open for writing.
+	ErrStateLocked = errors.New("state directory in use by another process")
+	// ErrNoSweep means the state holds no sweep of that name.
+	ErrNoSweep = errors.New("no such sweep in the state")
+)
+
+// badgerDir is the state directory's sub-directory holding the database.
+const badgerDir = "badger"
+
+// Key layout (all values but results are JSON):
+//
+//	sweep/<name>            SweepRecord: the sweep's latest run
+//	res/<task ID>           marshalled result of a successful task (the result cache)
+//	err/<task ID>           marshalled result of the task's latest failure
+//	run/<run ID>/<task ID>  TaskState: the task is finished in that run
+const (
+	prefixSweep = "sweep/"
+	prefixRes   = "res/"
+	prefixErr   = "err/"
+	prefixRun   = "run/"
+)
+
+// SweepRecord is what the state remembers of a sweep: its latest run.
+type SweepRecord struct {
+	// Name and Hash are the spec's name and hash.
+	Name string `json:"name"`
+	Hash string `json:"hash"`
+	// RunID identifies the run; a resumed run keeps it.
+	RunID string `json:"run_id"`
+	// Total is the number of tasks; Cached how many were taken from the
+	// result cache when the run started.
+	Total  int `json:"total"`
+	Cached int `json:"cached"`
+	// Force is set when the run ignored the result cache.
+	Force bool `json:"force,omitempty"`
+	// OutDir is where the outputs go.
+	OutDir string `json:"out_dir"`
+	// Started is when the run began; Finished when its outputs were
+	// written (zero while it is unfinished).
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished,omitzero"`
+	// Unpurged lists earlier unfinished runs of the sweep whose tasks and
+	// results may still be on the NATS server; the next connected
+	// session purges them.
+	Unpurged []string `json:"unpurged,omitempty"`
+}
+
+// TaskState records that a task finished in a run.
+type TaskState struct {
+	// Index is the task's position in the sweep.
+	Index int `json:"index"`
+	// Cached is set when the result came from the result cache.
+	Cached bool `json:"cached,omitempty"`
+	// Err is the failure of a failed task ("" when it succeeded).
+	Err string `json:"err,omitempty"`
+	// Worker and WallTime are where and how long the task ran.
+	Worker   string        `json:"worker,omitempty"`
+	WallTime time.Duration `json:"wall_time,omitempty"`
+	// At is when the result was recorded.
+	At time.Time `json:"at"`
+}
+
+// Failed reports whether the task failed.
+func (s TaskState) Failed() bool { return s.Err != "" }
+
+// Store is a coordinator's durable state: sweeps, per-run task states and
+// the result cache, in a Badger database under a state directory. A
+// result is recorded in one transaction with its task state before the
+// result message is acked, so a crash loses nothing acknowledged.
+//
+// Badger locks the directory: one process at a time opens it for writing
+// ([OpenStore]); any number may open it read-only ([OpenStoreReadOnly])
+// while no writer has it. Writes are not synced to disk one by one: a
+// crash of the process loses nothing, a crash of the machine may lose the
+// last writes (their results are then received again, since they were
+// acked only after the write).
+type Store struct {
+	dir      string
+	db       *badger.DB
+	readOnly bool
+}
+
+// OpenStore opens (creating if needed) the state under dir for reading and
+// writing. It fails with [ErrStateLocked] if another process has it open.
+func OpenStore(dir string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Join(dir, badgerDir), 0o755); err != nil {
+		return nil, fmt.Errorf("create state dir: %w", err)
+	}
+	return openStore(dir, false)
+}
+
+// OpenStoreReadOnly opens the state under dir for reading. It fails with
+// [ErrStateLocked] while a coordinator has it open, and with an error
+// wrapping [os.ErrNotExist] if there is no state.
+func OpenStoreReadOnly(dir string) (*Store, error) {
+	if _, err := os.Stat(filepath.Join(dir, badgerDir, "MANIFEST")); err != nil {
+		return nil, fmt.Errorf("open state %s: %w", dir, err)
+	}
+	s, err := openStore(dir, true)
+	if err != nil && !errors.Is(err, ErrStateLocked) {
+		// A database left by a killed process can need a replay that a
+		// read-only open refuses; nobody holds the lock (the read-only
+		// open took it shared), so replay it with a brief write open.
+		w, werr := openStore(dir, false)
+		if werr != nil {
+			return nil, err
+		}
+		if cerr := w.Close(); cerr != nil {
+			return nil, cerr
+		}
+		return openStore(dir, true)
+	}
+	return s, err
+}
+
+func openStore(dir string, readOnly bool) (*Store, error) {
+	opts := badger.DefaultOptions(filepath.Join(dir, badgerDir)).
+		WithLogger(nil).
+		WithReadOnly(readOnly).
+		WithNumMemtables(2).
+		WithBlockCacheSize(32 << 20).
+		WithValueLogFileSize(256 << 20).
+		WithMetricsEnabled(false).
+		WithNumCompactors(2)
+	db, err := badger.Open(opts)
+	if err != nil {
+		// Badger does not wrap the lock error; its text is stable.
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("open state %s: %w", dir, ErrStateLocked)
+		}
+		return nil, fmt.Errorf("open state %s: %w", dir, err)
+	}
+	return &Store{dir: dir, db: db, readOnly: readOnly}, nil
+}
+
+// Dir returns the state directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close state: %w", err)
+	}
+	return nil
+}
+
+// Sweep returns the record of the named sweep, or an error wrapping
+// [ErrNoSweep].
+func (s *Store) Sweep(name string) (*SweepRecord, error) {
+	var rec SweepRecord
+	err := s.db.View(func(txn *badger.Txn) error { return getJSON(txn, prefixSweep+name, &rec) })
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, fmt.Errorf("%w: %q", ErrNoSweep, name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read sweep %q: %w", name, err)
+	}
+	return &rec, nil
+}
+
+// Sweeps returns every sweep record, by name.
+func (s *Store) Sweeps() ([]*SweepRecord, error) {
+	var out []*SweepRecord
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(prefixSweep), PrefetchValues: true})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			rec := new(SweepRecord)
+			if err := it.Item().Value(func(v []byte) error { return json.Unmarshal(v, rec) }); err != nil {
+				return fmt.Errorf("decode %s: %w", it.Item().Key(), err)
+			}
+			out = append(out, rec)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list sweeps: %w", err)
+	}
+	return out, nil
+}
+
+// PutSweep writes a sweep record.
+func (s *Store) PutSweep(rec *SweepRecord) error {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("encode sweep record: %w", err)
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set([]byte(prefixSweep+rec.Name), b) }); err != nil {
+		return fmt.Errorf("write sweep %q: %w", rec.Name, err)
+	}
+	return nil
+}
+
+// RunStates returns the state of every task finished in the run, by task
+// ID.
+func (s *Store) RunStates(run string) (map[string]TaskState, error) {
+	out := map[string]TaskState{}
+	prefix := prefixRun + run + "/"
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(prefix), PrefetchValues: true})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			var st TaskState
+			if err := it.Item().Value(func(v []byte) error { return json.Unmarshal(v, &st) }); err != nil {
+				return fmt.Errorf("decode %s: %w", it.Item().Key(), err)
+			}
+			out[strings.TrimPrefix(string(it.Item().Key()), prefix)] = st
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read run %s: %w", run, err)
+	}
+	return out, nil
+}
+
+// Cached returns which of the task IDs have a successful result in the
+// result cache.
+func (s *Store) Cached(ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := s.db.View(func(txn *badger.Txn) error {
+		for _, id := range ids {
+			_, err := txn.Get([]byte(prefixRes + id))
+			switch {
+			case err == nil:
+				out[id] = true
+			case !errors.Is(err, badger.ErrKeyNotFound):
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("look up result cache: %w", err)
+	}
+	return out, nil
+}
+
+// MarkFinished records task states without results (tasks taken from the
+// result cache), in as many transactions as needed.
+func (s *Store) MarkFinished(run string, states map[string]TaskState) error {
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	for id, st := range states {
+		b, err := json.Marshal(st)
+		if err != nil {
+			return fmt.Errorf("encode task state: %w", err)
+		}
+		if err := wb.Set([]byte(prefixRun+run+"/"+id), b); err != nil {
+			return fmt.Errorf("record cached tasks: %w", err)
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("record cached tasks: %w", err)
+	}
+	return nil
+}
+
+// RecordResult stores a task's marshalled result (in the result cache if
+// it succeeded) and its state in the run, in one transaction.
+func (s *Store) RecordResult(run, id string, st TaskState, result []byte) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("encode task state: %w", err)
+	}
+	key := prefixRes + id
+	if st.Failed() {
+		key = prefixErr + id
+	}
+	err = s.db.Update(func(txn *badger.Txn) error {
+		if err := txn.Set([]byte(key), result); err != nil {
+			return err
+		}
+		return txn.Set([]byte(prefixRun+run+"/"+id), b)
+	})
+	if err != nil {
+		return fmt.Errorf("record result of task %s: %w", id, err)
+	}
+	return nil
+}
+
+// Result returns a task's marshalled result: the cached successful one, or
+// with failed set, the latest failure.
+func (s *Store) Result(id string, failed bool) ([]byte, error) {
+	key := prefixRes + id
+	if failed {
+		key = prefixErr + id
+	}
+	var out []byte
+	err := s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get([]byte(key))
+		if err != nil {
+			return err
+		}
+		out, err = item.ValueCopy(nil)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read result of task %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// Forget deletes a task's state in a run and its stored results, so the
+// task runs again.
+func (s *Store) Forget(run, id string) error {
+	err := s.db.Update(func(txn *badger.Txn) error {
+		for _, k := range []string{prefixRun + run + "/" + id, prefixRes + id, prefixErr + id} {
+			if err := txn.Delete([]byte(k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("forget task %s: %w", id, err)
+	}
+	return nil
+}
+
+// DropRun deletes the task states of a run (not the results).
+func (s *Store) DropRun(run string) error {
+	prefix := []byte(prefixRun + run + "/")
+	var keys [][]byte
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			keys = append(keys, it.Item().KeyCopy(nil))
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("drop run %s: %w", run, err)
+	}
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	for _, k := range keys {
+		if err := wb.Delete(k); err != nil {
+			return fmt.Errorf("drop run %s: %w", run, err)
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("drop run %s: %w", run, err)
+	}
+	return nil
+}
+
+// CollectGarbage reclaims value log space left by overwritten results; it
+// is cheap when there is nothing to reclaim.
+func (s *Store) CollectGarbage() {
+	if s.readOnly {
+		return
+	}
+	for s.db.RunValueLogGC(0.5) == nil {
+	}
+}
+
+func getJSON(txn *badger.Txn, key string, v any) error {
+	item, err := txn.Get([]byte(key))
+	if err != nil {
+		return err
+	}
+	return item.Value(func(b []byte) error { return json.Unmarshal(b, v) })
+}

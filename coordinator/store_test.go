@@ -1,0 +1,111 @@
+package coordinator_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+func TestOpenStore(t *testing.T) {
+	t.Run("ErrStateLocked", func(t *testing.T) {
+		dir := t.TempDir()
+		MustOpenStore(t, dir)
+		if _, err := coordinator.OpenStore(dir); !errors.Is(err, coordinator.ErrStateLocked) {
+			t.Errorf("second OpenStore()=%v, want ErrStateLocked", err)
+		}
+		if _, err := coordinator.OpenStoreReadOnly(dir); !errors.Is(err, coordinator.ErrStateLocked) {
+			t.Errorf("OpenStoreReadOnly()=%v, want ErrStateLocked", err)
+		}
+	})
+
+	t.Run("ReadOnly", func(t *testing.T) {
+		dir := t.TempDir()
+		st, err := coordinator.OpenStore(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &coordinator.SweepRecord{Name: "s", Hash: "h", RunID: "r", Total: 2, Started: time.Now().UTC()}
+		if err := st.PutSweep(rec); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.RecordResult("r", "t1", coordinator.TaskState{Index: 0, Err: "boom"}, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		// Two readers at once are fine.
+		for range 2 {
+			ro, err := coordinator.OpenStoreReadOnly(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close()
+			got, err := ro.Sweep("s")
+			if err != nil || got.RunID != "r" {
+				t.Fatalf("Sweep()=%+v, %v", got, err)
+			}
+			states, err := ro.RunStates("r")
+			if err != nil || len(states) != 1 || !states["t1"].Failed() {
+				t.Fatalf("RunStates()=%+v, %v", states, err)
+			}
+			if b, err := ro.Result("t1", true); err != nil || string(b) != "x" {
+				t.Fatalf("Result()=%q, %v", b, err)
+			}
+		}
+	})
+
+	t.Run("ErrNotExist", func(t *testing.T) {
+		if _, err := coordinator.OpenStoreReadOnly(t.TempDir()); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("OpenStoreReadOnly(empty dir)=%v, want ErrNotExist", err)
+		}
+	})
+
+	t.Run("ErrNoSweep", func(t *testing.T) {
+		st := MustOpenStore(t, t.TempDir())
+		if _, err := st.Sweep("nope"); !errors.Is(err, coordinator.ErrNoSweep) {
+			t.Errorf("Sweep()=%v, want ErrNoSweep", err)
+		}
+	})
+}
+
+func TestReadStatus(t *testing.T) {
+	dir := t.TempDir()
+	spec := MustLoadSpec(t, dir, smallSpec)
+	ns := MustStartServer(t)
+	StartWorker(t, ns, worker.WithConcurrency(2))
+	state := filepath.Join(dir, "state")
+	st, err := coordinator.OpenStore(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coordinator.New(st, MustConnect(t, ns), coordinator.WithOutDir(filepath.Join(dir, "out"))).Run(context.Background(), spec); err != nil {
+		t.Fatal(err)
+	}
+
+	// While the store is held: the progress file.
+	sts, err := coordinator.ReadStatus(state, "unit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sts) != 1 || !sts[0].Live || sts[0].Done != 4 || sts[0].Total != 4 {
+		t.Fatalf("ReadStatus() while held=%+v, want live 4/4", sts)
+	}
+	st.Close()
+
+	// Afterwards: the store.
+	sts, err = coordinator.ReadStatus(state, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sts) != 1 || sts[0].Live || sts[0].Done != 4 || sts[0].Finished.IsZero() {
+		t.Fatalf("ReadStatus()=%+v, want finished 4/4", sts)
+	}
+	if _, err := coordinator.ReadStatus(state, "other"); !errors.Is(err, coordinator.ErrNoSweep) {
+		t.Errorf("ReadStatus(other)=%v, want ErrNoSweep", err)
+	}
+}

@@ -1,0 +1,172 @@
+package natsutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Names of the JetStream assets the farm uses. Every sweep run shares them;
+// a run's messages are told apart by the run ID in their subject.
+const (
+	// TaskStream holds tasks waiting for a worker (WorkQueue retention: a
+	// task leaves the stream when a worker acks it).
+	TaskStream = "SCHEDFARM_TASKS"
+	// ResultStream holds results waiting for their coordinator (WorkQueue
+	// retention: a result leaves the stream when the coordinator has
+	// recorded it and acks it).
+	ResultStream = "SCHEDFARM_RESULTS"
+	// WorkerConsumer is the durable pull consumer every worker shares.
+	WorkerConsumer = "schedfarm-workers"
+	// TraceBucket is the object store of trace files, named by the hex
+	// sha256 of their bytes.
+	TraceBucket = "schedfarm-traces"
+	// ResultBucket is the object store of results too large for a message,
+	// named by [MsgID].
+	ResultBucket = "schedfarm-results"
+)
+
+// Message headers besides Nats-Msg-Id.
+const (
+	// HeaderRun carries the run ID on task and result messages.
+	HeaderRun = "Schedfarm-Run"
+	// HeaderTask carries the task ID on task and result messages.
+	HeaderTask = "Schedfarm-Task"
+	// HeaderResultObject, on a result message with an empty body, names the
+	// [ResultBucket] object holding the result.
+	HeaderResultObject = "Schedfarm-Result-Object"
+	// HeaderFailed is "true" on a result message whose result is an error
+	// result (informational; the result itself says so too).
+	HeaderFailed = "Schedfarm-Failed"
+)
+
+// TraceFilenameKey is the object metadata key holding a trace's original
+// file name (the worker keeps the name, and so the .gz suffix, in its cache).
+const TraceFilenameKey = "filename"
+
+// DefaultDuplicateWindow is the server-side deduplication window of both
+// streams: a task or result published again with the same [MsgID] within
+// it is dropped by the server.
+const DefaultDuplicateWindow = 24 * time.Hour
+
+// ResultMaxAge is how long a result waits for its coordinator in
+// [ResultStream] and [ResultBucket]; older ones are dropped. It only
+// matters for results nobody will collect (those of a run that was purged
+// while a worker was still running one of its tasks) and for a coordinator
+// that stays down longer than this: resumed, it publishes the tasks whose
+// results expired again (the deduplication window, shorter, has passed).
+const ResultMaxAge = 7 * 24 * time.Hour
+
+// TaskSubject is the subject of a run's task messages.
+func TaskSubject(run string) string { return "schedfarm.tasks." + run }
+
+// ResultSubject is the subject of a run's result messages.
+func ResultSubject(run string) string { return "schedfarm.results." + run }
+
+// StartedSubject is the plain NATS subject (no JetStream) on which workers
+// announce that they started a run's task; the body is the task ID. It only
+// feeds the coordinator's "running" count.
+func StartedSubject(run string) string { return "schedfarm.started." + run }
+
+// MsgID is the Nats-Msg-Id of a task message and of its result message:
+// the run ID and the task ID. The run ID scopes deduplication to one run,
+// so a later run (--force, or a retry of failed tasks) is not taken for a
+// duplicate of an earlier one, while a resumed coordinator (same run)
+// republishing a task is.
+func MsgID(run, task string) string { return run + "." + task }
+
+// TaskStreamConfig is the configuration of [TaskStream].
+func TaskStreamConfig() jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:        TaskStream,
+		Description: "schedfarm tasks waiting for a worker",
+		Subjects:    []string{TaskSubject("*")},
+		Retention:   jetstream.WorkQueuePolicy,
+		Storage:     jetstream.FileStorage,
+		Duplicates:  DefaultDuplicateWindow,
+	}
+}
+
+// ResultStreamConfig is the configuration of [ResultStream].
+func ResultStreamConfig() jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:        ResultStream,
+		Description: "schedfarm results waiting for their coordinator",
+		Subjects:    []string{ResultSubject("*")},
+		Retention:   jetstream.WorkQueuePolicy,
+		Storage:     jetstream.FileStorage,
+		Duplicates:  DefaultDuplicateWindow,
+		MaxAge:      ResultMaxAge,
+	}
+}
+
+// Setup creates (or updates to the configuration above) both streams and
+// both object stores. Coordinators and workers both call it, so either may
+// start first.
+func Setup(ctx context.Context, js jetstream.JetStream) error {
+	for _, cfg := range []jetstream.StreamConfig{TaskStreamConfig(), ResultStreamConfig()} {
+		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
+			return fmt.Errorf("create stream %s: %w", cfg.Name, err)
+		}
+	}
+	if _, err := TraceStore(ctx, js); err != nil {
+		return err
+	}
+	if _, err := ResultStore(ctx, js); err != nil {
+		return err
+	}
+	return nil
+}
+
+// TraceStore returns the [TraceBucket] object store, creating it if missing.
+func TraceStore(ctx context.Context, js jetstream.JetStream) (jetstream.ObjectStore, error) {
+	return objectStore(ctx, js, jetstream.ObjectStoreConfig{
+		Bucket:      TraceBucket,
+		Description: "schedfarm trace files by sha256",
+	})
+}
+
+// ResultStore returns the [ResultBucket] object store, creating it if
+// missing.
+func ResultStore(ctx context.Context, js jetstream.JetStream) (jetstream.ObjectStore, error) {
+	return objectStore(ctx, js, jetstream.ObjectStoreConfig{
+		Bucket:      ResultBucket,
+		Description: "schedfarm results too large for a message",
+		TTL:         ResultMaxAge,
+	})
+}
+
+func objectStore(ctx context.Context, js jetstream.JetStream, cfg jetstream.ObjectStoreConfig) (jetstream.ObjectStore, error) {
+	bucket := cfg.Bucket
+	obs, err := js.ObjectStore(ctx, bucket)
+	if err == nil {
+		return obs, nil
+	}
+	cfg.Storage = jetstream.FileStorage
+	obs, err = js.CreateOrUpdateObjectStore(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create object store %s: %w", bucket, err)
+	}
+	return obs, nil
+}
+
+// ResetWorkers deletes the workers' durable consumer if it exists, so that
+// tasks delivered to workers that are gone are delivered again at once
+// instead of after the consumer's AckWait; the next worker to start
+// creates the consumer again. Only call it when no worker is running:
+// tasks of running workers would be delivered twice.
+func ResetWorkers(ctx context.Context, nc *nats.Conn) error {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("open jetstream: %w", err)
+	}
+	err = js.DeleteConsumer(ctx, TaskStream, WorkerConsumer)
+	if err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) && !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return fmt.Errorf("reset workers' consumer: %w", err)
+	}
+	return nil
+}

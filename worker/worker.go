@@ -1,0 +1,584 @@
+// Package worker runs sweep tasks taken from NATS JetStream and publishes
+// their results.
+//
+// A [Worker] is stateless: everything it needs comes with the task message
+// (the task as JSON) or from the trace object store (cached locally by
+// sha256), and everything it produces goes back as a result message. Any
+// number of workers, on any machines, share one durable pull consumer;
+// each worker runs up to its concurrency of tasks at once and pulls one
+// task per free slot, so no task waits in a busy worker's buffer.
+//
+// # Delivery contract
+//
+// For each task message a worker does exactly one of:
+//
+//   - runs it, publishes the result (Nats-Msg-Id = run and task ID, so a
+//     task run twice yields one result message), then acks the task;
+//   - publishes an error result and terminates the message
+//     (TermWithReason) when the failure would recur on every try: a
+//     deterministic simulator error (runner.ErrDeterministic), a panic, a
+//     trace whose bytes do not match its sha256, an undecodable task, or a
+//     task delivered more than the worker's attempt limit (a task that
+//     crashed or stalled every worker that took it);
+//   - naks it (with a growing delay) on any other failure, up to the
+//     attempt limit; the last attempt publishes an error result instead.
+//
+// While a task runs, the worker sends InProgress every few seconds so the
+// server does not redeliver it; if the worker dies, the server redelivers
+// the task to another worker after the consumer's AckWait.
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// Defaults of the worker options.
+const (
+	// DefaultAckWait is how long the server waits for an ack or a progress
+	// signal before it redelivers a task.
+	DefaultAckWait = 30 * time.Second
+	// DefaultMaxAttempts is how many times a task is tried before it is
+	// reported as failed.
+	DefaultMaxAttempts = 5
+	// DefaultDrainTimeout is how long a stopping worker lets its running
+	// tasks finish before it cancels them and gives them back.
+	DefaultDrainTimeout = time.Minute
+	// DefaultFetchWait is how long one pull request waits for a task; a
+	// stopping worker waits for its requests to expire.
+	DefaultFetchWait = time.Second
+	// maxHeartbeat bounds the interval between InProgress signals.
+	maxHeartbeat = 5 * time.Second
+	// payloadHeadroom is kept free of a message's max payload for headers.
+	payloadHeadroom = 16 << 10
+	// giveBackDelay delays the redelivery of a task given back on
+	// shutdown.
+	giveBackDelay = time.Second
+	// publishTimeout bounds one result publication.
+	publishTimeout = time.Minute
+)
+
+// ErrInvalidOption wraps the errors of options given bad values.
+var ErrInvalidOption = errors.New("invalid worker option")
+
+// errPanic marks a recovered panic of the simulator.
+var errPanic = errors.New("simulator panic")
+
+// ExecuteFunc runs one task on a local trace file. [runner.Execute] is the
+// default.
+type ExecuteFunc func(ctx context.Context, t *sweep.Task, tracePath string) (*results.TaskResult, error)
+
+// Worker takes tasks from the farm's task stream and runs them. Build it
+// with [New]; a Worker runs once ([Worker.Run]).
+type Worker struct {
+	nc  *nats.Conn
+	js  jetstream.JetStream
+	cfg config
+	log *slog.Logger
+
+	cache   *traceCache
+	results jetstream.ObjectStore
+	cons    jetstream.Consumer
+	hb      time.Duration
+}
+
+type config struct {
+	concurrency  int
+	cacheDir     string
+	name         string
+	ackWait      time.Duration
+	maxAttempts  int
+	drainTimeout time.Duration
+	fetchWait    time.Duration
+	inlineLimit  int
+	logger       *slog.Logger
+	execute      ExecuteFunc
+}
+
+// Option configures a [Worker].
+type Option func(*config) error
+
+// WithConcurrency sets how many tasks run at once (default GOMAXPROCS).
+func WithConcurrency(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: concurrency %d: must be at least 1", ErrInvalidOption, n)
+		}
+		c.concurrency = n
+		return nil
+	}
+}
+
+// WithCacheDir sets the trace cache directory (default
+// $XDG_CACHE_HOME/schedfarm/traces, see [os.UserCacheDir]).
+func WithCacheDir(dir string) Option {
+	return func(c *config) error { c.cacheDir = dir; return nil }
+}
+
+// WithName sets the worker's name, recorded in each result (default
+// host name and process ID).
+func WithName(name string) Option {
+	return func(c *config) error { c.name = name; return nil }
+}
+
+// WithAckWait sets the consumer's AckWait (default [DefaultAckWait]): how
+// long after a worker's last sign of life the server redelivers its task.
+// The consumer is shared: the worker that starts last sets it for all.
+func WithAckWait(d time.Duration) Option {
+	return func(c *config) error {
+		if d < time.Second {
+			return fmt.Errorf("%w: ack wait %v: must be at least 1s", ErrInvalidOption, d)
+		}
+		c.ackWait = d
+		return nil
+	}
+}
+
+// WithMaxAttempts sets how many deliveries of a task are tried before it
+// is reported as failed (default [DefaultMaxAttempts]; the consumer's
+// MaxDeliver is one more, for the delivery that reports the failure).
+func WithMaxAttempts(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("%w: max attempts %d: must be at least 1", ErrInvalidOption, n)
+		}
+		c.maxAttempts = n
+		return nil
+	}
+}
+
+// WithDrainTimeout sets how long a stopping worker lets running tasks
+// finish (default [DefaultDrainTimeout]; 0: cancel them at once). Tasks
+// still running then are cancelled and given back (Nak) for another
+// worker.
+func WithDrainTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("%w: drain timeout %v: must not be negative", ErrInvalidOption, d)
+		}
+		c.drainTimeout = d
+		return nil
+	}
+}
+
+// WithFetchWait sets how long one pull request waits for a task (default
+// [DefaultFetchWait], at least 10ms). An idle slot sends one request per
+// fetch wait; a stopping worker returns once its requests have expired.
+func WithFetchWait(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 10*time.Millisecond {
+			return fmt.Errorf("%w: fetch wait %v: must be at least 10ms", ErrInvalidOption, d)
+		}
+		c.fetchWait = d
+		return nil
+	}
+}
+
+// WithInlineLimit sets the largest result in bytes sent inside the result
+// message (default: the connection's max payload less 16 KiB); larger
+// results go through the results object store.
+func WithInlineLimit(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("%w: inline limit %d: must not be negative", ErrInvalidOption, n)
+		}
+		c.inlineLimit = n
+		return nil
+	}
+}
+
+// WithLogger sets the logger (default: discard).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error { c.logger = l; return nil }
+}
+
+// WithExecute replaces the function that runs a task (default
+// [runner.Execute]).
+func WithExecute(f ExecuteFunc) Option {
+	return func(c *config) error { c.execute = f; return nil }
+}
+
+// New returns a worker that uses the connection nc. Options:
+// [WithConcurrency], [WithCacheDir], [WithName], [WithAckWait],
+// [WithMaxAttempts], [WithDrainTimeout], [WithFetchWait],
+// [WithInlineLimit], [WithLogger], [WithExecute].
+func New(nc *nats.Conn, opts ...Option) (*Worker, error) {
+	cfg := config{
+		concurrency:  runtime.GOMAXPROCS(0),
+		ackWait:      DefaultAckWait,
+		maxAttempts:  DefaultMaxAttempts,
+		drainTimeout: DefaultDrainTimeout,
+		fetchWait:    DefaultFetchWait,
+		inlineLimit:  -1,
+		execute:      runner.Execute,
+	}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.name == "" {
+		host, _ := os.Hostname()
+		if host == "" {
+			host = "worker"
+		}
+		cfg.name = host + "-" + strconv.Itoa(os.Getpid())
+	}
+	if cfg.cacheDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("%w: no cache dir given and no user cache dir: %v", ErrInvalidOption, err)
+		}
+		cfg.cacheDir = filepath.Join(dir, "schedfarm", "traces")
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if limit := max(int(nc.MaxPayload())-payloadHeadroom, 0); cfg.inlineLimit < 0 || cfg.inlineLimit > limit {
+		cfg.inlineLimit = limit
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("open jetstream: %w", err)
+	}
+	return &Worker{nc: nc, js: js, cfg: cfg, log: cfg.logger.With("worker", cfg.name)}, nil
+}
+
+// Name returns the worker's name as recorded in results.
+func (w *Worker) Name() string { return w.cfg.name }
+
+// ConsumerConfig is the configuration of the shared durable pull consumer
+// for the given AckWait and attempt limit.
+func ConsumerConfig(ackWait time.Duration, maxAttempts int) jetstream.ConsumerConfig {
+	return jetstream.ConsumerConfig{
+		Durable:       natsutil.WorkerConsumer,
+		Description:   "schedfarm workers",
+		FilterSubject: natsutil.TaskSubject("*"),
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       ackWait,
+		MaxDeliver:    maxAttempts + 1,
+		MaxAckPending: 100000,
+		MaxWaiting:    4096,
+	}
+}
+
+// Run takes and runs tasks until ctx is done, then stops pulling (within
+// the fetch wait), lets running tasks finish within the drain timeout,
+// gives back (Nak) those that do not, and returns nil. It returns an error
+// only if it cannot set up (streams, consumer, object stores, cache
+// directory); lost connections are retried.
+func (w *Worker) Run(ctx context.Context) error {
+	if err := w.setup(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped before it started
+		}
+		return err
+	}
+
+	// Running tasks use execCtx, which outlives ctx by the drain timeout.
+	execCtx, cancelExec := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelExec()
+	slotsDone := make(chan struct{})
+	go func() {
+		select {
+		case <-slotsDone:
+			return
+		case <-ctx.Done():
+		}
+		t := time.NewTimer(w.cfg.drainTimeout)
+		defer t.Stop()
+		select {
+		case <-slotsDone:
+		case <-t.C:
+			cancelExec()
+		}
+	}()
+
+	w.log.Info("worker started", "concurrency", w.cfg.concurrency, "cache", w.cfg.cacheDir)
+	var wg sync.WaitGroup
+	for range w.cfg.concurrency {
+		wg.Go(func() { w.slot(ctx, execCtx) })
+	}
+	wg.Wait()
+	close(slotsDone)
+	w.log.Info("worker stopped")
+	return nil
+}
+
+// setup creates what the worker needs: cache directory, streams, object
+// stores, the shared consumer.
+func (w *Worker) setup(ctx context.Context) error {
+	if err := os.MkdirAll(w.cfg.cacheDir, 0o755); err != nil {
+		return fmt.Errorf("create trace cache: %w", err)
+	}
+	if err := natsutil.Setup(ctx, w.js); err != nil {
+		return fmt.Errorf("set up worker: %w", err)
+	}
+	cons, err := w.js.CreateOrUpdateConsumer(ctx, natsutil.TaskStream, ConsumerConfig(w.cfg.ackWait, w.cfg.maxAttempts))
+	if err != nil {
+		return fmt.Errorf("create consumer %s: %w", natsutil.WorkerConsumer, err)
+	}
+	w.cons = cons
+	w.hb = min(cons.CachedInfo().Config.AckWait/3, maxHeartbeat)
+	traces, err := natsutil.TraceStore(ctx, w.js)
+	if err != nil {
+		return err
+	}
+	if w.results, err = natsutil.ResultStore(ctx, w.js); err != nil {
+		return err
+	}
+	w.cache = newTraceCache(w.cfg.cacheDir, traces)
+	return nil
+}
+
+// slot pulls and runs one task at a time until ctx is done.
+//
+// A pull request is never cancelled from this side: cancelling races with
+// the server, which may already have sent a task to the request's inbox;
+// that task would then sit unseen until AckWait. Each request expires on
+// the server after the fetch wait instead, so a stopping worker returns
+// within the fetch wait (plus the drain) and leaves no request behind; a
+// task that arrives meanwhile is given back.
+func (w *Worker) slot(ctx, execCtx context.Context) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		batch, err := w.cons.Fetch(1, jetstream.FetchMaxWait(w.cfg.fetchWait))
+		if err == nil {
+			for msg := range batch.Messages() {
+				if ctx.Err() != nil {
+					w.giveBack(msg)
+					continue
+				}
+				w.handle(execCtx, msg)
+			}
+			err = batch.Error()
+		}
+		if err == nil || ctx.Err() != nil {
+			backoff = 100 * time.Millisecond
+			continue
+		}
+		w.log.Warn("fetch task", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+// giveBack returns a task to the stream for another worker. The short
+// delay lets the server see this worker's last pull requests expire
+// first, so the task does not come back here.
+func (w *Worker) giveBack(msg jetstream.Msg) {
+	if err := msg.NakWithDelay(giveBackDelay); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+		w.log.Warn("give back task", "err", err)
+	}
+}
+
+// handle runs one task message to one of the outcomes of the package
+// doc's delivery contract.
+func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
+	run := msg.Headers().Get(natsutil.HeaderRun)
+	taskID := msg.Headers().Get(natsutil.HeaderTask)
+	attempt := 1
+	if md, err := msg.Metadata(); err == nil {
+		attempt = int(md.NumDelivered)
+	}
+	log := w.log.With("run", run, "task", taskID, "attempt", attempt)
+
+	var t sweep.Task
+	if err := json.Unmarshal(msg.Data(), &t); err != nil || run == "" || t.ID == "" || t.ID != taskID {
+		if err == nil {
+			err = fmt.Errorf("task message without run or task ID, or IDs differ (header %q, body %q)", taskID, t.ID)
+		}
+		log.Error("bad task message", "err", err)
+		if run != "" && taskID != "" {
+			t.ID = taskID
+			w.fail(ctx, msg, run, &t, fmt.Errorf("decode task: %w", err), 0, log)
+			return
+		}
+		if err := msg.TermWithReason("undecodable task: " + err.Error()); err != nil {
+			log.Warn("term task", "err", err)
+		}
+		return
+	}
+	if attempt > w.cfg.maxAttempts {
+		w.fail(ctx, msg, run, &t, fmt.Errorf("task delivered %d times without a result (did it crash or stall the workers that took it?)", attempt-1), 0, log)
+		return
+	}
+	if attempt > 1 {
+		log.Info("running a redelivered task")
+	}
+	// Best effort: only feeds the coordinator's "running" count.
+	_ = w.nc.Publish(natsutil.StartedSubject(run), []byte(t.ID))
+
+	// Progress signals go on until the task is acked, naked or
+	// terminated: publishing a large result takes time too.
+	defer w.heartbeat(msg, log)()
+	start := time.Now()
+	res, err := w.execute(ctx, &t)
+	wall := time.Since(start)
+
+	switch {
+	case err == nil:
+		if res.Worker == "" {
+			res.Worker = w.cfg.name
+		}
+		if res.WallTime == 0 {
+			res.WallTime = wall
+		}
+		if err := w.publish(ctx, run, &t, res); err != nil {
+			log.Warn("publish result", "err", err)
+			w.nak(msg, attempt, log)
+			return
+		}
+		if err := msg.Ack(); err != nil {
+			// The result is in; a redelivery is run again and its result
+			// dropped as a duplicate.
+			log.Warn("ack task", "err", err)
+		}
+		log.Debug("task done", "wall", wall)
+	case ctx.Err() != nil:
+		log.Info("task cancelled by shutdown, giving it back")
+		w.giveBack(msg)
+	case errors.Is(err, runner.ErrDeterministic), errors.Is(err, errPanic), errors.Is(err, ErrTraceMismatch):
+		w.fail(ctx, msg, run, &t, err, wall, log)
+	case errors.Is(err, runner.ErrTraceMismatch):
+		// The local copy went bad after it was verified: fetch it again.
+		w.cache.forget(t.Workload.TraceSHA256)
+		if attempt >= w.cfg.maxAttempts {
+			w.fail(ctx, msg, run, &t, fmt.Errorf("attempt %d of %d: %w", attempt, w.cfg.maxAttempts, err), wall, log)
+			return
+		}
+		log.Warn("cached trace corrupt, will fetch it again", "err", err)
+		w.nak(msg, attempt, log)
+	case attempt >= w.cfg.maxAttempts:
+		w.fail(ctx, msg, run, &t, fmt.Errorf("attempt %d of %d: %w", attempt, w.cfg.maxAttempts, err), wall, log)
+	default:
+		log.Warn("task failed, will retry", "err", err)
+		w.nak(msg, attempt, log)
+	}
+}
+
+// execute fetches the task's trace and runs it, turning a panic into an
+// error wrapping errPanic.
+func (w *Worker) execute(ctx context.Context, t *sweep.Task) (res *results.TaskResult, err error) {
+	path, err := w.cache.path(ctx, t.Workload.TraceSHA256)
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: %w", t.Workload.Trace, err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("%w: %v", errPanic, r)
+		}
+	}()
+	res, err = w.cfg.execute(ctx, t, path)
+	if err == nil && res == nil {
+		err = fmt.Errorf("%w: execute returned neither a result nor an error", errPanic)
+	}
+	return res, err
+}
+
+// heartbeat sends InProgress for msg every w.hb until the returned stop
+// function is called.
+func (w *Worker) heartbeat(msg jetstream.Msg, log *slog.Logger) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(w.hb)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if err := msg.InProgress(); err != nil {
+					log.Warn("progress signal", "err", err)
+				}
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// fail publishes an error result for t and terminates msg.
+func (w *Worker) fail(ctx context.Context, msg jetstream.Msg, run string, t *sweep.Task, cause error, wall time.Duration, log *slog.Logger) {
+	log.Warn("task failed for good", "err", cause)
+	res := &results.TaskResult{
+		TaskID:   t.ID,
+		Index:    t.Index,
+		Err:      cause.Error(),
+		Worker:   w.cfg.name,
+		WallTime: wall,
+	}
+	if err := w.publish(ctx, run, t, res); err != nil {
+		log.Warn("publish error result", "err", err)
+		if err := msg.Nak(); err != nil {
+			log.Warn("nak task", "err", err)
+		}
+		return
+	}
+	reason := cause.Error()
+	if len(reason) > 512 {
+		reason = reason[:512]
+	}
+	if err := msg.TermWithReason(reason); err != nil {
+		log.Warn("term task", "err", err)
+	}
+}
+
+// nak gives msg back with a delay growing with the attempt number.
+func (w *Worker) nak(msg jetstream.Msg, attempt int, log *slog.Logger) {
+	delay := min(time.Duration(attempt)*2*time.Second, 30*time.Second)
+	if err := msg.NakWithDelay(delay); err != nil {
+		log.Warn("nak task", "err", err)
+	}
+}
+
+// publish sends res on the run's result subject, through the results
+// object store if it is too large for a message.
+func (w *Worker) publish(ctx context.Context, run string, t *sweep.Task, res *results.TaskResult) error {
+	data, err := res.Marshal()
+	if err != nil {
+		return fmt.Errorf("marshal result: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
+	defer cancel()
+	id := natsutil.MsgID(run, t.ID)
+	msg := nats.NewMsg(natsutil.ResultSubject(run))
+	msg.Header.Set(natsutil.HeaderRun, run)
+	msg.Header.Set(natsutil.HeaderTask, t.ID)
+	if res.Err != "" {
+		msg.Header.Set(natsutil.HeaderFailed, "true")
+	}
+	if len(data) > w.cfg.inlineLimit {
+		if _, err := w.results.PutBytes(ctx, id, data); err != nil {
+			return fmt.Errorf("put result object: %w", err)
+		}
+		msg.Header.Set(natsutil.HeaderResultObject, id)
+	} else {
+		msg.Data = data
+	}
+	if _, err := w.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id)); err != nil {
+		return fmt.Errorf("publish result: %w", err)
+	}
+	return nil
+}
