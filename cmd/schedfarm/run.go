@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/sweep"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -33,71 +34,81 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.Int("workers") < 1 {
-				return cliUsageError(c, "--workers %d: must be at least 1", c.Int("workers"))
-			}
-			log := newLogger(c)
-			state := c.String("state")
-			store, err := coordinator.OpenStore(state)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-
-			ns, err := natsutil.StartServer(c.Context, filepath.Join(state, "nats"))
-			if err != nil {
-				return err
-			}
-			defer func() {
-				ns.Shutdown()
-				ns.WaitForShutdown()
-			}()
-			wnc, err := natsutil.ConnectInProcess(ns, "schedfarm run workers")
-			if err != nil {
-				return err
-			}
-			defer wnc.Close()
-			cnc, err := natsutil.ConnectInProcess(ns, "schedfarm run coordinator")
-			if err != nil {
-				return err
-			}
-			defer cnc.Close()
-
-			// Tasks that the workers of a killed earlier run had taken would
-			// wait for the consumer's AckWait: the server is this process's
-			// alone, so start the consumer afresh instead.
-			if err := natsutil.ResetWorkers(c.Context, wnc); err != nil {
-				return err
-			}
-			w, err := worker.New(wnc,
-				worker.WithConcurrency(c.Int("workers")),
-				worker.WithCacheDir(filepath.Join(state, "cache")),
-				// Everything stops together: give running tasks back at
-				// once, so a resumed run redelivers them without delay.
-				worker.WithDrainTimeout(0),
-				// Short pull requests: the workers stop within this when
-				// the sweep is done (in process, polling costs nothing).
-				worker.WithFetchWait(100*time.Millisecond),
-				worker.WithLogger(log),
-			)
-			if err != nil {
-				return err
-			}
-			wctx, stopWorkers := context.WithCancel(c.Context)
-			cctx, stopCoordinator := context.WithCancel(c.Context)
-			defer stopCoordinator()
-			werr := make(chan error, 1)
-			go func() {
-				err := w.Run(wctx)
-				if err != nil {
-					stopCoordinator() // no workers: nothing would ever finish
-				}
-				werr <- err
-			}()
-
-			_, err = coordinator.New(store, cnc, coordinatorOptions(c, log)...).Run(cctx, spec)
-			stopWorkers()
-			return errors.Join(err, <-werr)
+			_, err = runEmbedded(c, spec)
+			return err
 		},
 	}
+}
+
+// runEmbedded runs spec with an in-process NATS server, the coordinator
+// and --workers local workers, with the flags of c (see sweepFlags); opts
+// are applied after the flags' coordinator options.
+func runEmbedded(c *cli.Context, spec *sweep.Spec, opts ...coordinator.Option) (*coordinator.Report, error) {
+	if c.Int("workers") < 1 {
+		return nil, cliUsageError(c, "--workers %d: must be at least 1", c.Int("workers"))
+	}
+	log := newLogger(c)
+	state := c.String("state")
+	store, err := coordinator.OpenStore(state)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+
+	ns, err := natsutil.StartServer(c.Context, filepath.Join(state, "nats"))
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+	}()
+	wnc, err := natsutil.ConnectInProcess(ns, "schedfarm run workers")
+	if err != nil {
+		return nil, err
+	}
+	defer wnc.Close()
+	cnc, err := natsutil.ConnectInProcess(ns, "schedfarm run coordinator")
+	if err != nil {
+		return nil, err
+	}
+	defer cnc.Close()
+
+	// Tasks that the workers of a killed earlier run had taken would
+	// wait for the consumer's AckWait: the server is this process's
+	// alone, so start the consumer afresh instead.
+	if err := natsutil.ResetWorkers(c.Context, wnc); err != nil {
+		return nil, err
+	}
+	w, err := worker.New(wnc,
+		worker.WithConcurrency(c.Int("workers")),
+		worker.WithCacheDir(filepath.Join(state, "cache")),
+		// Everything stops together: give running tasks back at
+		// once, so a resumed run redelivers them without delay.
+		worker.WithDrainTimeout(0),
+		// Short pull requests: the workers stop within this when
+		// the sweep is done (in process, polling costs nothing).
+		worker.WithFetchWait(100*time.Millisecond),
+		worker.WithLogger(log),
+	)
+	if err != nil {
+		return nil, err
+	}
+	wctx, stopWorkers := context.WithCancel(c.Context)
+	cctx, stopCoordinator := context.WithCancel(c.Context)
+	defer stopCoordinator()
+	werr := make(chan error, 1)
+	go func() {
+		err := w.Run(wctx)
+		if err != nil {
+			stopCoordinator() // no workers: nothing would ever finish
+		}
+		werr <- err
+	}()
+
+	report, err := coordinator.New(store, cnc, append(coordinatorOptions(c, log), opts...)...).Run(cctx, spec)
+	stopWorkers()
+	err = errors.Join(err, <-werr)
+	_ = wnc.FlushTimeout(5 * time.Second)
+	return report, err
 }
