@@ -46,30 +46,13 @@ var ErrMismatch = errors.New("results do not match tasks")
 // workers and their timing; tasks.parquet differs only in its worker and
 // wall_time_ms columns.
 func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) error {
-	if len(tasks) != len(res) {
-		return fmt.Errorf("write outputs: %w: %d tasks, %d results", ErrMismatch, len(tasks), len(res))
-	}
-	for i := range tasks {
-		switch r := res[i]; {
-		case r == nil:
-			return fmt.Errorf("write outputs: %w: task %d has no result", ErrMismatch, tasks[i].Index)
-		case r.TaskID != tasks[i].ID:
-			return fmt.Errorf("write outputs: %w: result %d is for task %.12s, not %.12s", ErrMismatch, i, r.TaskID, tasks[i].ID)
-		}
-	}
-	schemes := make([]*metrics.Scheme, len(spec.Categories))
-	for i, name := range spec.Categories {
-		s, err := metrics.LookupScheme(name)
-		if err != nil {
-			return fmt.Errorf("write outputs: %w", err)
-		}
-		schemes[i] = s
+	o, err := newOutputs(spec, tasks, res, toolVersion)
+	if err != nil {
+		return fmt.Errorf("write outputs: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
-	o := &outputs{spec: spec, tasks: tasks, res: res, schemes: schemes, pcs: paramColumns(tasks)}
-	o.meta = o.metadata(toolVersion)
 
 	files := []struct {
 		name  string
@@ -100,6 +83,54 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 		if err := os.Rename(temps[i], filepath.Join(dir, f.name)); err != nil {
 			return fmt.Errorf("write outputs: %w", err)
 		}
+	}
+	return nil
+}
+
+// newOutputs checks that res[i] belongs to tasks[i] and prepares the
+// writers' shared state.
+func newOutputs(spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) (*outputs, error) {
+	if len(tasks) != len(res) {
+		return nil, fmt.Errorf("%w: %d tasks, %d results", ErrMismatch, len(tasks), len(res))
+	}
+	for i := range tasks {
+		switch r := res[i]; {
+		case r == nil:
+			return nil, fmt.Errorf("%w: task %d has no result", ErrMismatch, tasks[i].Index)
+		case r.TaskID != tasks[i].ID:
+			return nil, fmt.Errorf("%w: result %d is for task %.12s, not %.12s", ErrMismatch, i, r.TaskID, tasks[i].ID)
+		}
+	}
+	schemes := make([]*metrics.Scheme, len(spec.Categories))
+	for i, name := range spec.Categories {
+		s, err := metrics.LookupScheme(name)
+		if err != nil {
+			return nil, err
+		}
+		schemes[i] = s
+	}
+	o := &outputs{spec: spec, tasks: tasks, res: res, schemes: schemes, pcs: paramColumns(tasks)}
+	o.meta = o.metadata(toolVersion)
+	return o, nil
+}
+
+// WriteJobsFile writes only the jobs.parquet of [WriteOutputs], to path,
+// through a temporary file in the same directory: on error nothing is
+// left under path.
+func WriteJobsFile(path string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) error {
+	o, err := newOutputs(spec, tasks, res, toolVersion)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := writeTemp(filepath.Dir(path), filepath.Base(path), o.writeJobs)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		if tmp != "" {
+			os.Remove(tmp)
+		}
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -9,11 +9,14 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"gopkg.in/yaml.v3"
 
+	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
+	"github.com/schedfarm/schedfarm/sweep"
 )
 
 func simCommand() *cli.Command {
@@ -33,11 +36,11 @@ func simCommand() *cli.Command {
 			&cli.IntFlag{Name: "count", Usage: "take `N` valid jobs after --skip (0: all)"},
 			&cli.Float64Flag{Name: "load", Value: 1, Usage: "load factor `LF` (1: unchanged)"},
 			&cli.StringFlag{Name: "load-mode", Value: "arrival", Usage: "how --load is applied: arrival (scale inter-arrival times) or duplicate"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of every random choice"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "base seed, as in a spec: the run uses the task seed derived from it"},
 			&cli.IntFlag{Name: "procs", Usage: "machine size `N` (0: the trace header's MaxProcs)"},
 			&cli.StringFlag{Name: "categories", Value: "ss16", Usage: "category scheme: " + strings.Join(metrics.SchemeNames(), ", ")},
 			&cli.StringFlag{Name: "metric", Value: "bsd_mean", Usage: "metric of the category table"},
-			&cli.StringFlag{Name: "out", Usage: "write per-job rows to `FILE` (.csv)"},
+			&cli.StringFlag{Name: "out", Usage: "write per-job rows to `FILE` (.csv, or .parquet with the columns of a sweep's jobs.parquet)"},
 		},
 		Action: runSim,
 	}
@@ -91,17 +94,24 @@ func runSim(c *cli.Context) error {
 		return fmt.Errorf("--param: %w", err)
 	}
 	out := c.String("out")
-	if out != "" && !strings.HasSuffix(out, ".csv") {
-		return fmt.Errorf("--out %q: only .csv is supported by sim", out)
+	if out != "" && !strings.HasSuffix(out, ".csv") && !strings.HasSuffix(out, ".parquet") {
+		return fmt.Errorf("--out %q: want a .csv or .parquet file", out)
+	}
+	// The run is the one task of a one-task spec, so --seed is a base
+	// seed exactly as in a spec, and --out .parquet carries the same task
+	// columns and provenance as a sweep's jobs.parquet.
+	spec, task, err := simSpec(c, entry.Name, params, est, mode)
+	if err != nil {
+		return err
 	}
 	wl, err := workload.Load(c.String("trace"), workload.Options{
 		Procs: c.Int("procs"), Estimates: est, Skip: c.Int("skip"), Count: c.Int("count"),
-		Load: c.Float64("load"), LoadMode: mode, Seed: c.Uint64("seed"),
+		Load: c.Float64("load"), LoadMode: mode, Seed: task.Seed,
 	})
 	if err != nil {
 		return err
 	}
-	pol, err := entry.Build(params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: c.Uint64("seed")})
+	pol, err := entry.Build(params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: task.Seed})
 	if err != nil {
 		return fmt.Errorf("policy %s: %w", entry.Name, err)
 	}
@@ -112,13 +122,22 @@ func runSim(c *cli.Context) error {
 	}
 	elapsed := time.Since(began)
 	recs := metrics.Records(res)
-	if out != "" {
+	st := metrics.Stats(wl.Procs, recs)
+	switch {
+	case strings.HasSuffix(out, ".csv"):
 		if err := writeCSVFile(out, recs, metrics.Schemes()); err != nil {
+			return err
+		}
+	case strings.HasSuffix(out, ".parquet"):
+		r := &results.TaskResult{
+			TaskID: task.ID, Index: task.Index, Stats: st, Jobs: recs,
+			Drops: results.Drops{Runtime: wl.Drops.Runtime, Procs: wl.Drops.Procs, TooBig: wl.Drops.TooBig},
+		}
+		if err := results.WriteJobsFile(out, spec, []sweep.Task{*task}, []*results.TaskResult{r}, version); err != nil {
 			return err
 		}
 	}
 	w := c.App.Writer
-	st := metrics.Stats(wl.Procs, recs)
 	aggs := metrics.Summarize(scheme, recs)
 	all := aggs[len(aggs)-1]
 	fmt.Fprintf(w, "trace %s: %d jobs on %d processors; dropped: %v\n", wl.Name, len(wl.Jobs), wl.Procs, wl.Drops)
@@ -129,6 +148,35 @@ func runSim(c *cli.Context) error {
 		all.BSD.Mean, all.BSD.Max, all.Turnaround.Mean, all.Wait.Mean, all.Wait.Max)
 	fmt.Fprintf(w, "%s by %s category:\n\n", metric.Title, scheme.Name)
 	return metrics.WriteGrid(w, scheme, aggs, metric)
+}
+
+// simSpec returns the one-task spec equivalent to the sim flags, and its task.
+func simSpec(c *cli.Context, name string, params policy.Values, est workload.EstimateModel, mode workload.LoadMode) (*sweep.Spec, *sweep.Task, error) {
+	trace := c.String("trace")
+	doc := map[string]any{
+		"name": "sim",
+		"workloads": []any{map[string]any{
+			"trace": "./" + filepath.Base(trace), "procs": c.Int("procs"),
+			"skip": c.Int("skip"), "count": c.Int("count"), "estimates": est.String(),
+			"load": c.Float64("load"), "load_mode": mode.String(),
+		}},
+		"policies":   []any{map[string]any{"name": name, "params": map[string]any(params)}},
+		"seed":       c.Uint64("seed"),
+		"categories": metrics.SchemeNames(),
+	}
+	data, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("describe the run: %w", err)
+	}
+	spec, err := sweep.Parse(data, filepath.Dir(trace))
+	if err != nil {
+		return nil, nil, err
+	}
+	tasks, err := spec.Tasks()
+	if err != nil {
+		return nil, nil, err
+	}
+	return spec, &tasks[0], nil
 }
 
 // writeCSVFile writes per-job rows to path through a temporary file, so a
@@ -148,6 +196,9 @@ func writeCSVFile(path string, recs []metrics.Record, schemes []*metrics.Scheme)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {

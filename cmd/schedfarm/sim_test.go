@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/results"
+)
+
+const kth = "../../traces/KTH-SP2-1996-2.1-cln.swf.gz"
+
+// TestSim_Outputs: the CSV and the Parquet output of the same run hold the
+// same jobs, and the printed table is the ss16 grid.
+func TestSim_Outputs(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, pqPath := filepath.Join(dir, "jobs.csv"), filepath.Join(dir, "jobs.parquet")
+	args := []string{"sim", "--trace", kth, "--policy", "ss", "--param", "suspension_factor=1.5",
+		"--count", "800", "--load", "1.3", "--load-mode", "duplicate", "--seed", "7"}
+	out, err := runApp(t, append(args, "--out", csvPath)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"trace KTH-SP2-1996-2.1-cln:", "suspension_factor=1.5", "| VS |", "| VL |", "runtime \\ processors"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := runApp(t, append(args, "--out", pqPath)...); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := results.ReadJobs(pqPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows)-1 != len(jobs) || len(jobs) <= 800 {
+		t.Fatalf("csv has %d jobs, parquet %d; want the same, more than 800 (duplicate load)", len(rows)-1, len(jobs))
+	}
+	for i, j := range jobs {
+		id, _ := strconv.ParseInt(rows[i+1][0], 10, 64)
+		bsd, _ := strconv.ParseFloat(rows[i+1][9], 64)
+		if j.Job.JobID != id || j.Job.BSD != bsd {
+			t.Fatalf("row %d: parquet job %d bsd %v, csv job %d bsd %v", i, j.Job.JobID, j.Job.BSD, id, bsd)
+		}
+		if j.Policy != "ss" || j.Load != 1.3 || j.LoadMode != "duplicate" || j.Categories["ss16"] == "" {
+			t.Fatalf("row %d: task columns %+v", i, j.TaskCols)
+		}
+	}
+	if st, _ := os.Stat(csvPath); st.Mode().Perm() != 0o644 {
+		t.Errorf("csv mode %v, want 0644", st.Mode().Perm())
+	}
+}
+
+// TestSim_BadInput: each bad input is one error and writes nothing.
+func TestSim_BadInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "jobs.csv")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing trace", []string{"--trace", filepath.Join(dir, "nope.swf")}, "nope.swf"},
+		{"unknown policy", []string{"--trace", kth, "--policy", "sjf"}, `unknown policy "sjf"`},
+		{"unknown param", []string{"--trace", kth, "--param", "sf=2"}, "sf: unknown parameter"},
+		{"bad param", []string{"--trace", kth, "--policy", "ss", "--param", "suspension_factor=0.5"}, "must be >= 1"},
+		{"subset too large", []string{"--trace", kth, "--count", "99999999"}, "99999999"},
+		{"bad out", []string{"--trace", kth, "--out", filepath.Join(dir, "x.json")}, ".csv or .parquet"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"sim", "--count", "100"}, tt.args...)
+			if !strings.Contains(strings.Join(tt.args, " "), "--out") {
+				args = append(args, "--out", out)
+			}
+			_, err := runApp(t, args...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("files left behind: %v", entries)
+			}
+		})
+	}
+}
