@@ -177,6 +177,39 @@ func (p *Profile) Reserve(start, dur Time, procs int) error { return p.add(start
 // a Reserve (or the part of it that is still in the future).
 func (p *Profile) Release(start, dur Time, procs int) error { return p.add(start, dur, procs) }
 
+// Reservation is a block of processors planned in a [Profile]: Procs
+// processors from Start for Dur seconds.
+type Reservation struct {
+	Start, Dur Time
+	Procs      int
+}
+
+// Compress moves n reservations earlier where the profile allows, taking
+// them in index order (conservative backfilling passes them in order of
+// start time): each one starting after now is released and placed again
+// at the earliest time >= now it fits, which is never later than before
+// because its own old place is free again. r(i) gives reservation i; its
+// Start is updated in place. Compress reports whether any start changed.
+// Reservations starting at or before now are left alone. Cost: n times
+// [Profile.EarliestStart] plus a release and a reserve.
+func (p *Profile) Compress(now Time, n int, r func(i int) *Reservation) bool {
+	moved := false
+	for i := 0; i < n; i++ {
+		rv := r(i)
+		if rv.Start <= now {
+			continue
+		}
+		_ = p.Release(rv.Start, rv.Dur, rv.Procs)
+		at := p.EarliestStart(now, rv.Procs, rv.Dur)
+		_ = p.Reserve(at, rv.Dur, rv.Procs)
+		if at != rv.Start {
+			rv.Start = at
+			moved = true
+		}
+	}
+	return moved
+}
+
 // Advance moves the origin to now, forgetting the past. now must not be
 // before the origin.
 func (p *Profile) Advance(now Time) {

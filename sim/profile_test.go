@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -182,5 +184,106 @@ func BenchmarkProfile_Mix(b *testing.B) {
 		_ = p.Release(starts[i], j.dur, j.procs)
 		starts[i] = p.EarliestStart(0, j.procs, j.dur)
 		_ = p.Reserve(starts[i], j.dur, j.procs)
+	}
+}
+
+// TestProfile_Compress: the compress scenario of the backfill golden
+// files, on the profile alone. A whole-machine job reserved until 100 ends
+// at 50; the reservations A (6 procs at 100), B (4 at 100) and C (6 at
+// 140) move to 50, 50 and 90.
+func TestProfile_Compress(t *testing.T) {
+	p := NewProfile(10, 0)
+	_ = p.Reserve(0, 100, 10)
+	rs := []Reservation{{Start: 100, Dur: 40, Procs: 6}, {Start: 100, Dur: 20, Procs: 4}, {Start: 140, Dur: 30, Procs: 6}}
+	for _, r := range rs {
+		if err := p.Reserve(r.Start, r.Dur, r.Procs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.Advance(50)
+	_ = p.Release(50, 50, 10)
+	if !p.Compress(50, len(rs), func(i int) *Reservation { return &rs[i] }) {
+		t.Fatal("Compress reported no move")
+	}
+	for i, want := range []Time{50, 50, 90} {
+		if rs[i].Start != want {
+			t.Errorf("reservation %d at %d, want %d", i, rs[i].Start, want)
+		}
+	}
+	if got, want := p.String(), "[50:0 70:4 120:10]"; got != want {
+		t.Errorf("profile %v, want %v", got, want)
+	}
+	if p.Compress(50, len(rs), func(i int) *Reservation { return &rs[i] }) {
+		t.Error("a second Compress moved something")
+	}
+}
+
+// TestProfile_CompressRandom: after random early ends, compression never
+// moves a reservation later and leaves exactly the profile rebuilt from
+// the surviving blocks.
+func TestProfile_CompressRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := 0; round < 300; round++ {
+		const size = 12
+		p := NewProfile(size, 0)
+		var rs []Reservation
+		for k := 0; k < 25; k++ {
+			r := Reservation{Dur: Time(1 + rng.IntN(40)), Procs: 1 + rng.IntN(size)}
+			r.Start = p.EarliestStart(0, r.Procs, r.Dur)
+			_ = p.Reserve(r.Start, r.Dur, r.Procs)
+			rs = append(rs, r)
+		}
+		// Some blocks end early: cut them short at random.
+		now := Time(rng.IntN(30))
+		p.Advance(now)
+		var kept []Reservation
+		for _, r := range rs {
+			if r.Start <= now && r.Start+r.Dur > now && rng.IntN(2) == 0 {
+				_ = p.Release(now, r.Start+r.Dur-now, r.Procs)
+				continue
+			}
+			kept = append(kept, r)
+		}
+		slices.SortStableFunc(kept, func(a, b Reservation) int { return cmp.Compare(a.Start, b.Start) })
+		old := slices.Clone(kept)
+		p.Compress(now, len(kept), func(i int) *Reservation { return &kept[i] })
+		want := NewProfile(size, now)
+		for i, r := range kept {
+			if r.Start > old[i].Start {
+				t.Fatalf("round %d: reservation %d moved later, %d -> %d", round, i, old[i].Start, r.Start)
+			}
+			if err := want.Reserve(r.Start, r.Dur, r.Procs); err != nil {
+				t.Fatalf("round %d: compressed blocks over-commit: %v", round, err)
+			}
+		}
+		if err := p.Check(); err != nil {
+			t.Fatal(err)
+		}
+		if p.String() != want.String() {
+			t.Fatalf("round %d: profile %v, rebuilt %v", round, p, want)
+		}
+	}
+}
+
+// BenchmarkProfile_Compress re-places 200 reservations after a
+// 64-processor job ended an hour early (the conservative pattern).
+func BenchmarkProfile_Compress(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	base := NewProfile(338, 0)
+	_ = base.Reserve(0, 7200, 64)
+	rs := make([]Reservation, 200)
+	for i := range rs {
+		rs[i] = Reservation{Dur: Time(60 + rng.IntN(36000)), Procs: 1 + rng.IntN(64)}
+		rs[i].Start = base.EarliestStart(0, rs[i].Procs, rs[i].Dur)
+		_ = base.Reserve(rs[i].Start, rs[i].Dur, rs[i].Procs)
+	}
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		b.StopTimer()
+		p := base.Clone()
+		work := slices.Clone(rs)
+		_ = p.Release(3600, 3600, 64)
+		b.StartTimer()
+		p.Compress(3600, len(work), func(i int) *Reservation { return &work[i] })
 	}
 }

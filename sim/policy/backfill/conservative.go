@@ -11,10 +11,15 @@ import (
 type Conservative struct {
 	m        *sim.Machine
 	prof     *sim.Profile // running jobs and reservations, by estimate
-	q        queue        // waiting jobs by (reservation, arrival)
-	resv     []sim.Time   // reservation by task index
+	q        []planned    // waiting jobs by (reservation, arrival)
 	compress bool         // a job ended early since the last compression
 	timer    sim.Timer
+}
+
+// planned is a waiting job and its reservation.
+type planned struct {
+	t *sim.Task
+	r sim.Reservation
 }
 
 var _ sim.Policy = (*Conservative)(nil)
@@ -26,7 +31,6 @@ func NewConservative() *Conservative { return &Conservative{} }
 func (p *Conservative) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
-	p.resv = make([]sim.Time, m.NumTasks())
 	return checkEstimates(m)
 }
 
@@ -35,22 +39,21 @@ func (p *Conservative) Init(m *sim.Machine) error {
 func (p *Conservative) Arrive(t *sim.Task) {
 	p.compact()
 	now := p.m.Now()
-	at := p.prof.EarliestStart(now, t.Procs, t.Estimate)
-	_ = p.prof.Reserve(at, t.Estimate, t.Procs)
-	p.resv[t.Index] = at
-	p.m.Promise(t, at)
+	e := planned{t, sim.Reservation{Start: p.prof.EarliestStart(now, t.Procs, t.Estimate), Dur: t.Estimate, Procs: t.Procs}}
+	_ = p.prof.Reserve(e.r.Start, e.r.Dur, e.r.Procs)
+	p.m.Promise(t, e.r.Start)
 	// Keep q sorted by (reservation, arrival): the new job is last among
 	// equal reservations.
-	i, _ := slices.BinarySearchFunc(p.q, t, p.before)
-	p.q = slices.Insert(p.q, i, t)
+	i, _ := slices.BinarySearchFunc(p.q, e, before)
+	p.q = slices.Insert(p.q, i, e)
 }
 
 // before orders jobs by (reservation, arrival).
-func (p *Conservative) before(a, b *sim.Task) int {
-	if ra, rb := p.resv[a.Index], p.resv[b.Index]; ra != rb {
-		return cmp.Compare(ra, rb)
+func before(a, b planned) int {
+	if a.r.Start != b.r.Start {
+		return cmp.Compare(a.r.Start, b.r.Start)
 	}
-	return cmp.Compare(a.Index, b.Index)
+	return cmp.Compare(a.t.Index, b.t.Index)
 }
 
 // Finish gives back the rest of the job's estimated time and asks for a
@@ -67,32 +70,19 @@ func (p *Conservative) Finish(t *sim.Task) {
 // Timer implements [sim.Policy].
 func (p *Conservative) Timer(int) {}
 
-// compact compresses the schedule if needed: release and re-place each
-// reservation in order of start time.
+// compact compresses the schedule if a job ended early: every reservation
+// is released and placed again, in order of start time.
 func (p *Conservative) compact() {
-	now := p.m.Now()
-	p.prof.Advance(now)
+	p.prof.Advance(p.m.Now())
 	if !p.compress {
 		return
 	}
 	p.compress = false
-	moved := false
-	for _, t := range p.q {
-		old := p.resv[t.Index]
-		if old <= now {
-			continue
+	if p.prof.Compress(p.m.Now(), len(p.q), func(i int) *sim.Reservation { return &p.q[i].r }) {
+		for _, e := range p.q {
+			p.m.Promise(e.t, e.r.Start)
 		}
-		_ = p.prof.Release(old, t.Estimate, t.Procs)
-		at := p.prof.EarliestStart(now, t.Procs, t.Estimate)
-		_ = p.prof.Reserve(at, t.Estimate, t.Procs)
-		if at != old {
-			p.resv[t.Index] = at
-			p.m.Promise(t, at)
-			moved = true
-		}
-	}
-	if moved {
-		slices.SortFunc(p.q, p.before)
+		slices.SortFunc(p.q, before)
 	}
 }
 
@@ -101,8 +91,8 @@ func (p *Conservative) Schedule() {
 	p.compact()
 	now := p.m.Now()
 	i := 0
-	for i < len(p.q) && p.resv[p.q[i].Index] <= now {
-		if p.m.Start(p.q[i]) != nil {
+	for i < len(p.q) && p.q[i].r.Start <= now {
+		if p.m.Start(p.q[i].t) != nil {
 			return
 		}
 		i++
@@ -112,6 +102,6 @@ func (p *Conservative) Schedule() {
 	p.q = p.q[:n]
 	p.m.CancelTimer(p.timer)
 	if len(p.q) > 0 {
-		p.timer = p.m.SetTimer(p.resv[p.q[0].Index], 0)
+		p.timer = p.m.SetTimer(p.q[0].r.Start, 0)
 	}
 }
