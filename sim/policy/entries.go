@@ -83,6 +83,8 @@ func ssParams(tunable bool) []Param {
 			Doc: "a job that never ran may suspend only jobs using at most width_ratio x its processors (0: never)"},
 		{Name: "interval", Kind: Int, Default: int64(preempt.DefaultInterval), Min: 1, Max: none,
 			Doc: "seconds between runs of the preemption routine while jobs wait (it also runs at every event)"},
+		{Name: "hold_remembered", Kind: Bool, Default: false,
+			Doc: "a job that never ran may take processors a suspended job remembers only if it could suspend that job were it running"},
 	}
 	if tunable {
 		ps = append(ps, Param{Name: "tunable", Kind: Bool, Default: false,
@@ -122,6 +124,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		Tunable:          tunable,
 		TSSLimit:         v.Float("tss_limit"),
 		TSSProtectVictim: v.Bool("tss_protect_victim"),
+		HoldRemembered:   v.Bool("hold_remembered"),
 		Overhead:         o,
 	}
 	p, err := preempt.NewSS(cfg, env.Procs, env.Jobs)

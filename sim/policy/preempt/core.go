@@ -43,6 +43,9 @@ type core struct {
 	// (Suspending or Suspended); heldN counts them by processor.
 	held  sim.ProcSet
 	heldN []int32
+	// rem lists the suspended jobs (Suspending or Suspended), in the
+	// order they were suspended.
+	rem []*sim.Task
 }
 
 // init readies the core for a run.
@@ -53,6 +56,8 @@ func (c *core) init(m *sim.Machine, o Overhead) {
 	c.pending = make([]bool, m.NumTasks())
 	c.claimed = sim.NewProcSet(m.Size())
 	c.claims = c.claims[:0]
+	clear(c.rem)
+	c.rem = c.rem[:0]
 	c.over = nil
 	if o.Enabled() {
 		c.over = make([]sim.Time, m.NumTasks())
@@ -135,6 +140,7 @@ func (c *core) suspend(t *sim.Task) {
 	if c.m.Suspend(t, c.overhead(t)) != nil {
 		return
 	}
+	c.rem = append(c.rem, t)
 	t.Set.Each(func(i int) {
 		if c.heldN[i] == 0 {
 			c.held.Add(i)
@@ -149,6 +155,9 @@ func (c *core) resume(t *sim.Task) {
 	if c.m.Resume(t, c.overhead(t)) != nil {
 		return
 	}
+	if i := slices.Index(c.rem, t); i >= 0 {
+		c.rem = slices.Delete(c.rem, i, i+1)
+	}
 	t.Set.Each(func(i int) {
 		if c.heldN[i]--; c.heldN[i] == 0 {
 			c.held.Remove(i)
@@ -160,6 +169,12 @@ func (c *core) resume(t *sim.Task) {
 // victims: the lowest t.Procs of the victims' processors, topped up with
 // free unclaimed ones (see pick). Call it before suspending the victims.
 func (c *core) claimSet(t *sim.Task, victims []*sim.Task) sim.ProcSet {
+	return c.claimSetFrom(t, victims, c.availSet())
+}
+
+// claimSetFrom is claimSet topping up from a, a set of free unclaimed
+// processors (a new set, which it changes).
+func (c *core) claimSetFrom(t *sim.Task, victims []*sim.Task, a sim.ProcSet) sim.ProcSet {
 	u := sim.NewProcSet(c.m.Size())
 	for _, v := range victims {
 		u.Union(v.Set)
@@ -169,7 +184,6 @@ func (c *core) claimSet(t *sim.Task, victims []*sim.Task) sim.ProcSet {
 		s, _ := u.TakeLowest(t.Procs)
 		return s
 	}
-	a := c.availSet()
 	a.Subtract(u)
 	fill, _ := c.pick(a, t.Procs-n)
 	u.Union(fill)

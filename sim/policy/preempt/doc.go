@@ -39,7 +39,10 @@
 //     job takes free processors that no suspended job remembers first,
 //     lowest-numbered first, and others only when it must (placement is
 //     not in the paper; this keeps suspended jobs' processors free for
-//     them where possible).
+//     them where possible). With [SSConfig.HoldRemembered], processors a
+//     suspended job remembers count as its own: a job that never ran
+//     takes them, free or from a victim, only if it could suspend that
+//     job were it running (priority, width rule, TSS).
 //   - A job that never ran and does not fit may suspend running job j if
 //     its priority is at least SF times j's (equality suspends) and j
 //     uses at most [SSConfig.WidthRatio] times its processors. Running

@@ -47,6 +47,11 @@ type SSConfig struct {
 	// priority exceeds the victim's limit (the section's formulas).
 	// Ignored unless Tunable.
 	TSSProtectVictim bool
+	// HoldRemembered (default false) keeps the processors a suspended job
+	// remembers for it: a job that never ran may take them, free or by
+	// suspending their holder, only if it could suspend that suspended
+	// job were it running (by priority, width and, for TSS, limit).
+	HoldRemembered bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }

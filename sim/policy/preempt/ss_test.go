@@ -88,6 +88,13 @@ func TestSS_Reference(t *testing.T) {
 			c.Tunable, c.TSSLimit = true, 1
 			c.SuspensionFactor, c.WidthRatio, c.Interval = 1, 1, 300
 		}, 0},
+		{"ctc430/hold/load1.5", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.HoldRemembered = true }, 1.5},
+		{"sdsc/tss/hold/trace/load1.3", sdsc, 0, workload.EstimateTrace, func(c *SSConfig) { c.Tunable, c.HoldRemembered = true, true }, 1.3},
+		{"ctc430/tss/formula/hold/overhead/load1.3", ctc, 430, workload.EstimateTrace, func(c *SSConfig) {
+			formula(c)
+			c.HoldRemembered = true
+			c.Overhead = DefaultOverhead(11)
+		}, 1.3},
 		{"ctc/accurate", ctc, 0, workload.EstimateAccurate, func(*SSConfig) {}, 0},
 		{"ctc/trace/sf1.5", ctc, 0, workload.EstimateTrace, func(c *SSConfig) { c.SuspensionFactor = 1.5 }, 0},
 		{"ctc430/tss3", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.Tunable, c.TSSLimit = true, 3 }, 0},

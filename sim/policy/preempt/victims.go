@@ -12,12 +12,15 @@ import (
 // 4.3): candidates in ascending priority until enough processors would be
 // free, then victims among them largest first.
 func (p *SS) fresh(t *sim.Task) {
-	avail := p.avail()
+	tau := p.prio[t.Index]
+	free, base := p.freeFor(t, tau)
+	avail := base
 	if t.Procs <= avail {
-		p.start(t)
+		if set, ok := p.pick(free, t.Procs); ok {
+			_ = p.m.StartOn(t, set)
+		}
 		return
 	}
-	tau := p.prio[t.Index]
 	if tau < p.cfg.SuspensionFactor*p.lowest() {
 		return
 	}
@@ -29,7 +32,7 @@ func (p *SS) fresh(t *sim.Task) {
 		if tau < p.cfg.SuspensionFactor*p.prio[r.Index] {
 			break
 		}
-		if float64(r.Procs) > p.cfg.WidthRatio*float64(t.Procs) || !p.may(tau, r) {
+		if float64(r.Procs) > p.cfg.WidthRatio*float64(t.Procs) || !p.may(tau, r) || !p.mayTake(t, tau, r.Set) {
 			continue
 		}
 		cand = append(cand, r)
@@ -53,17 +56,66 @@ func (p *SS) fresh(t *sim.Task) {
 		}
 		return a.Index - b.Index
 	})
-	avail = p.avail()
+	avail = base
 	k, sum := 0, 0
 	for k < len(cand) && avail+sum < t.Procs {
 		sum += cand[k].Procs
 		k++
 	}
 	victims := cand[:k]
-	set := p.claimSet(t, victims)
+	set := p.claimSetFrom(t, victims, free)
 	p.suspendAll(victims)
 	p.left = p.left || (sum > t.Procs && p.over == nil)
 	p.commit(t, set, victims)
+}
+
+// freeFor returns the free unclaimed processors a job t that never ran
+// may take and their number: all of them, or with
+// [SSConfig.HoldRemembered] those that no suspended job t could not
+// suspend remembers.
+func (p *SS) freeFor(t *sim.Task, tau float64) (sim.ProcSet, int) {
+	a := p.availSet()
+	if !p.cfg.HoldRemembered || !a.Overlaps(p.held) {
+		return a, a.Len()
+	}
+	now := p.m.Now()
+	for _, s := range p.rem {
+		if s.Set.Overlaps(a) && !p.mayPass(t, tau, s, now) {
+			a.Subtract(s.Set)
+		}
+	}
+	return a, a.Len()
+}
+
+// mayTake reports whether t (of priority tau) may take the processors of
+// set under [SSConfig.HoldRemembered].
+func (p *SS) mayTake(t *sim.Task, tau float64, set sim.ProcSet) bool {
+	if !p.cfg.HoldRemembered || !set.Overlaps(p.held) {
+		return true
+	}
+	now := p.m.Now()
+	for _, s := range p.rem {
+		if s.Set.Overlaps(set) && !p.mayPass(t, tau, s, now) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayPass reports whether t, of priority tau, could suspend suspended job
+// s were it running: t may take the processors s remembers.
+func (p *SS) mayPass(t *sim.Task, tau float64, s *sim.Task, now sim.Time) bool {
+	x := xfactor(s, now)
+	if tau < p.cfg.SuspensionFactor*x || float64(s.Procs) > p.cfg.WidthRatio*float64(t.Procs) {
+		return false
+	}
+	switch {
+	case p.limit == nil:
+		return true
+	case p.guard:
+		return !p.protected(s, x)
+	}
+	return tau <= p.limit[s.Index]
 }
 
 // suspendAll suspends victims; they wait for the next pass.
