@@ -146,7 +146,7 @@ func TestSS_Reference(t *testing.T) {
 						a.ID, a.FirstStart, a.End, a.Suspensions, b.FirstStart, b.End, b.Suspensions)
 				}
 			}
-			if susp == 0 {
+			if susp == 0 && !testing.Short() {
 				t.Errorf("no suspensions: the comparison proves little")
 			}
 			t.Logf("%d suspensions; %d instants fast, %d reference", susp, res[0].Instants, res[1].Instants)
