@@ -37,7 +37,8 @@ type Segment struct {
 type Result struct {
 	// Procs is the machine size.
 	Procs int
-	// Tasks holds every job's final state, in input order.
+	// Tasks holds every job's final state in arrival order (submit time,
+	// then input order); Task.Index is the position here.
 	Tasks []Task
 	// Segments is filled when [Options.Segments] is set.
 	Segments []Segment

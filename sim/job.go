@@ -43,7 +43,8 @@ func (s State) String() string {
 // it; only the engine changes it (through [Machine] calls).
 type Task struct {
 	Job
-	// Index is the job's position in the run's job slice.
+	// Index is the job's position in arrival order (submit time, then
+	// input order): its place in [Result.Tasks] and [Machine.Task].
 	Index int
 	// State is the job's current state.
 	State State
