@@ -85,6 +85,9 @@ func ssParams(tunable bool) []Param {
 			Doc: "seconds between runs of the preemption routine while jobs wait (it also runs at every event)"},
 		{Name: "hold_remembered", Kind: Bool, Default: false,
 			Doc: "a job that never ran may take processors a suspended job remembers only if it could suspend that job were it running"},
+		{Name: "hold_backfill", Kind: Bool, Default: false,
+			Doc: "with hold_remembered, a job that never ran may also use free processors a suspended job remembers if, by its estimate, " +
+				"it ends before that job could resume (before each running job on the job's other processors ends or becomes suspendable by it)"},
 	}
 	if tunable {
 		ps = append(ps, Param{Name: "tunable", Kind: Bool, Default: false,
@@ -125,6 +128,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		TSSLimit:         v.Float("tss_limit"),
 		TSSProtectVictim: v.Bool("tss_protect_victim"),
 		HoldRemembered:   v.Bool("hold_remembered"),
+		HoldBackfill:     v.Bool("hold_backfill"),
 		Overhead:         o,
 	}
 	p, err := preempt.NewSS(cfg, env.Procs, env.Jobs)

@@ -42,7 +42,15 @@
 //     them where possible). With [SSConfig.HoldRemembered], processors a
 //     suspended job remembers count as its own: a job that never ran
 //     takes them, free or from a victim, only if it could suspend that
-//     job were it running (priority, width rule, TSS).
+//     job were it running (priority, width rule, TSS). With
+//     [SSConfig.HoldBackfill] as well, it may also use such processors
+//     when free if, by its estimate, it ends before the suspended job
+//     could resume: before every running job on the suspended job's other
+//     processors ends (by its estimate) or becomes one the suspended job
+//     may suspend (by priority and TSS). This is backfilling against the
+//     suspended job's earliest resumption; it never delays it when
+//     estimates are upper bounds. A processor held by a job in overhead
+//     or claimed gives no such window.
 //   - A job that never ran and does not fit may suspend running job j if
 //     its priority is at least SF times j's (equality suspends) and j
 //     uses at most [SSConfig.WidthRatio] times its processors. Running
@@ -168,4 +176,23 @@
 // first 5000 CTC jobs at load factor 1.3, SS keeps 0.55 of the machine
 // busy until the last arrival (NS 0.68), and the suspended jobs left then
 // take 290 more hours to finish (NS 19).
+//
+// [SSConfig.HoldRemembered] removes that collapse (CTC 430 at load
+// factors 1.3 and 1.6: utilization 0.661 and 0.785, NS 0.656 and 0.789),
+// but on the first 5000 SDSC jobs (128 processors, accurate estimates)
+// the mean bounded slowdown of SS rises from 1.44 to 3.69, mostly in
+// short narrow jobs (VS N 1.41 to 7.23, VS W 1.40 to 6.64). Two causes,
+// measured with TestHoldBlockExperiment (LOADEXP=1): short jobs that
+// would fit in the free processors are kept off those a long suspended
+// job remembers (by the width rule or by priority) while that job could
+// not resume for hours anyway; and, as the held processors serialise the
+// wide jobs instead of letting them share the machine by suspension, wide
+// long jobs start later with a higher priority, which is constant while
+// they run, so that nothing suspends them for many hours (and narrow jobs
+// never may, by the width rule): with two 64-processor jobs of 18 hours
+// filling the machine, the short jobs behind them wait up to 11 hours.
+// [SSConfig.HoldBackfill] removes the first cause (mean 2.80, VS N 4.51,
+// VS W 6.08) and keeps the utilization (0.661, 0.796; SDSC at 1.3:
+// 0.860, NS 0.862). The second is the price of not fragmenting the
+// machine: plain SS leaves those processors idle for the short jobs.
 package preempt

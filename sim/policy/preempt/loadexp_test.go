@@ -191,6 +191,8 @@ func variants() []variant {
 		{"tss", func(c *SSConfig) { c.Tunable = true }},
 		{"ss+hold", func(c *SSConfig) { c.HoldRemembered = true }},
 		{"tss+hold", func(c *SSConfig) { c.Tunable, c.HoldRemembered = true, true }},
+		{"ss+hold+bf", func(c *SSConfig) { c.HoldRemembered, c.HoldBackfill = true, true }},
+		{"tss+hold+bf", func(c *SSConfig) { c.Tunable, c.HoldRemembered, c.HoldBackfill = true, true, true }},
 	}
 }
 
@@ -251,7 +253,7 @@ func TestCategoryExperiment(t *testing.T) {
 			}
 			add(res)
 		}
-		out := fmt.Sprintf("%s mean bsd: ns ss tss ss+hold tss+hold\n", w.name)
+		out := fmt.Sprintf("%s mean bsd: ns ss tss ss+hold tss+hold ss+hold+bf tss+hold+bf\n", w.name)
 		for _, c := range order {
 			out += fmt.Sprintf("%-8s %v\n", c, rows[c])
 		}

@@ -52,6 +52,13 @@ type SSConfig struct {
 	// suspending their holder, only if it could suspend that suspended
 	// job were it running (by priority, width and, for TSS, limit).
 	HoldRemembered bool
+	// HoldBackfill (default false) refines HoldRemembered: a job that
+	// never ran may also use free processors a suspended job remembers
+	// when, by its estimate, it ends before that job could resume: before
+	// each running job holding the suspended job's other processors ends
+	// (by its estimate) or may be suspended by it. Ignored unless
+	// HoldRemembered.
+	HoldBackfill bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }

@@ -95,6 +95,15 @@ func TestSS_Reference(t *testing.T) {
 			c.HoldRemembered = true
 			c.Overhead = DefaultOverhead(11)
 		}, 1.3},
+		{"sdsc/hold/backfill/load1.3", sdsc, 128, workload.EstimateAccurate, func(c *SSConfig) { c.HoldRemembered, c.HoldBackfill = true, true }, 1.3},
+		{"ctc430/tss/hold/backfill/trace/load1.6", ctc, 430, workload.EstimateTrace, func(c *SSConfig) {
+			c.Tunable, c.HoldRemembered, c.HoldBackfill = true, true, true
+		}, 1.6},
+		{"sdsc/tss/formula/hold/backfill/overhead", sdsc, 0, workload.EstimateTrace, func(c *SSConfig) {
+			formula(c)
+			c.HoldRemembered, c.HoldBackfill = true, true
+			c.Overhead = DefaultOverhead(17)
+		}, 0},
 		{"ctc/accurate", ctc, 0, workload.EstimateAccurate, func(*SSConfig) {}, 0},
 		{"ctc/trace/sf1.5", ctc, 0, workload.EstimateTrace, func(c *SSConfig) { c.SuspensionFactor = 1.5 }, 0},
 		{"ctc430/tss3", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.Tunable, c.TSSLimit = true, 3 }, 0},

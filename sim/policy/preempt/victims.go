@@ -80,11 +80,66 @@ func (p *SS) freeFor(t *sim.Task, tau float64) (sim.ProcSet, int) {
 	}
 	now := p.m.Now()
 	for _, s := range p.rem {
-		if s.Set.Overlaps(a) && !p.mayPass(t, tau, s, now) {
+		if s.Set.Overlaps(a) && !p.mayPass(t, tau, s, now) && !p.mayBackfill(t, s, now) {
 			a.Subtract(s.Set)
 		}
 	}
 	return a, a.Len()
+}
+
+// mayBackfill reports whether, under [SSConfig.HoldBackfill], a job t
+// starting now ends by its estimate before suspended job s could resume
+// (see resumeBound), and so may use the free processors s remembers.
+func (p *SS) mayBackfill(t *sim.Task, s *sim.Task, now sim.Time) bool {
+	return p.cfg.HoldBackfill && now+t.Estimate <= p.resumeBound(s, now)
+}
+
+// resumeBound returns a lower bound on when suspended job s can resume:
+// the latest, over the running jobs holding its processors, of the
+// earlier of each one's end by its estimate and the time s's priority
+// reaches SF times that job's (never, if TSS forbids s to suspend it).
+// It is now if s is not Suspended, if one of its processors is held by a
+// job in overhead or claimed, or if all are free.
+func (p *SS) resumeBound(s *sim.Task, now sim.Time) sim.Time {
+	if s.State != sim.Suspended {
+		return now
+	}
+	for _, c := range p.claims {
+		if c.set.Overlaps(s.Set) {
+			return now
+		}
+	}
+	tau := xfactor(s, now)
+	at := now
+	for _, h := range p.m.Active() {
+		if !h.Set.Overlaps(s.Set) {
+			continue
+		}
+		if h.State != sim.Running {
+			return now
+		}
+		at = max(at, min(h.EstimatedEnd(now), p.passAt(s, tau, h, now)))
+	}
+	return at
+}
+
+// passAt returns a lower bound on the first time at which suspended job s,
+// of priority tau now, may suspend running job h by priority and TSS, or
+// sim.Never.
+func (p *SS) passAt(s *sim.Task, tau float64, h *sim.Task, now sim.Time) sim.Time {
+	x := xfactor(h, now)
+	need := p.cfg.SuspensionFactor * x
+	switch {
+	case p.protected(h, x):
+		return sim.Never
+	case p.limit != nil && !p.guard && max(tau, need) > p.limit[h.Index]:
+		return sim.Never
+	case tau >= need:
+		return now
+	}
+	// tau grows by 1/estimate per second while s is suspended; one second
+	// early is safe.
+	return now + sim.Time(math.Floor((need-tau)*float64(s.Estimate))) - 1
 }
 
 // mayTake reports whether t (of priority tau) may take the processors of
