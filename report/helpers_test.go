@@ -4,9 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/golden"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/results"
@@ -102,48 +102,5 @@ func writeFixture(dir string) error {
 // -update.
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	golden := filepath.Join("testdata", path)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test ./report -update creates it)", err)
-	}
-	if line, col, same := firstDiff(got, string(want)); !same {
-		t.Errorf("%s:%d:%d: output differs from the golden file (review, then go test ./report -run '%s' -update)\n got: %q\nwant: %q",
-			golden, line, col, t.Name(), lineAt(got, line), lineAt(string(want), line))
-	}
-}
-
-// firstDiff returns the 1-based line and column of the first difference.
-func firstDiff(a, b string) (line, col int, same bool) {
-	if a == b {
-		return 0, 0, true
-	}
-	line, col = 1, 1
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			return line, col, false
-		}
-		col++
-		if a[i] == '\n' {
-			line, col = line+1, 1
-		}
-	}
-	return line, col, false
-}
-
-func lineAt(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if n >= 1 && n-1 < len(lines) {
-		return lines[n-1]
-	}
-	return ""
+	golden.Check(t, filepath.Join("testdata", path), got, *update)
 }

@@ -3,6 +3,7 @@ package results_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
@@ -380,9 +381,8 @@ func TestSweepTables_FromFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if line, col, ok := firstDiff(got.String(), string(want)); !ok {
-			t.Errorf("%s from the Parquet files differs from the one the run wrote at %d:%d:\n got: %q\nwant: %q",
-				f.name, line, col, lineAt(got.String(), line), lineAt(string(want), line))
+		if d := golden.Diff(got.String(), string(want)); d != "" {
+			t.Errorf("%s from the Parquet files differs from the one the run wrote at %s", f.name, d)
 		}
 	}
 	// The ss settings share no label, so each keeps its own name; the

@@ -3,6 +3,7 @@ package results_test
 import (
 	"flag"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,49 +86,6 @@ func TestWriteOutputs_TablesGolden(t *testing.T) {
 		for _, tk := range tasks {
 			got = []byte(strings.ReplaceAll(string(got), tk.ID, fmt.Sprintf("task-id-%d", tk.Index)))
 		}
-		golden := filepath.Join("testdata", "tables", f+".golden")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if line, col, ok := firstDiff(string(got), string(want)); !ok {
-			t.Errorf("%s:%d:%d: %s differs from the golden file (go test ./results -run TablesGolden -update rewrites it)\n got: %q\nwant: %q",
-				golden, line, col, f, lineAt(string(got), line), lineAt(string(want), line))
-		}
+		golden.Check(t, filepath.Join("testdata", "tables", f+".golden"), string(got), *update)
 	}
-}
-
-// firstDiff returns the 1-based line and column of the first difference.
-func firstDiff(a, b string) (line, col int, same bool) {
-	if a == b {
-		return 0, 0, true
-	}
-	line, col = 1, 1
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			return line, col, false
-		}
-		col++
-		if a[i] == '\n' {
-			line, col = line+1, 1
-		}
-	}
-	return line, col, false
-}
-
-func lineAt(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if n-1 < len(lines) {
-		return lines[n-1]
-	}
-	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/schedfarm/schedfarm/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,24 +68,6 @@ func schedule(res *sim.Result) string {
 	return b.String()
 }
 
-// firstDiff returns "line N: got X, want Y" for the first differing line.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d: got %q, want %q", i+1, gl, wl)
-		}
-	}
-	return ""
-}
-
 // TestScenarios runs every scenario under testdata/scenarios against every
 // policy that has a golden file for it (<scenario>.<policy>.golden).
 // Rerun one case with: go test ./sim/policy -run 'TestScenarios/compress/easy'
@@ -99,8 +82,8 @@ func TestScenarios(t *testing.T) {
 		if len(goldens) == 0 {
 			t.Errorf("%s: no golden files", file)
 		}
-		for _, golden := range goldens {
-			pol := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(golden), name+"."), ".golden")
+		for _, gf := range goldens {
+			pol := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(gf), name+"."), ".golden")
 			t.Run(name+"/"+pol, func(t *testing.T) {
 				procs, jobs := readScenario(t, file)
 				p, err := policy.New(pol, nil, policy.Env{Procs: procs, Jobs: jobs})
@@ -114,20 +97,7 @@ func TestScenarios(t *testing.T) {
 				if err := simcheck.Check(jobs, res); err != nil {
 					t.Errorf("invariants: %v", err)
 				}
-				got := schedule(res)
-				if *update {
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d := firstDiff(got, string(want)); d != "" {
-					t.Errorf("%s: %s\ngot:\n%s", golden, d, got)
-				}
+				golden.Check(t, gf, schedule(res), *update)
 			})
 		}
 	}
