@@ -10,17 +10,25 @@ import (
 
 const crashSweep = "crash"
 
+// crashSetup skips a crash test under -short, else returns the crash
+// spec, the clean run's output directory, and a work directory with the
+// state and output paths of the run under test.
+func crashSetup(t *testing.T) (spec, want, dir, state, out string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("crash test")
+	}
+	spec = testdata(t, "crash.yaml")
+	want = cleanRun(t, spec)
+	dir = t.TempDir()
+	return spec, want, dir, filepath.Join(dir, "state"), filepath.Join(dir, "out")
+}
+
 // TestKillWorker kills a worker with SIGKILL in the middle of a sweep: its
 // task goes to another worker after the ack wait and the sweep ends with
 // the clean run's outputs.
 func TestKillWorker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("crash test")
-	}
-	spec := testdata(t, "crash.yaml")
-	want := cleanRun(t, spec)
-	dir := t.TempDir()
-	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
+	spec, want, dir, state, out := crashSetup(t)
 	ns := startNATS(t)
 	c := ns.coordinator(t, dir, state, out, spec)
 	w1 := ns.worker(t, dir, "--concurrency", "1")
@@ -38,13 +46,7 @@ func TestKillWorker(t *testing.T) {
 // a sweep; `status` reads the state it left; a new coordinator resumes
 // from it and ends with the clean run's outputs.
 func TestKillCoordinator(t *testing.T) {
-	if testing.Short() {
-		t.Skip("crash test")
-	}
-	spec := testdata(t, "crash.yaml")
-	want := cleanRun(t, spec)
-	dir := t.TempDir()
-	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
+	spec, want, dir, state, out := crashSetup(t)
 	ns := startNATS(t)
 	c1 := ns.coordinator(t, dir, state, out, spec)
 	ns.worker(t, dir, "--concurrency", "2")
@@ -76,13 +78,7 @@ func TestKillCoordinator(t *testing.T) {
 // it go on (SIGCONT) so both publish a result: the outputs have no
 // duplicate rows.
 func TestRedelivery(t *testing.T) {
-	if testing.Short() {
-		t.Skip("crash test")
-	}
-	spec := testdata(t, "crash.yaml")
-	want := cleanRun(t, spec)
-	dir := t.TempDir()
-	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
+	spec, want, dir, state, out := crashSetup(t)
 	ns := startNATS(t)
 	c := ns.coordinator(t, dir, state, out, spec)
 	w1 := ns.worker(t, dir, "--concurrency", "1")
@@ -104,13 +100,7 @@ func TestRedelivery(t *testing.T) {
 // workers in one process) with SIGKILL in the middle of a sweep: run again
 // with the same state, it resumes and ends with the clean run's outputs.
 func TestKillRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("crash test")
-	}
-	spec := testdata(t, "crash.yaml")
-	want := cleanRun(t, spec)
-	dir := t.TempDir()
-	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
+	spec, want, dir, state, out := crashSetup(t)
 	args := []string{"run", "--workers", "2", "--state", state, "--out", out, spec}
 	p1 := schedfarm(t, dir, args...)
 	waitDone(t, state, crashSweep, 2, time.Minute)
