@@ -78,7 +78,7 @@ func (p *holdProbe) Schedule() {
 			p.nofitL = append(p.nofitL, i)
 			if tau >= p.cfg.SuspensionFactor*p.lowest() {
 				p.eligL = append(p.eligL, i)
-				_, base := p.freeFor(t, tau)
+				_, _, base := p.freeFor(t, tau)
 				with, without := base, a.Len()
 				for _, r := range p.ranked() {
 					if r.State != sim.Running || tau < p.cfg.SuspensionFactor*p.SS.prio[r.Index] ||
@@ -96,7 +96,7 @@ func (p *holdProbe) Schedule() {
 			}
 			continue
 		}
-		_, n := p.freeFor(t, tau)
+		_, _, n := p.freeFor(t, tau)
 		if n >= t.Procs {
 			continue
 		}

@@ -13,10 +13,18 @@ import (
 // free, then victims among them largest first.
 func (p *SS) fresh(t *sim.Task) {
 	tau := p.prio[t.Index]
-	free, base := p.freeFor(t, tau)
+	free, narrowed, base := p.freeFor(t, tau)
+	// The set is only built when needed: most idle jobs examined in a pass
+	// start nothing.
+	freeSet := func() sim.ProcSet {
+		if narrowed {
+			return free
+		}
+		return p.availSet()
+	}
 	avail := base
 	if t.Procs <= avail {
-		if set, ok := p.pick(free, t.Procs); ok {
+		if set, ok := p.pick(freeSet(), t.Procs); ok {
 			_ = p.m.StartOn(t, set)
 		}
 		return
@@ -63,20 +71,24 @@ func (p *SS) fresh(t *sim.Task) {
 		k++
 	}
 	victims := cand[:k]
-	set := p.claimSetFrom(t, victims, free)
+	set := p.claimSetFrom(t, victims, freeSet())
 	p.suspendAll(victims)
 	p.left = p.left || (sum > t.Procs && p.over == nil)
 	p.commit(t, set, victims)
 }
 
-// freeFor returns the free unclaimed processors a job t that never ran
-// may take and their number: all of them, or with
-// [SSConfig.HoldRemembered] those that no suspended job t could not
-// suspend remembers.
-func (p *SS) freeFor(t *sim.Task, tau float64) (sim.ProcSet, int) {
+// freeFor returns the number of free unclaimed processors a job t that
+// never ran may take: all of them, or with [SSConfig.HoldRemembered]
+// those that no suspended job t could not suspend remembers. Only in the
+// second case (narrowed) does it build and return the set; otherwise the
+// set is [core.availSet], left to the caller to build if it needs it.
+func (p *SS) freeFor(t *sim.Task, tau float64) (set sim.ProcSet, narrowed bool, n int) {
+	if !p.cfg.HoldRemembered {
+		return sim.ProcSet{}, false, p.avail()
+	}
 	a := p.availSet()
-	if !p.cfg.HoldRemembered || !a.Overlaps(p.held) {
-		return a, a.Len()
+	if !a.Overlaps(p.held) {
+		return a, true, a.Len()
 	}
 	now := p.m.Now()
 	for _, s := range p.rem {
@@ -84,7 +96,7 @@ func (p *SS) freeFor(t *sim.Task, tau float64) (sim.ProcSet, int) {
 			a.Subtract(s.Set)
 		}
 	}
-	return a, a.Len()
+	return a, true, a.Len()
 }
 
 // mayBackfill reports whether, under [SSConfig.HoldBackfill], a job t
