@@ -31,6 +31,17 @@
 // same ones: preemption is local. A killed job loses its work and its
 // processors and goes back to waiting.
 //
+// # Admission control
+//
+// A policy may decide, at a job's arrival instant and only then, to admit
+// it ([Machine.Admit], optionally with a guaranteed completion time, set
+// once) or to reject it ([Machine.Reject]: the job ends in the final state
+// [Rejected] without ever holding processors). Jobs a policy never decides
+// count as admitted. With segment recording on, the engine logs every
+// decision in [Result.Decisions] for invariant checks. [Job.Origin] names
+// the job a copy was made from (the duplicate load transform), so that a
+// policy can treat copies like their originals.
+//
 // # What sim does not do
 //
 // sim reads no files and imports nothing of the farm; workloads come from

@@ -42,6 +42,9 @@ type Result struct {
 	Tasks []Task
 	// Segments is filled when [Options.Segments] is set.
 	Segments []Segment
+	// Decisions lists every admission decision in the order the policy
+	// made them; filled when [Options.Segments] is set.
+	Decisions []Decision
 	// Instants counts the instants at which the policy was asked to schedule.
 	Instants int
 }
@@ -61,6 +64,7 @@ type Machine struct {
 	err    error
 	opts   Options
 	segs   []Segment
+	decs   []Decision
 	policy Policy
 	dirty  bool // a decision created work for the current instant
 }
@@ -344,7 +348,10 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 	}
 	sort.SliceStable(order, func(a, b int) bool { return jobs[order[a]].Submit < jobs[order[b]].Submit })
 	for k, i := range order {
-		m.tasks[k] = Task{Job: jobs[i], Index: k, FirstStart: -1, End: -1, Promise: -1, activeIdx: -1}
+		m.tasks[k] = Task{Job: jobs[i], Index: k, FirstStart: -1, End: -1, Promise: -1, Decided: -1, Deadline: -1, activeIdx: -1}
+		if m.tasks[k].Origin == 0 {
+			m.tasks[k].Origin = m.tasks[k].ID
+		}
 	}
 	if err := p.Init(m); err != nil {
 		return nil, fmt.Errorf("init policy: %w", err)
@@ -399,12 +406,13 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 		}
 	}
 	for i := range m.tasks {
-		if t := &m.tasks[i]; t.State != Done {
+		if t := &m.tasks[i]; t.State != Done && t.State != Rejected {
 			return nil, m.fail(fmt.Errorf("job %d never completed (it is %v)", t.ID, t.State))
 		}
 	}
 	res.Tasks = m.tasks
 	res.Segments = m.segs
+	res.Decisions = m.decs
 	return res, nil
 }
 

@@ -13,7 +13,16 @@ type Job struct {
 	Estimate Time
 	// Procs is the number of processors the job needs (1..machine size).
 	Procs int
+	// Origin is the ID of the job this one is a copy of (the duplicate
+	// load transform), or the job's own ID. Zero means the job's own ID:
+	// [Run] fills it in, so a copy of a job whose ID is 0 cannot be told
+	// from an original.
+	Origin int64
 }
+
+// Original reports whether the job is not a copy of another (Origin is
+// its own ID or unset).
+func (j *Job) Original() bool { return j.Origin == 0 || j.Origin == j.ID }
 
 // State is where a job is in its life.
 type State uint8
@@ -27,9 +36,10 @@ const (
 	Suspended               // stopped; remembers its processors but holds none
 	Resuming                // being resumed: holds processors, does no work
 	Done                    // completed
+	Rejected                // refused at arrival by an admission-control policy; final
 )
 
-var stateNames = [...]string{"pending", "waiting", "running", "suspending", "suspended", "resuming", "done"}
+var stateNames = [...]string{"pending", "waiting", "running", "suspending", "suspended", "resuming", "done", "rejected"}
 
 // String returns the state's name.
 func (s State) String() string {
@@ -72,6 +82,14 @@ type Task struct {
 	// replaced an earlier one.
 	Promise       Time
 	PromiseRaised bool
+	// Decided is when the policy admitted ([Machine.Admit]) or rejected
+	// ([Machine.Reject]) the job: always its arrival instant, or -1 when
+	// the policy never decided (policies without admission control admit
+	// every job implicitly).
+	Decided Time
+	// Deadline is the completion time the policy guaranteed when it
+	// admitted the job, or -1 for none. It is set once.
+	Deadline Time
 	// Aux is free for the policy's own bookkeeping (for example a queue index).
 	Aux int
 

@@ -50,11 +50,15 @@ func (a *acc) result(cat string, row, col int) Aggregate {
 
 // Summarize returns one aggregate per category of s in grid order (empty
 // categories included, with Count 0), followed by the overall aggregate.
+// Rejected jobs are left out.
 func Summarize(s *Scheme, recs []Record) []Aggregate {
 	cells := make([]acc, len(s.Rows)*len(s.Cols))
 	var all acc
 	for i := range recs {
 		r := &recs[i]
+		if r.Rejected {
+			continue
+		}
 		row, col := s.Cell(r)
 		cells[row*len(s.Cols)+col].add(r)
 		all.add(r)

@@ -106,3 +106,23 @@ func TestStats(t *testing.T) {
 		t.Errorf("Stats = %+v, want makespan 200 utilization 0.75", s)
 	}
 }
+
+// TestRejected: a rejected job has no start or end and stays out of the
+// aggregates and of utilization.
+func TestRejected(t *testing.T) {
+	task := &sim.Task{Job: sim.Job{ID: 8, Submit: 0, Runtime: 1000, Estimate: 1000, Procs: 10}, State: sim.Rejected, FirstStart: -1, End: -1}
+	r := NewRecord(task)
+	if !r.Rejected || r.Start != -1 || r.End != -1 || r.Wait != 0 || r.BSD != 0 || r.Turnaround != 0 {
+		t.Errorf("NewRecord(rejected) = %+v", r)
+	}
+	recs := []Record{{Submit: 50, End: 200, Runtime: 100, Procs: 10, BSD: 2}, r}
+	s := Stats(10, recs)
+	if s.Jobs != 2 || s.Makespan != 150 || math.Abs(s.Utilization-1000.0/1500) > 1e-12 {
+		t.Errorf("Stats = %+v, want 2 jobs, makespan 150, utilization 2/3", s)
+	}
+	ss4, _ := LookupScheme("ss4")
+	agg := Summarize(ss4, recs)
+	if all := agg[len(agg)-1]; all.Count != 1 || all.BSD.Mean != 2 {
+		t.Errorf("overall = %+v, want one job of bsd 2", all)
+	}
+}

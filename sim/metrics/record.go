@@ -22,15 +22,25 @@ type Record struct {
 	SuspendedTime sim.Time
 	OverheadTime  sim.Time
 	Kills         int
+	// Rejected is true for a job an admission-control policy refused at
+	// arrival: it never ran, its Start and End are -1, its wait,
+	// turnaround and slowdowns 0, and it is left out of every aggregate
+	// and of utilization.
+	Rejected bool
 }
 
-// NewRecord computes the record of a completed job.
+// NewRecord computes the record of a completed or rejected job.
 func NewRecord(t *sim.Task) Record {
 	r := Record{
 		JobID: t.ID, Submit: t.Submit, Start: t.FirstStart, End: t.End,
 		Runtime: t.Runtime, Estimate: t.Estimate, Procs: t.Procs,
 		Suspensions: t.Suspensions, SuspendedTime: t.SuspendedTime,
 		OverheadTime: t.OverheadTime, Kills: t.Kills,
+	}
+	if t.State == sim.Rejected {
+		r.Rejected = true
+		r.Start, r.End = -1, -1
+		return r
 	}
 	r.Turnaround = t.End - t.Submit
 	r.Wait = r.Turnaround - t.Runtime
@@ -65,20 +75,27 @@ type RunStats struct {
 	Kills       int
 }
 
-// Stats computes the whole-run figures of records on a machine of procs.
+// Stats computes the whole-run figures of records on a machine of procs;
+// rejected jobs count in Jobs only.
 func Stats(procs int, recs []Record) RunStats {
 	s := RunStats{Jobs: len(recs), Procs: procs}
 	if len(recs) == 0 {
 		return s
 	}
-	first, last := recs[0].Submit, recs[0].End
+	first, last := sim.Never, sim.Time(0)
 	var work float64
 	for _, r := range recs {
+		if r.Rejected {
+			continue
+		}
 		first = min(first, r.Submit)
 		last = max(last, r.End)
 		work += float64(r.Runtime) * float64(r.Procs)
 		s.Suspensions += r.Suspensions
 		s.Kills += r.Kills
+	}
+	if first == sim.Never {
+		return s
 	}
 	s.Makespan = last - first
 	if s.Makespan > 0 {

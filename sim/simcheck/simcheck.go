@@ -25,7 +25,12 @@ import (
 //   - a job that was suspended and resumed (not killed) ran on exactly the
 //     same processors in every segment;
 //   - no job started later than the last reservation the policy promised
-//     it, and no promise was ever moved later.
+//     it, and no promise was ever moved later;
+//   - admission ([sim.Result.Decisions]): a rejected job never held
+//     processors; every decision was taken at the job's arrival, at most
+//     one per job, and matches the job's final state, so no deadline ever
+//     changed; when the policy decided any job, it decided every job; and
+//     every admitted job with a deadline ended by it.
 func Check(jobs []sim.Job, res *sim.Result) error {
 	var errs []error
 	add := func(format string, a ...any) {
@@ -43,8 +48,17 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 	for i := range res.Tasks {
 		t := &res.Tasks[i]
 		seen[t.ID]--
+		if t.State == sim.Rejected {
+			if t.FirstStart >= 0 || t.End >= 0 || t.Work > 0 {
+				add("rejected job %d ran (start %d, end %d)", t.ID, t.FirstStart, t.End)
+			}
+			continue
+		}
 		if t.State != sim.Done || t.End < 0 {
 			add("job %d did not complete (%v)", t.ID, t.State)
+		}
+		if t.Deadline >= 0 && t.End > t.Deadline {
+			add("job %d ended at %d, after its deadline %d", t.ID, t.End, t.Deadline)
 		}
 		if t.FirstStart < t.Submit {
 			add("job %d started at %d before its arrival at %d", t.ID, t.FirstStart, t.Submit)
@@ -61,6 +75,7 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 			add("job %d appears %+d times too often in the output", id, -n)
 		}
 	}
+	checkDecisions(res, add)
 	// Per-job work and processor identity.
 	type jobSegs struct {
 		work      sim.Time
@@ -72,6 +87,10 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 	segs := res.Segments
 	for _, s := range segs {
 		t := &res.Tasks[s.Task]
+		if t.State == sim.Rejected {
+			add("rejected job %d held processors %v during [%d,%d)", t.ID, s.Set, s.Start, s.End)
+			continue
+		}
 		if s.End <= s.Start {
 			add("job %d: empty segment [%d,%d)", t.ID, s.Start, s.End)
 		}
@@ -96,6 +115,9 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 	}
 	for i := range res.Tasks {
 		t := &res.Tasks[i]
+		if t.State == sim.Rejected {
+			continue
+		}
 		w := per[i].work
 		if t.Kills == 0 && w != t.Runtime {
 			add("job %d did %d s of work, runtime is %d", t.ID, w, t.Runtime)
@@ -143,6 +165,46 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 		})
 	}
 	return errors.Join(errs...)
+}
+
+// checkDecisions verifies the admission log against the jobs' final states.
+func checkDecisions(res *sim.Result, add func(string, ...any)) {
+	if len(res.Decisions) == 0 {
+		for i := range res.Tasks {
+			if t := &res.Tasks[i]; t.Decided >= 0 || t.State == sim.Rejected {
+				add("job %d was decided (%v at %d) but no decision was logged (segment recording off?)", t.ID, t.State, t.Decided)
+				return
+			}
+		}
+		return
+	}
+	got := make([]int, len(res.Tasks))
+	for _, d := range res.Decisions {
+		if d.Task < 0 || d.Task >= len(res.Tasks) {
+			add("decision for job index %d of %d", d.Task, len(res.Tasks))
+			continue
+		}
+		t := &res.Tasks[d.Task]
+		got[d.Task]++
+		if got[d.Task] > 1 {
+			add("job %d decided %d times (last at %d): its deadline could change", t.ID, got[d.Task], d.At)
+		}
+		if d.At != t.Submit {
+			add("job %d decided at %d, it arrived at %d", t.ID, d.At, t.Submit)
+		}
+		if d.Admitted == (t.State == sim.Rejected) {
+			add("job %d decided admitted=%v, ended %v", t.ID, d.Admitted, t.State)
+		}
+		if d.Admitted && d.Deadline != t.Deadline {
+			add("job %d admitted with deadline %d, ended with deadline %d", t.ID, d.Deadline, t.Deadline)
+		}
+	}
+	for i, n := range got {
+		if n == 0 {
+			add("job %d was never decided (the policy decided others)", res.Tasks[i].ID)
+			return
+		}
+	}
 }
 
 func sameSet(a, b sim.ProcSet) bool { return a.Contains(b) && b.Contains(a) }

@@ -62,3 +62,72 @@ func TestCheck_Catches(t *testing.T) {
 		})
 	}
 }
+
+// admitPolicy admits jobs with deadline 1000 and rejects job 3, starting
+// admitted jobs in arrival order when they fit.
+type admitPolicy struct{ m *sim.Machine }
+
+func (p *admitPolicy) Init(m *sim.Machine) error { p.m = m; return nil }
+func (p *admitPolicy) Arrive(t *sim.Task) {
+	if t.ID == 3 {
+		_ = p.m.Reject(t)
+		return
+	}
+	_ = p.m.Admit(t, 1000)
+}
+func (p *admitPolicy) Finish(*sim.Task) {}
+func (p *admitPolicy) Timer(int)        {}
+func (p *admitPolicy) Schedule() {
+	for i := 0; i < p.m.NumTasks(); i++ {
+		if t := p.m.Task(i); t.State == sim.Waiting && t.Procs <= p.m.Free() {
+			_ = p.m.Start(t)
+		}
+	}
+}
+
+// TestCheck_CatchesAdmission tampers with a correct run of an
+// admission-control policy and expects each admission violation to be
+// reported.
+func TestCheck_CatchesAdmission(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 2},
+		{ID: 2, Submit: 0, Runtime: 50, Estimate: 50, Procs: 2},
+		{ID: 3, Submit: 10, Runtime: 20, Estimate: 20, Procs: 4},
+	}
+	fresh := func() *sim.Result {
+		res, err := sim.Run(context.Background(), 4, jobs, &admitPolicy{}, sim.Options{Segments: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(jobs, res); err != nil {
+			t.Fatalf("clean run: %v", err)
+		}
+		return res
+	}
+	tests := []struct {
+		name   string
+		tamper func(r *sim.Result)
+		want   string
+	}{
+		{"rejected holds processors", func(r *sim.Result) {
+			r.Segments = append(r.Segments, sim.Segment{Task: 2, Start: 200, End: 220, Set: sim.FullProcSet(4), Working: true})
+		}, "rejected job 3 held processors"},
+		{"rejected ran", func(r *sim.Result) { r.Tasks[2].FirstStart = 10 }, "rejected job 3 ran"},
+		{"missed deadline", func(r *sim.Result) { r.Tasks[0].Deadline = 99; r.Decisions[0].Deadline = 99 }, "after its deadline 99"},
+		{"decided late", func(r *sim.Result) { r.Decisions[2].At = 11 }, "decided at 11, it arrived at 10"},
+		{"decided twice", func(r *sim.Result) { r.Decisions = append(r.Decisions, r.Decisions[0]) }, "decided 2 times"},
+		{"deadline changed", func(r *sim.Result) { r.Tasks[1].Deadline = 2000 }, "ended with deadline 2000"},
+		{"never decided", func(r *sim.Result) { r.Decisions = r.Decisions[1:] }, "never decided"},
+		{"state differs", func(r *sim.Result) { r.Decisions[2].Admitted = true }, "ended rejected"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fresh()
+			tt.tamper(res)
+			err := simcheck.Check(jobs, res)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Check() = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -68,7 +68,9 @@
 //     [LoadDuplicate] gives each job floor(LF-1) copies plus one more with
 //     probability frac(LF-1), at the same submit time, right after the
 //     original. Copies get the ids maxID+1, maxID+2, ... in order, where
-//     maxID is the largest job id of the whole trace.
+//     maxID is the largest job id of the whole trace. A copy's
+//     [sim.Job.Origin] is its original's id; originals leave it 0, which
+//     means their own id.
 //
 // # Cost
 //

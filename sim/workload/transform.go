@@ -119,6 +119,7 @@ func duplicate(jobs []sim.Job, lf float64, seed uint64, nextID int64) []sim.Job 
 		for range k {
 			c := j
 			c.ID = nextID
+			c.Origin = j.ID
 			nextID++
 			out = append(out, c)
 		}

@@ -162,9 +162,15 @@ func checkDuplicates(t *testing.T, tr *Trace, w *Workload, n int) {
 			t.Fatalf("job %d submits before job %d", i, i-1)
 		}
 		if j.ID <= maxID {
+			if !j.Original() {
+				t.Fatalf("original %d has origin %d", j.ID, j.Origin)
+			}
 			originals++
 			last = j
 			continue
+		}
+		if j.Origin != last.ID {
+			t.Fatalf("copy %d has origin %d, want %d", j.ID, j.Origin, last.ID)
 		}
 		if j.ID != next {
 			t.Fatalf("copy %d has id %d, want %d", i, j.ID, next)
@@ -172,6 +178,7 @@ func checkDuplicates(t *testing.T, tr *Trace, w *Workload, n int) {
 		next++
 		c := j
 		c.ID = last.ID
+		c.Origin = 0
 		if c != last {
 			t.Fatalf("copy %d=%+v, want a copy of %+v", i, j, last)
 		}
