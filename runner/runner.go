@@ -81,6 +81,10 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 		return nil, fmt.Errorf("task %d: %w: simulate: %w", t.Index, ErrDeterministic, err)
 	}
 	recs := metrics.Records(res)
+	stats := metrics.Stats(w.Procs, recs)
+	if a, ok := p.(metrics.Annotator); ok {
+		a.Annotate(recs, &stats)
+	}
 	var baseline map[string]float64
 	if b, ok := p.(interface{ Baseline() map[string]float64 }); ok {
 		baseline = b.Baseline()
@@ -89,7 +93,7 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 		Baseline: baseline,
 		TaskID:   t.ID,
 		Index:    t.Index,
-		Stats:    metrics.Stats(w.Procs, recs),
+		Stats:    stats,
 		Drops:    results.Drops{Runtime: w.Drops.Runtime, Procs: w.Drops.Procs, TooBig: w.Drops.TooBig},
 		Jobs:     recs,
 		WallTime: time.Since(start),

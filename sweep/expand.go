@@ -154,14 +154,14 @@ func (p *parser) expand() {
 			continue
 		}
 		ps := s.Policies[i]
-		points(gs, func(set []func(*point), _ map[string]string) {
+		points(gs, func(set []func(*point), paths map[string]string) {
 			pt := &point{params: map[string]any{}}
 			for _, f := range set {
 				f(pt)
 			}
 			vals, err := pa.entry.Check(pt.params)
 			if err != nil {
-				addOnce(joinPath(pa.path, "params"), err)
+				crossParamErrors(err, pa.path, paths, addOnce)
 				return
 			}
 			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path})
@@ -353,4 +353,27 @@ func formatParam(v any, kind policy.Kind) string {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// crossParamErrors reports the errors of a grid point's parameter check:
+// a constraint between parameters ([policy.ParamError]) at the key path of
+// the value it names (e.g. "policies[1].params.class_bound_2"), anything
+// else at the entry's params.
+func crossParamErrors(err error, entry string, paths map[string]string, add func(string, error)) {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		var pe *policy.ParamError
+		if !errors.As(e, &pe) {
+			add(joinPath(entry, "params"), e)
+			continue
+		}
+		at, ok := paths[pe.Param]
+		if !ok {
+			at = joinPath(joinPath(entry, "params"), pe.Param)
+		}
+		add(at, problem(policy.ErrBadParam, "%s", pe.Msg))
+	}
 }

@@ -689,7 +689,11 @@ func (p *parser) policy(n *yaml.Node, path string) {
 				if pa.entry == nil {
 					continue // unknown policy: reported already
 				}
-				if _, err := pa.entry.Check(map[string]any{key: raw}); err != nil {
+				// A value alone is checked here; constraints between
+				// parameters (*policy.ParamError) are checked per grid
+				// point in expand.
+				var cross *policy.ParamError
+				if _, err := pa.entry.Check(map[string]any{key: raw}); err != nil && !errors.As(err, &cross) {
 					if errors.Is(err, policy.ErrUnknownParam) {
 						p.add(kp, v, problem(policy.ErrUnknownParam, "%s", trimParamErr(err, key, nil)))
 						break

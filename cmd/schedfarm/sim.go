@@ -123,6 +123,9 @@ func runSim(c *cli.Context) error {
 	elapsed := time.Since(began)
 	recs := metrics.Records(res)
 	st := metrics.Stats(wl.Procs, recs)
+	if a, ok := pol.(metrics.Annotator); ok {
+		a.Annotate(recs, &st)
+	}
 	switch {
 	case strings.HasSuffix(out, ".csv"):
 		if err := writeCSVFile(out, recs, metrics.Schemes()); err != nil {

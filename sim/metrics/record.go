@@ -27,6 +27,8 @@ type Record struct {
 	// turnaround and slowdowns 0, and it is left out of every aggregate
 	// and of utilization.
 	Rejected bool
+	// MQ holds the multiqueue policy's per-job figures (zero otherwise).
+	MQ QueueInfo
 }
 
 // NewRecord computes the record of a completed or rejected job.
@@ -73,6 +75,8 @@ type RunStats struct {
 	Utilization float64  // useful processor-seconds / (procs x makespan)
 	Suspensions int
 	Kills       int
+	// MultiQueue holds the multiqueue policy's figures (nil otherwise).
+	MultiQueue *QueueStats `json:"multiqueue,omitempty"`
 }
 
 // Stats computes the whole-run figures of records on a machine of procs;

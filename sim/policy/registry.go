@@ -80,9 +80,31 @@ type Entry struct {
 	Family string
 	Doc    string
 	Params []Param
+	// Validate, if set, checks constraints between parameters after each
+	// one was checked alone (a spec's settings are checked at validation,
+	// before any run). Each problem is a [*ParamError] naming the
+	// parameter it is reported on; join several with errors.Join.
+	Validate func(v Values) error
 	// Build makes the policy from validated values.
 	Build func(v Values, env Env) (sim.Policy, error)
 }
+
+// ParamError is a problem of one parameter's value found by an
+// [Entry.Validate] hook, for example a bound below another parameter. It
+// wraps [ErrBadParam].
+type ParamError struct {
+	// Param is the parameter the problem is reported on.
+	Param string
+	// Msg says what is wrong, for example
+	// "must be >= class_bound_1 (100), got 50".
+	Msg string
+}
+
+// Error returns "param: msg".
+func (e *ParamError) Error() string { return e.Param + ": " + e.Msg }
+
+// Unwrap returns [ErrBadParam].
+func (e *ParamError) Unwrap() error { return ErrBadParam }
 
 // Lookup returns the entry called name, or an error wrapping
 // [ErrUnknownPolicy] that quotes it and lists the valid names.
@@ -166,6 +188,11 @@ func (e *Entry) Check(raw map[string]any) (Values, error) {
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	if e.Validate != nil {
+		if err := e.Validate(v); err != nil {
+			return nil, err
+		}
 	}
 	return v, nil
 }
