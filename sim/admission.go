@@ -62,6 +62,7 @@ func (m *Machine) Reject(t *Task) error {
 	t.Decided = m.now
 	t.State = Rejected
 	t.Since = m.now
+	m.done++ // out of the queue for good
 	m.logDecision(t, false)
 	return nil
 }

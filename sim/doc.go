@@ -42,6 +42,19 @@
 // the job a copy was made from (the duplicate load transform), so that a
 // policy can treat copies like their originals.
 //
+// # Elastic jobs
+//
+// A job with [Job.Elastic] set has a demand of sequential work and an
+// Amdahl speedup; the policy chooses its allocation in [Elastic.Min,
+// Elastic.Max] at each (re)start ([Machine.Dispatch], with an optional
+// dispatch delay during which the processors are held idle). Such a job may
+// be checkpointed ([Machine.Checkpoint]: processors held idle for the cost,
+// then released; the job is Stopped and restarts anywhere, on any
+// allocation) or suspended in place. The remaining sequential work is the
+// conserved quantity ([Elastic]). A run with tagged jobs ends when they
+// are all done, and [Options.Horizon] ends a run at a fixed time; the jobs
+// that have arrived by then are in the result, unfinished ones not Done.
+//
 // # What sim does not do
 //
 // sim reads no files and imports nothing of the farm; workloads come from

@@ -23,6 +23,9 @@ type Options struct {
 	// CheckEvery, when > 0, makes the engine check its own processor
 	// bookkeeping every CheckEvery instants (slow; for tests).
 	CheckEvery int
+	// Horizon, when > 0, ends the run at that time even if jobs are
+	// unfinished (see [Result.End]); 0 runs until every job is done.
+	Horizon Time
 }
 
 // Segment is one interval during which a job held a set of processors.
@@ -47,6 +50,14 @@ type Result struct {
 	Decisions []Decision
 	// Instants counts the instants at which the policy was asked to schedule.
 	Instants int
+	// End is when the run ended: the last event, the [Options.Horizon],
+	// or the completion of the last tagged job ([Elastic.Tagged]). A run
+	// that ends early keeps only the jobs that arrived by End in Tasks;
+	// the unfinished ones are not Done and have End -1.
+	End Time
+	// MaxQueue is the largest number of jobs queued (waiting, suspended
+	// or stopped) after any instant.
+	MaxQueue int
 }
 
 // Machine is the engine's state as a policy sees it. Its methods may only be
@@ -67,6 +78,11 @@ type Machine struct {
 	decs   []Decision
 	policy Policy
 	dirty  bool // a decision created work for the current instant
+
+	done       int // completed or rejected jobs
+	tagged     int // tagged jobs of the run
+	taggedLeft int // tagged jobs not yet done
+	cut        bool
 }
 
 // Size returns the number of processors of the machine.
@@ -143,6 +159,7 @@ func (m *Machine) run(t *Task) {
 	t.State = Running
 	t.SegStart = m.now
 	t.Since = m.now
+	m.elasticRun(t)
 	t.completion = m.schedule(m.now+t.Runtime-t.Work, evCompletion, t, 0)
 }
 
@@ -158,6 +175,7 @@ func (m *Machine) Suspend(t *Task, overhead Time) error {
 	}
 	m.events.remove(t.completion)
 	m.closeSegment(t, true)
+	m.accrue(t)
 	t.Work += m.now - t.SegStart
 	t.Suspensions++
 	if overhead > 0 {
@@ -214,6 +232,9 @@ func (m *Machine) Kill(t *Task) error {
 		m.events.remove(t.completion)
 		m.closeSegment(t, true)
 		m.release(t)
+		if t.Elastic != nil {
+			t.Flex.Rem, t.Flex.Served = t.Elastic.Work, 0
+		}
 	case Suspended:
 		t.SuspendedTime += m.now - t.Since
 	default:
@@ -296,6 +317,11 @@ func (m *Machine) apply(e *event) {
 	switch e.kind {
 	case evCompletion:
 		m.closeSegment(t, true)
+		m.accrue(t)
+		m.done++
+		if t.Elastic != nil && t.Elastic.Tagged {
+			m.taggedLeft--
+		}
 		t.Work = t.Runtime
 		t.End = m.now
 		t.State = Done
@@ -310,11 +336,14 @@ func (m *Machine) apply(e *event) {
 			m.segs = append(m.segs, Segment{Task: t.Index, Start: t.Since, End: m.now, Set: t.Set.Clone()})
 		}
 		t.completion = nil
-		if t.State == Suspending {
+		switch t.State {
+		case Suspending:
 			m.release(t)
 			t.State = Suspended
 			t.Since = m.now
-		} else {
+		case Checkpointing:
+			m.stop(t)
+		default:
 			m.run(t)
 		}
 		if w, ok := m.policy.(OverheadWatcher); ok {
@@ -344,6 +373,9 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 		if j.Runtime <= 0 || j.Estimate <= 0 || j.Submit < 0 {
 			return nil, fmt.Errorf("%w: job %d: submit %d, runtime %d, estimate %d", ErrInput, j.ID, j.Submit, j.Runtime, j.Estimate)
 		}
+		if err := checkElastic(j, procs); err != nil {
+			return nil, err
+		}
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return jobs[order[a]].Submit < jobs[order[b]].Submit })
@@ -352,7 +384,14 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 		if m.tasks[k].Origin == 0 {
 			m.tasks[k].Origin = m.tasks[k].ID
 		}
+		if e := jobs[i].Elastic; e != nil {
+			m.tasks[k].Flex.Rem = e.Work
+			if e.Tagged {
+				m.tagged++
+			}
+		}
 	}
+	m.taggedLeft = m.tagged
 	if err := p.Init(m); err != nil {
 		return nil, fmt.Errorf("init policy: %w", err)
 	}
@@ -366,6 +405,11 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 			at = m.tasks[m.next].Submit
 		}
 		if at == Never {
+			break
+		}
+		if opts.Horizon > 0 && at > opts.Horizon {
+			m.now = opts.Horizon
+			m.cutOff()
 			break
 		}
 		m.now = at
@@ -396,6 +440,11 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 				break
 			}
 		}
+		res.MaxQueue = max(res.MaxQueue, m.Queued())
+		if m.taggedDone() {
+			m.cutOff()
+			break
+		}
 		if opts.CheckEvery > 0 && res.Instants%opts.CheckEvery == 0 {
 			if err := m.check(); err != nil {
 				return nil, err
@@ -405,8 +454,12 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 			return nil, ctx.Err()
 		}
 	}
+	res.End = m.now
+	if m.cut {
+		m.tasks = m.tasks[:m.next]
+	}
 	for i := range m.tasks {
-		if t := &m.tasks[i]; t.State != Done && t.State != Rejected {
+		if t := &m.tasks[i]; t.State != Done && t.State != Rejected && !m.cut {
 			return nil, m.fail(fmt.Errorf("job %d never completed (it is %v)", t.ID, t.State))
 		}
 	}

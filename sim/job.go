@@ -18,6 +18,9 @@ type Job struct {
 	// [Run] fills it in, so a copy of a job whose ID is 0 cannot be told
 	// from an original.
 	Origin int64
+	// Elastic, when not nil, makes the job's allocation the policy's
+	// choice within bounds, with a speedup model (see [Elastic]).
+	Elastic *Elastic
 }
 
 // Original reports whether the job is not a copy of another (Origin is
@@ -29,17 +32,19 @@ type State uint8
 
 // Job states.
 const (
-	Pending    State = iota // not yet arrived
-	Waiting                 // arrived, never started or killed since
-	Running                 // doing work on its processors
-	Suspending              // being suspended: holds processors, does no work
-	Suspended               // stopped; remembers its processors but holds none
-	Resuming                // being resumed: holds processors, does no work
-	Done                    // completed
-	Rejected                // refused at arrival by an admission-control policy; final
+	Pending       State = iota // not yet arrived
+	Waiting                    // arrived, never started or killed since
+	Running                    // doing work on its processors
+	Suspending                 // being suspended: holds processors, does no work
+	Suspended                  // stopped; remembers its processors but holds none
+	Resuming                   // being resumed: holds processors, does no work
+	Done                       // completed
+	Rejected                   // refused at arrival by an admission-control policy; final
+	Checkpointing              // being checkpointed: holds processors, does no work
+	Stopped                    // checkpointed; holds no processors, restarts anywhere
 )
 
-var stateNames = [...]string{"pending", "waiting", "running", "suspending", "suspended", "resuming", "done", "rejected"}
+var stateNames = [...]string{"pending", "waiting", "running", "suspending", "suspended", "resuming", "done", "rejected", "checkpointing", "stopped"}
 
 // String returns the state's name.
 func (s State) String() string {
@@ -92,6 +97,8 @@ type Task struct {
 	Deadline Time
 	// Aux is free for the policy's own bookkeeping (for example a queue index).
 	Aux int
+	// Flex is the engine's record of an elastic job (zero for rigid jobs).
+	Flex Flex
 
 	completion *event // pending completion or overhead-end event
 	activeIdx  int    // position in Machine.active, -1 when not there
