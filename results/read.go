@@ -118,6 +118,10 @@ func ReadJobs(path string) ([]JobRow, error) {
 		j.SuspendedTime = sim.Time(c.i64("suspended_time", i))
 		j.OverheadTime = sim.Time(c.i64("overhead_time", i))
 		j.Kills = int(c.i64("kills", i))
+		if c.valid("queue", i) {
+			j.MQ = metrics.QueueInfo{Queue: int(c.i64("queue", i)), Delay: sim.Time(c.i64("delay", i)),
+				PartitionAtStart: int(c.i64("partition_at_start", i))}
+		}
 		for name := range c.byName {
 			if s, ok := strings.CutPrefix(name, CategoryPrefix); ok {
 				r.Categories[s] = c.str(name, i)
@@ -155,6 +159,16 @@ func ReadSummary(path string) ([]SummaryRow, error) {
 func ReadTasks(path string) ([]TaskRow, error) {
 	var out []TaskRow
 	err := readRows(path, func(c *cols, i int, tc TaskCols) error {
+		var mq *metrics.QueueStats
+		if c.valid("partition_mean_1", i) {
+			mq = &metrics.QueueStats{
+				ProcMoves: c.i64("proc_moves", i), DelayUpdates: int(c.i64("delay_updates", i)),
+				DelayMax: c.f64("delay_max", i), DelayFinal: c.f64("delay_final", i),
+			}
+			for q := range mq.PartitionMean {
+				mq.PartitionMean[q] = c.f64(fmt.Sprintf("partition_mean_%d", q+1), i)
+			}
+		}
 		out = append(out, TaskRow{
 			TaskCols: tc,
 			Stats: metrics.RunStats{
@@ -163,6 +177,7 @@ func ReadTasks(path string) ([]TaskRow, error) {
 				Utilization: c.f64("utilization", i),
 				Suspensions: int(c.i64("suspensions", i)),
 				Kills:       int(c.i64("kills", i)),
+				MultiQueue:  mq,
 			},
 			Drops:       int(c.i64("drops", i)),
 			DropsDetail: c.str("drops_detail", i),
@@ -252,6 +267,12 @@ func colAs[T arrow.Array](c *cols, name string) (T, bool) {
 		return zero, false
 	}
 	return t, true
+}
+
+// valid reports whether column name exists and row i is not null.
+func (c *cols) valid(name string, i int) bool {
+	a, ok := c.byName[name]
+	return ok && a.IsValid(i)
 }
 
 func (c *cols) str(name string, i int) string {

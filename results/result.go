@@ -102,7 +102,8 @@ const (
 	// maxJobsBytes bounds the decompressed jobs Unmarshal accepts (about
 	// 8 million jobs).
 	maxJobsBytes = 1 << 30
-	// maxBytesPerJob bounds the IPC bytes of one job (15 8-byte values).
+	// maxBytesPerJob bounds the IPC bytes of one job (18 8-byte values and
+	// validity bits).
 	maxBytesPerJob = 256
 )
 
@@ -127,7 +128,7 @@ type header struct {
 }
 
 // recordSchema is the schema of the per-job rows in a marshalled result.
-var recordSchema = arrow.NewSchema([]arrow.Field{
+var recordSchema = arrow.NewSchema(append([]arrow.Field{
 	{Name: "job_id", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "submit", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "start", Type: arrow.PrimitiveTypes.Int64},
@@ -143,7 +144,7 @@ var recordSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "suspended_time", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "overhead_time", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
-}, nil)
+}, queueJobFields...), nil)
 
 // Marshal encodes the result: a small JSON header and the per-job rows as
 // an Arrow IPC stream with zstd compression. Equal results give equal
@@ -203,6 +204,7 @@ func recordsBatch(mem memory.Allocator, recs []metrics.Record) arrow.RecordBatch
 		ints(12).Append(int64(j.SuspendedTime))
 		ints(13).Append(int64(j.OverheadTime))
 		ints(14).Append(int64(j.Kills))
+		appendQueueJob([]*array.Int64Builder{ints(15), ints(16), ints(17)}, j)
 	}
 	return b.NewRecordBatch()
 }
@@ -294,7 +296,7 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 			case *array.Float64:
 				fl[i-9] = c
 			}
-			if rec.Column(i).NullN() > 0 {
+			if rec.Column(i).NullN() > 0 && !recordSchema.Field(i).Nullable {
 				return nil, fmt.Errorf("%w: null in jobs column %s", ErrCorrupt, recordSchema.Field(i).Name)
 			}
 		}
@@ -318,6 +320,7 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 				SuspendedTime: sim.Time(cols[12].Value(k)),
 				OverheadTime:  sim.Time(cols[13].Value(k)),
 				Kills:         int(cols[14].Value(k)),
+				MQ:            readQueueJob(cols[15:18], k),
 			})
 		}
 	}

@@ -151,7 +151,7 @@ var summaryFields = []arrow.Field{
 }
 
 // tasksFields are the columns of tasks.parquet after the task columns.
-var tasksFields = []arrow.Field{
+var tasksFields = append([]arrow.Field{
 	{Name: "jobs", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "makespan", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "utilization", Type: arrow.PrimitiveTypes.Float64},
@@ -163,7 +163,7 @@ var tasksFields = []arrow.Field{
 	{Name: "wall_time_ms", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "worker", Type: arrow.BinaryTypes.String},
 	{Name: "error", Type: arrow.BinaryTypes.String},
-}
+}, queueTaskFields...)
 
 // appendTaskCols appends the task columns of t (with result r, which may
 // be a failed one) n times to the first fields of b.

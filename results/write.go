@@ -285,8 +285,8 @@ func (o *outputs) writeJobs(w io.Writer) error {
 	nTask := len(taskFields(o.pcs))
 	b := pf.b
 	// Typed builders of the job columns, in recordSchema order.
-	var ints [15]*array.Int64Builder
-	var floats [15]*array.Float64Builder
+	ints := make([]*array.Int64Builder, len(jobFields))
+	floats := make([]*array.Float64Builder, len(jobFields))
 	for k := range jobFields {
 		switch fb := b.Field(nTask + k).(type) {
 		case *array.Int64Builder:
@@ -326,6 +326,7 @@ func (o *outputs) writeJobs(w io.Writer) error {
 				ints[12].Append(int64(j.SuspendedTime))
 				ints[13].Append(int64(j.OverheadTime))
 				ints[14].Append(int64(j.Kills))
+				appendQueueJob(ints[15:18], j)
 				for si, s := range o.schemes {
 					cats[si].Append(s.Classify(j))
 				}
@@ -411,6 +412,7 @@ func (o *outputs) writeTasks(w io.Writer) error {
 		col(8).(*array.Float64Builder).Append(float64(r.WallTime.Microseconds()) / 1000)
 		col(9).(*array.StringBuilder).Append(r.Worker)
 		col(10).(*array.StringBuilder).Append(r.Err)
+		appendQueueTask(b, nTask+11, r.Stats.MultiQueue)
 		if err := pf.added(1); err != nil {
 			b.Release()
 			return err
