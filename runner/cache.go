@@ -1,10 +1,11 @@
 package runner
 
 import (
-	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"sync"
@@ -53,6 +54,13 @@ func NewCache(size int) *Cache {
 // ("" skips the check); a file with another sha256 gives an error
 // wrapping [ErrTraceMismatch] and is not cached.
 func (c *Cache) Workload(path, sha string, opts workload.Options) (*workload.Workload, error) {
+	return c.WorkloadContext(context.Background(), path, sha, opts)
+}
+
+// WorkloadContext is [Cache.Workload] with a context: reading the trace
+// stops soon after ctx is done. The trace is read with
+// [workload.DefaultLimits].
+func (c *Cache) WorkloadContext(ctx context.Context, path, sha string, opts workload.Options) (*workload.Workload, error) {
 	if opts.Load == 0 || opts.Load == 1 || opts.LoadMode != workload.LoadDuplicate {
 		opts.Seed = 0 // only the duplicate transform draws random numbers
 	}
@@ -61,7 +69,7 @@ func (c *Cache) Workload(path, sha string, opts workload.Options) (*workload.Wor
 		wk.sha = "path:" + path
 	}
 	return c.workloads.get(&c.mu, wk, func() (*workload.Workload, error) {
-		t, err := c.trace(path, sha, opts.Procs)
+		t, err := c.trace(ctx, path, sha, opts.Procs)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +78,7 @@ func (c *Cache) Workload(path, sha string, opts workload.Options) (*workload.Wor
 }
 
 // trace returns the parsed trace at path for a machine size.
-func (c *Cache) trace(path, sha string, procs int) (*workload.Trace, error) {
+func (c *Cache) trace(ctx context.Context, path, sha string, procs int) (*workload.Trace, error) {
 	tk := traceKey{sha: sha, procs: procs}
 	if sha == "" {
 		tk.sha = "path:" + path
@@ -78,14 +86,25 @@ func (c *Cache) trace(path, sha string, procs int) (*workload.Trace, error) {
 	return c.traces.get(&c.mu, tk, func() (*workload.Trace, error) {
 		// Check the content before parsing it: a damaged local copy must
 		// not pass for a malformed trace, which would fail the task for good.
-		data, err := os.ReadFile(path)
+		// Both passes stream the file: memory does not grow with its size.
+		f, err := os.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("read trace: %w", err)
 		}
-		if sum := sha256.Sum256(data); sha != "" && hex.EncodeToString(sum[:]) != sha {
-			return nil, fmt.Errorf("%w: %s has sha256 %x, want %.12s", ErrTraceMismatch, path, sum[:6], sha)
+		defer f.Close()
+		if sha != "" {
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err != nil {
+				return nil, fmt.Errorf("read trace: %w", err)
+			}
+			if sum := h.Sum(nil); hex.EncodeToString(sum) != sha {
+				return nil, fmt.Errorf("%w: %s has sha256 %x, want %.12s", ErrTraceMismatch, path, sum[:6], sha)
+			}
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return nil, fmt.Errorf("read trace: %w", err)
+			}
 		}
-		return workload.Parse(bytes.NewReader(data), path, procs)
+		return workload.ParseContext(ctx, f, path, procs, workload.Limits{})
 	})
 }
 

@@ -55,8 +55,15 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	if err != nil {
 		return nil, fmt.Errorf("task %d: %w: %w", t.Index, ErrDeterministic, err)
 	}
-	w, err := c.Workload(tracePath, t.Workload.TraceSHA256, opts)
+	w, err := c.WorkloadContext(ctx, tracePath, t.Workload.TraceSHA256, opts)
 	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			// Another task's load of the same trace was cancelled: retry.
+			return nil, fmt.Errorf("task %d: load workload: %w", t.Index, err)
+		}
 		if errors.Is(err, ErrTraceMismatch) {
 			return nil, fmt.Errorf("task %d: %w", t.Index, err)
 		}

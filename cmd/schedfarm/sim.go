@@ -104,10 +104,10 @@ func runSim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	wl, err := workload.Load(c.String("trace"), workload.Options{
+	wl, err := workload.LoadContext(c.Context, c.String("trace"), workload.Options{
 		Procs: c.Int("procs"), Estimates: est, Skip: c.Int("skip"), Count: c.Int("count"),
 		Load: c.Float64("load"), LoadMode: mode, Seed: task.Seed,
-	})
+	}, workload.Limits{})
 	if err != nil {
 		return err
 	}

@@ -32,8 +32,17 @@ var (
 	// ErrBadGzip means the input starts with the gzip magic bytes but is
 	// not valid gzip data (corrupt or truncated).
 	ErrBadGzip = errors.New("bad gzip data")
-	// ErrLineTooLong means a line is longer than [MaxLineLength] bytes.
+	// ErrLineTooLong means a line is longer than [Limits.MaxLineLength]
+	// bytes ([MaxLineLength] by default).
 	ErrLineTooLong = errors.New("line too long")
+	// ErrTooLarge means the input exceeds one of its [Limits]: its text
+	// after decompression, its number of job lines or its header size.
+	ErrTooLarge = errors.New("input too large")
+	// ErrCRLineEndings means the lines end with a bare carriage return
+	// (classic Mac OS line endings), which the reader does not accept.
+	ErrCRLineEndings = errors.New("the file has CR line endings (carriage return without line feed); convert them to LF, for example with tr '\\r' '\\n'")
+	// ErrNegativeID means a job id (field 1) is below 0.
+	ErrNegativeID = errors.New("a negative job id")
 	// ErrInvalidOption means a caller-supplied option or argument is out of
 	// its range.
 	ErrInvalidOption = errors.New("invalid option")

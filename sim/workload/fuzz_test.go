@@ -3,6 +3,7 @@ package workload
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -30,12 +31,18 @@ func FuzzParse(f *testing.F) {
 	zw.Write([]byte("; A: b\n;  c\n1 0 0 10 1 -1 -1 -1 5 -1 1 -1 -1 -1 -1 -1 -1 -1\r\n"))
 	zw.Close()
 	f.Add(gz.Bytes(), 1)
+	// Hostile inputs, also kept in testdata/fuzz/FuzzParse: a gzip bomb,
+	// an endless line, a BOM, CR line endings.
+	f.Add(bomb(f, 2*fuzzLimits.MaxBytes), 0)
+	f.Add(append([]byte("; MaxProcs: 8\n"), bytes.Repeat([]byte("9"), fuzzLimits.MaxLineLength+1)...), 0)
+	f.Add([]byte("\xef\xbb\xbf; MaxProcs: 2\n1 0 0 10 1 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n"), 0)
+	f.Add([]byte("; MaxProcs: 2\r1 0 0 10 1 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\r"), 0)
 
 	f.Fuzz(func(t *testing.T, data []byte, procs int) {
 		if testing.Short() && len(data) > 1<<16 {
 			t.Skip("long input in -short mode")
 		}
-		tr, err := Parse(bytes.NewReader(data), "fuzz.swf", procs)
+		tr, err := ParseContext(context.Background(), bytes.NewReader(data), "fuzz.swf", procs, fuzzLimits)
 		if err != nil {
 			if tr != nil {
 				t.Fatalf("Parse() returned a trace with error %v", err)
@@ -72,6 +79,9 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// fuzzLimits are small limits, so that the fuzzer reaches them.
+var fuzzLimits = Limits{MaxBytes: 1 << 20, MaxLineLength: 4096, MaxJobs: 1 << 14, MaxHeader: 1 << 14}
 
 // checkWorkload checks the rules every built workload keeps.
 func checkWorkload(t *testing.T, w *Workload) {

@@ -1,10 +1,11 @@
 package workload
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -44,12 +46,20 @@ const (
 // that cannot run (see the package documentation). procs is the machine
 // size; 0 takes it from the header. Any error is a [*ParseError] naming
 // path (a missing file wraps [fs.ErrNotExist]), except a negative procs,
-// which wraps [ErrInvalidOption]. On error the trace is nil.
+// which wraps [ErrInvalidOption]. On error the trace is nil. Read uses
+// the [DefaultLimits]; [ReadContext] takes others and a context.
 func Read(path string, procs int) (*Trace, error) {
+	return ReadContext(context.Background(), path, procs, Limits{})
+}
+
+// ReadContext is [Read] with limits (zero fields take the defaults) and a
+// context: reading stops with ctx's error, wrapped in a [*ParseError],
+// soon after ctx is done.
+func ReadContext(ctx context.Context, path string, procs int, lim Limits) (*Trace, error) {
 	if err := checkProcs(procs); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -57,20 +67,22 @@ func Read(path string, procs int) (*Trace, error) {
 		}
 		return nil, &ParseError{File: path, Err: err}
 	}
-	return parse(data, path, procs)
+	defer f.Close()
+	return parse(ctx, f, path, procs, lim)
 }
 
 // Parse is [Read] for a stream: it reads r to its end and parses it as the
 // SWF file name (used in errors and for [Trace.Name]).
 func Parse(r io.Reader, name string, procs int) (*Trace, error) {
+	return ParseContext(context.Background(), r, name, procs, Limits{})
+}
+
+// ParseContext is [Parse] with limits and a context, as [ReadContext].
+func ParseContext(ctx context.Context, r io.Reader, name string, procs int, lim Limits) (*Trace, error) {
 	if err := checkProcs(procs); err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, &ParseError{File: name, Err: fmt.Errorf("read: %w", err)}
-	}
-	return parse(data, name, procs)
+	return parse(ctx, r, name, procs, lim)
 }
 
 func checkProcs(procs int) error {
@@ -83,31 +95,6 @@ func checkProcs(procs int) error {
 // isGzip reports whether data starts with the gzip magic bytes.
 func isGzip(data []byte) bool { return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b }
 
-// gunzip decompresses data in memory.
-func gunzip(data []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	// The trailer's ISIZE (size mod 2^32 of the last member) is a good
-	// capacity hint for the usual single-member file; a wrong hint only
-	// costs a reallocation. Deflate expands at most about 1032 times.
-	if len(data) >= 18 {
-		hint := int64(binary.LittleEndian.Uint32(data[len(data)-4:]))
-		if hint <= int64(len(data))*1032 && hint < 1<<30 {
-			buf.Grow(int(hint) + bytes.MinRead)
-		}
-	}
-	if _, err := buf.ReadFrom(zr); err != nil {
-		return nil, err
-	}
-	if err := zr.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // traceName returns the base name of file without ".gz" and ".swf".
 func traceName(file string) string {
 	name := filepath.Base(file)
@@ -117,39 +104,113 @@ func traceName(file string) string {
 
 // parser holds the state of one parse.
 type parser struct {
-	file    string
-	header  map[string]string
-	lastKey string // key a continuation line belongs to
-	keyLine map[string]int
-	recs    []Record
-	maxID   int64
-	seen    map[int64]int // job id -> line; built once ids stop increasing
-	fields  [NumFields][]byte
+	file       string
+	lim        Limits
+	header     map[string]string
+	headerSize int
+	lastKey    string // key a continuation line belongs to
+	keyLine    map[string]int
+	recs       []Record
+	maxID      int64
+	seen       map[int64]int // job id -> line; built once ids stop increasing
+	fields     [NumFields][]byte
 }
 
-func parse(data []byte, file string, procs int) (*Trace, error) {
-	sum := sha256.Sum256(data)
-	text := data
-	if isGzip(data) {
+// errTextTooLarge is returned by capReader past its limit.
+var errTextTooLarge = errors.New("text limit reached")
+
+// capReader reads at most n bytes from r, then fails with errTextTooLarge
+// (not io.EOF: input cut at the limit must not parse as a shorter file).
+type capReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *capReader) Read(b []byte) (int, error) {
+	if c.n <= 0 {
+		return 0, errTextTooLarge
+	}
+	if int64(len(b)) > c.n {
+		b = b[:c.n]
+	}
+	n, err := c.r.Read(b)
+	c.n -= int64(n)
+	return n, err
+}
+
+// bom is the UTF-8 byte order mark, accepted at the start of the text.
+var bom = []byte{0xef, 0xbb, 0xbf}
+
+func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits) (*Trace, error) {
+	lim = lim.withDefaults()
+	sum := sha256.New()
+	raw := bufio.NewReaderSize(io.TeeReader(r, sum), 64<<10)
+	var text io.Reader = raw
+	var zr *gzip.Reader
+	if magic, _ := raw.Peek(2); isGzip(magic) {
 		var err error
-		if text, err = gunzip(data); err != nil {
+		if zr, err = gzip.NewReader(raw); err != nil {
+			return nil, &ParseError{File: file, Err: fmt.Errorf("%w: %w", ErrBadGzip, err)}
+		}
+		text = zr
+	}
+	in := bufio.NewReaderSize(&capReader{r: text, n: lim.MaxBytes}, lim.MaxLineLength+1)
+	p := &parser{file: file, lim: lim, header: map[string]string{}, keyLine: map[string]int{}}
+	for n, iter := 1, 1; ; n, iter = n+1, iter+1 {
+		if iter%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, &ParseError{File: file, Line: n, Err: fmt.Errorf("read: %w", err)}
+			}
+		}
+		line, err := in.ReadSlice('\n')
+		switch {
+		case err == nil, err == io.EOF:
+		case errors.Is(err, bufio.ErrBufferFull):
+			if bytes.IndexByte(line, '\r') >= 0 {
+				return nil, &ParseError{File: file, Line: n, Err: ErrCRLineEndings}
+			}
+			return nil, &ParseError{File: file, Line: n,
+				Err: fmt.Errorf("%w: more than %d bytes (Limits.MaxLineLength)", ErrLineTooLong, lim.MaxLineLength)}
+		case errors.Is(err, errTextTooLarge):
+			return nil, &ParseError{File: file, Line: n,
+				Err: fmt.Errorf("%w: more than %d bytes of text (Limits.MaxBytes)", ErrTooLarge, lim.MaxBytes)}
+		case zr != nil:
+			return nil, &ParseError{File: file, Err: fmt.Errorf("%w: %w", ErrBadGzip, err)}
+		default:
+			return nil, &ParseError{File: file, Line: n, Err: fmt.Errorf("read: %w", err)}
+		}
+		if len(line) == 1 && line[0] == '\n' {
+			// Skip a run of empty lines in one go (a bomb is made of them).
+			buf, _ := in.Peek(in.Buffered())
+			k := 0
+			for k < len(buf) && buf[k] == '\n' {
+				k++
+			}
+			in.Discard(k)
+			n += k
+			continue
+		}
+		if n == 1 {
+			line = bytes.TrimPrefix(line, bom)
+		}
+		line = bytes.TrimSuffix(line, []byte{'\n'})
+		if len(line) > 0 {
+			if perr := p.line(n, line); perr != nil {
+				return nil, perr
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if zr != nil {
+		if err := zr.Close(); err != nil {
 			return nil, &ParseError{File: file, Err: fmt.Errorf("%w: %w", ErrBadGzip, err)}
 		}
 	}
-	p := &parser{file: file, header: map[string]string{}, keyLine: map[string]int{}}
-	// One record per line at most: counting lines first avoids growing
-	// (and copying) the slice many times.
-	p.recs = make([]Record, 0, bytes.Count(text, []byte{'\n'})+1)
-	for n := 1; len(text) > 0; n++ {
-		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = nil
-		}
-		if err := p.line(n, line); err != nil {
-			return nil, err
-		}
+	// Hash what the readers above left unread (nothing, normally).
+	if _, err := io.Copy(io.Discard, raw); err != nil {
+		return nil, &ParseError{File: file, Err: fmt.Errorf("read: %w", err)}
 	}
 	if len(p.recs) == 0 {
 		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: the input has no job lines", ErrEmpty)}
@@ -165,7 +226,7 @@ func parse(data []byte, file string, procs int) (*Trace, error) {
 		File:   file,
 		Procs:  procs,
 		Header: p.header,
-		SHA256: hex.EncodeToString(sum[:]),
+		SHA256: hex.EncodeToString(sum.Sum(nil)),
 	}
 	kept := p.recs[:0]
 	for i := range p.recs {
@@ -178,7 +239,7 @@ func parse(data []byte, file string, procs int) (*Trace, error) {
 	if len(kept) == 0 {
 		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: all %d job lines dropped on a %d-processor machine (%s)", ErrEmpty, len(p.recs), procs, t.Drops)}
 	}
-	t.Records = kept
+	t.Records = slices.Clip(kept)
 	return t, nil
 }
 
@@ -186,6 +247,7 @@ func parse(data []byte, file string, procs int) (*Trace, error) {
 // A value without a positive leading integer ("-1") counts as unknown; a
 // value that does not start with an integer is an error.
 func (p *parser) machineSize() (int, error) {
+	var unknown []string
 	for _, key := range [...]string{"MaxProcs", "MaxNodes"} {
 		v, ok := p.header[key]
 		if !ok {
@@ -200,8 +262,12 @@ func (p *parser) machineSize() (int, error) {
 		if n > 0 {
 			return int(n), nil
 		}
+		unknown = append(unknown, fmt.Sprintf("%s is %s (unknown) on line %d", key, first, p.keyLine[key]))
 	}
-	return 0, &ParseError{File: p.file, Err: fmt.Errorf("%w: the header has no MaxProcs or MaxNodes and no machine size was given", ErrNoMachineSize)}
+	if len(unknown) > 0 {
+		return 0, &ParseError{File: p.file, Err: fmt.Errorf("%w: the header's %s and no machine size was given (set procs)", ErrNoMachineSize, strings.Join(unknown, " and "))}
+	}
+	return 0, &ParseError{File: p.file, Err: fmt.Errorf("%w: the header has no MaxProcs or MaxNodes and no machine size was given (set procs)", ErrNoMachineSize)}
 }
 
 // leadingInt parses the integer that starts s and ends at its end or at a
@@ -251,17 +317,27 @@ func (p *parser) line(n int, line []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
+	if bytes.IndexByte(b, '\r') >= 0 {
+		return &ParseError{File: p.file, Line: n, Err: ErrCRLineEndings}
+	}
 	if b[0] == ';' {
-		p.comment(n, trimSpace(b[1:]))
-		return nil
+		return p.comment(n, trimSpace(b[1:]))
+	}
+	if len(p.recs) >= p.lim.MaxJobs {
+		return &ParseError{File: p.file, Line: n,
+			Err: fmt.Errorf("%w: more than %d job lines (Limits.MaxJobs)", ErrTooLarge, p.lim.MaxJobs)}
 	}
 	return p.job(n, b)
 }
 
 // comment records a header comment (without its ';').
-func (p *parser) comment(n int, b []byte) {
+func (p *parser) comment(n int, b []byte) error {
 	if len(b) == 0 {
-		return
+		return nil
+	}
+	if p.headerSize += len(b); p.headerSize > p.lim.MaxHeader {
+		return &ParseError{File: p.file, Line: n,
+			Err: fmt.Errorf("%w: more than %d bytes of header comments (Limits.MaxHeader)", ErrTooLarge, p.lim.MaxHeader)}
 	}
 	if k, v, ok := splitKey(b); ok {
 		key := string(k)
@@ -272,11 +348,12 @@ func (p *parser) comment(n int, b []byte) {
 			p.keyLine[key] = n
 		}
 		p.lastKey = key
-		return
+		return nil
 	}
 	if p.lastKey != "" {
 		p.header[p.lastKey] += "\n" + string(b)
 	}
+	return nil
 }
 
 // job parses the job line n (trimmed, not empty).
@@ -319,6 +396,10 @@ func (p *parser) job(n int, b []byte) error {
 			Err: fmt.Errorf("%s is %w", quote(p.fields[fieldSubmit-1]), ErrNegativeSubmit)}
 	}
 	id := vals[fieldID-1]
+	if id < 0 {
+		return &ParseError{File: p.file, Line: n, Field: fieldID,
+			Err: fmt.Errorf("%s is %w", quote(p.fields[fieldID-1]), ErrNegativeID)}
+	}
 	if err := p.checkID(n, id); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -85,10 +86,15 @@ func (o Options) Validate() error {
 // Load reads the SWF file at path with machine size opts.Procs and builds
 // a workload from it; see [Read] and [Trace.Build].
 func Load(path string, opts Options) (*Workload, error) {
+	return LoadContext(context.Background(), path, opts, Limits{})
+}
+
+// LoadContext is [Load] with a context and limits, as [ReadContext].
+func LoadContext(ctx context.Context, path string, opts Options, lim Limits) (*Workload, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
-	t, err := Read(path, opts.Procs)
+	t, err := ReadContext(ctx, path, opts.Procs, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +172,9 @@ func (t *Trace) build(opts Options) (*Workload, error) {
 		case LoadArrival:
 			scaleArrivals(jobs, opts.Load)
 		case LoadDuplicate:
+			if math.Ceil(opts.Load)*float64(len(jobs)) > DefaultMaxJobs {
+				return nil, fmt.Errorf("%w: load %g duplicates %d jobs into more than %d", ErrInvalidOption, opts.Load, len(jobs), DefaultMaxJobs)
+			}
 			var maxID int64
 			for i, r := range t.Records {
 				if i == 0 || r.ID > maxID {

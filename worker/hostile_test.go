@@ -1,0 +1,64 @@
+package worker_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/sim/workload"
+	"github.com/schedfarm/schedfarm/worker"
+)
+
+// TestWorker_GzipBomb publishes a task whose trace is a gzip bomb (1.5 MB
+// stored, more text than workload.DefaultMaxBytes): the worker fails it
+// once with the limit's reason, without a redelivery, and goes on to run
+// the next task.
+func TestWorker_GzipBomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decompresses 512 MiB")
+	}
+	e := newEnv(t)
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw.Write([]byte("; MaxProcs: 8\n1 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 1 -1 -1 -1\n"))
+	chunk := bytes.Repeat([]byte{'\n'}, 1<<20)
+	for range workload.DefaultMaxBytes>>20 + 1 {
+		zw.Write(chunk)
+	}
+	zw.Close()
+	sum := sha256.Sum256(buf.Bytes())
+	sha := hex.EncodeToString(sum[:])
+	obs, err := natsutil.TraceStore(context.Background(), e.js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := obs.Put(context.Background(), jetstream.ObjectMeta{Name: sha,
+		Metadata: map[string]string{natsutil.TraceFilenameKey: "bomb.swf.gz"}}, bytes.NewReader(buf.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	task := e.task
+	task.ID, task.Index = "bomb", 1
+	task.Workload.Trace, task.Workload.TraceSHA256 = "bomb", sha
+
+	e.start(t, worker.WithMaxAttempts(5))
+	e.publish(t, task)
+	res, _ := e.result(t, 60*time.Second)
+	if res.TaskID != "bomb" || !strings.Contains(res.Err, "input too large") {
+		t.Fatalf("result of %s: %q, want the bomb task failed with input too large", res.TaskID, res.Err)
+	}
+	if info := e.consumer(t); info.NumRedelivered != 0 {
+		t.Errorf("the bomb task was redelivered %d times, want it failed once", info.NumRedelivered)
+	}
+	e.publish(t, e.task)
+	if res, _ := e.result(t, 20*time.Second); res.TaskID != e.task.ID || res.Err != "" {
+		t.Fatalf("next task %s: %q, want it done by the same worker", res.TaskID, res.Err)
+	}
+}
