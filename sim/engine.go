@@ -366,6 +366,7 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 	m := &Machine{size: procs, free: FullProcSet(procs), nfree: procs, opts: opts, policy: p}
 	m.tasks = make([]Task, len(jobs))
 	order := make([]int, len(jobs))
+	var horizon horizon
 	for i, j := range jobs {
 		if j.Procs <= 0 || j.Procs > procs {
 			return nil, fmt.Errorf("%w: job %d needs %d processors on a %d-processor machine", ErrInput, j.ID, j.Procs, procs)
@@ -374,6 +375,9 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 			return nil, fmt.Errorf("%w: job %d: submit %d, runtime %d, estimate %d", ErrInput, j.ID, j.Submit, j.Runtime, j.Estimate)
 		}
 		if err := checkElastic(j, procs); err != nil {
+			return nil, err
+		}
+		if err := horizon.add(j); err != nil {
 			return nil, err
 		}
 		order[i] = i

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy/backfill"
@@ -28,25 +29,28 @@ var entries = []Entry{
 	},
 	{
 		Name: "ss", Family: "preempt",
-		Doc:    "selective suspension: a waiting job suspends running jobs of at most 1/SF its xfactor; backfilling without reservations",
-		Params: ssParams(true),
+		Doc:      "selective suspension: a waiting job suspends running jobs of at most 1/SF its xfactor; backfilling without reservations",
+		Params:   ssParams(true),
+		Validate: checkOverhead,
 		Build: func(v Values, env Env) (sim.Policy, error) {
 			return buildSS(v, env, v.Bool("tunable"))
 		},
 	},
 	{
 		Name: "tss", Family: "preempt",
-		Doc:    "tunable selective suspension: ss with tunable=true (limits from an EASY run of the same workload)",
-		Params: ssParams(false),
-		Build:  func(v Values, env Env) (sim.Policy, error) { return buildSS(v, env, true) },
+		Doc:      "tunable selective suspension: ss with tunable=true (limits from an EASY run of the same workload)",
+		Params:   ssParams(false),
+		Validate: checkOverhead,
+		Build:    func(v Values, env Env) (sim.Policy, error) { return buildSS(v, env, true) },
 	},
 	{
 		Name: "is", Family: "preempt",
 		Doc: "immediate service: every arriving job gets a timeslice at once, suspending the running jobs of lowest instantaneous xfactor",
 		Params: append([]Param{
-			{Name: "timeslice", Kind: Int, Default: int64(preempt.DefaultTimeslice), Min: 1, Max: none,
+			{Name: "timeslice", Kind: Int, Default: int64(preempt.DefaultTimeslice), Min: 1, Max: maxPeriod,
 				Doc: "seconds of work an arriving job gets at once, during which it cannot be suspended"},
 		}, overheadParams...),
+		Validate: checkOverhead,
 		Build: func(v Values, env Env) (sim.Policy, error) {
 			o, err := overhead(v, env)
 			if err != nil {
@@ -81,7 +85,7 @@ func ssParams(tunable bool) []Param {
 			Doc: "SF: a job may suspend running jobs whose xfactor is at most its own / SF"},
 		{Name: "width_ratio", Kind: Float, Default: preempt.DefaultWidthRatio, Min: 0, Max: none,
 			Doc: "a job that never ran may suspend only jobs using at most width_ratio x its processors (0: never)"},
-		{Name: "interval", Kind: Int, Default: int64(preempt.DefaultInterval), Min: 1, Max: none,
+		{Name: "interval", Kind: Int, Default: int64(preempt.DefaultInterval), Min: 1, Max: maxPeriod,
 			Doc: "seconds between runs of the preemption routine while jobs wait (it also runs at every event)"},
 		{Name: "hold_remembered", Kind: Bool, Default: false,
 			Doc: "a job that never ran may take processors a suspended job remembers only if it could suspend that job were it running"},
@@ -102,17 +106,32 @@ func ssParams(tunable bool) []Param {
 	return append(ps, overheadParams...)
 }
 
+// maxPeriod bounds the time parameters (timeslice, interval): one year in
+// seconds.
+const maxPeriod = 365 * 24 * 3600
+
 // overhead returns the overhead model the parameters ask for (the zero
-// model when overhead is off); the memory range is checked either way.
+// model when overhead is off); the memory range is checked either way,
+// the bound on one overhead ([preempt.MaxOverhead]) only when it is on.
 func overhead(v Values, env Env) (preempt.Overhead, error) {
 	o := preempt.Overhead{Seed: env.Seed, Rate: v.Float("overhead_rate"), MemMin: v.Float("mem_min"), MemMax: v.Float("mem_max")}
-	if err := o.Validate(); err != nil {
+	if err := o.Validate(); err != nil && (v.Bool("overhead") || !errors.Is(err, preempt.ErrOverheadBound)) {
 		return preempt.Overhead{}, fmt.Errorf("%w: %w", ErrBadParam, err)
 	}
 	if !v.Bool("overhead") {
 		return preempt.Overhead{}, nil
 	}
 	return o, nil
+}
+
+// checkOverhead is the Validate of the preempt entries: a problem of the
+// overhead settings is reported on mem_max.
+func checkOverhead(v Values) error {
+	if _, err := overhead(v, Env{}); err != nil {
+		msg := strings.TrimPrefix(err.Error(), ErrBadParam.Error()+": ")
+		return &ParamError{Param: "mem_max", Msg: strings.TrimPrefix(msg, preempt.ErrInvalidConfig.Error()+": ")}
+	}
+	return nil
 }
 
 func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {

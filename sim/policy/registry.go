@@ -225,7 +225,20 @@ func (p *Param) convert(raw any) (any, error) {
 			return b, nil
 		}
 		return nil, bad("%v is not true or false", raw)
-	case Int, Float:
+	case Int:
+		n, err := toInt(raw)
+		if err != nil {
+			return nil, bad("%v", err)
+		}
+		lo, hi := p.IntRange()
+		if n < lo {
+			return nil, bad("must be >= %d, got %d", lo, n)
+		}
+		if n > hi {
+			return nil, bad("must be <= %d, got %d", hi, n)
+		}
+		return n, nil
+	case Float:
 		var f float64
 		switch x := raw.(type) {
 		case int:
@@ -247,17 +260,11 @@ func (p *Param) convert(raw any) (any, error) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, bad("%v is not a finite number", raw)
 		}
-		if p.Kind == Int && f != math.Trunc(f) {
-			return nil, bad("%v is not a whole number", raw)
-		}
 		if !math.IsNaN(p.Min) && f < p.Min {
 			return nil, bad("must be >= %g, got %g", p.Min, f)
 		}
 		if !math.IsNaN(p.Max) && f > p.Max {
 			return nil, bad("must be <= %g, got %g", p.Max, f)
-		}
-		if p.Kind == Int {
-			return int64(f), nil
 		}
 		return f, nil
 	}
@@ -295,3 +302,68 @@ func (v Values) Canonical() string {
 }
 
 var none = math.NaN()
+
+// MaxInt is the largest value of an Int parameter whose [Param.Max] is
+// unbounded (NaN): 2^31-1, 68 years in seconds. Every Int parameter thus
+// has a maximum, and time arithmetic on it cannot overflow.
+const MaxInt = math.MaxInt32
+
+// IntRange returns the inclusive range of an Int parameter: Min and Max
+// rounded inwards, an unbounded Min as -MaxInt and an unbounded Max as
+// [MaxInt].
+func (p *Param) IntRange() (lo, hi int64) {
+	lo, hi = -MaxInt, MaxInt
+	if !math.IsNaN(p.Min) && p.Min > float64(lo) {
+		lo = int64(math.Ceil(p.Min))
+	}
+	if !math.IsNaN(p.Max) && p.Max < float64(hi) {
+		hi = int64(math.Floor(p.Max))
+	}
+	return lo, hi
+}
+
+// toInt converts a raw Int value: integers as they are, whole floats up to
+// 2^53 (exact), strings as decimal integers (or whole numbers such as
+// "1e3"). It never goes through a float for an integer.
+func toInt(raw any) (int64, error) {
+	const exact = 1 << 53
+	fromFloat := func(f float64, text any) (int64, error) {
+		switch {
+		case math.IsNaN(f) || math.IsInf(f, 0):
+			return 0, fmt.Errorf("%v is not a finite number", text)
+		case f != math.Trunc(f):
+			return 0, fmt.Errorf("%v is not a whole number", text)
+		case math.Abs(f) > exact:
+			return 0, fmt.Errorf("%v is out of range", text)
+		}
+		return int64(f), nil
+	}
+	switch x := raw.(type) {
+	case int:
+		return int64(x), nil
+	case int64:
+		return x, nil
+	case uint64:
+		if x > math.MaxInt64 {
+			return 0, fmt.Errorf("%d is out of range", x)
+		}
+		return int64(x), nil
+	case float64:
+		return fromFloat(x, x)
+	case string:
+		t := strings.TrimSpace(x)
+		n, err := strconv.ParseInt(t, 10, 64)
+		if err == nil {
+			return n, nil
+		}
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s is out of range", t)
+		}
+		f, ferr := strconv.ParseFloat(t, 64)
+		if ferr != nil {
+			return 0, fmt.Errorf("%q is not a number", x)
+		}
+		return fromFloat(f, t)
+	}
+	return 0, fmt.Errorf("%v is not a number", raw)
+}

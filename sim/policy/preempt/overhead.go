@@ -1,6 +1,7 @@
 package preempt
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -60,9 +61,21 @@ func (o Overhead) Validate() error {
 		return fmt.Errorf("%w: overhead rate %v MB/s, want > 0", ErrInvalidConfig, o.Rate)
 	case bad(o.MemMin) || bad(o.MemMax) || o.MemMin < 0 || o.MemMax < o.MemMin:
 		return fmt.Errorf("%w: memory range [%v, %v] MB, want 0 <= min <= max", ErrInvalidConfig, o.MemMin, o.MemMax)
+	case o.Rate > 0 && o.MemMax/o.Rate > MaxOverhead:
+		return fmt.Errorf("%w: %w: mem_max / overhead_rate = %g s, want at most %d s (one day)", ErrInvalidConfig, ErrOverheadBound, o.MemMax/o.Rate, MaxOverhead)
 	}
 	return nil
 }
+
+// MaxOverhead bounds one suspend or resume overhead, mem_max / rate
+// seconds: one day. The paper's model (100 MB to 1 GB per processor at
+// 2 MB/s) stays below 500 s; a larger bound would let a run with absurd
+// settings take hours of preemption rounds while overheads elapse.
+const MaxOverhead = 24 * 3600
+
+// ErrOverheadBound is wrapped by [Overhead.Validate] when one overhead
+// could exceed [MaxOverhead].
+var ErrOverheadBound = errors.New("suspension overhead too large")
 
 // Memory returns the memory per processor of job id, in MB.
 func (o Overhead) Memory(id int64) float64 {

@@ -377,7 +377,7 @@ func (p *SS) tick(now sim.Time) {
 				next = now + 1
 			case !math.IsInf(low, 1):
 				// tau(x) = (x - submit + estimate)/estimate reaches SF*low.
-				x := t.Submit - t.Estimate + sim.Time(math.Floor(p.cfg.SuspensionFactor*low*float64(t.Estimate))) - 1
+				x := t.Submit - t.Estimate + sim.FloorTime(p.cfg.SuspensionFactor*low*float64(t.Estimate)) - 1
 				next = min(next, max(x, now+1))
 			}
 		}

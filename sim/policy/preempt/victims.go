@@ -151,7 +151,7 @@ func (p *SS) passAt(s *sim.Task, tau float64, h *sim.Task, now sim.Time) sim.Tim
 	}
 	// tau grows by 1/estimate per second while s is suspended; one second
 	// early is safe.
-	return now + sim.Time(math.Floor((need-tau)*float64(s.Estimate))) - 1
+	return now + sim.FloorTime((need-tau)*float64(s.Estimate)) - 1
 }
 
 // mayTake reports whether t (of priority tau) may take the processors of
@@ -294,6 +294,6 @@ func (p *SS) holders(t *sim.Task, now sim.Time) (victims []*sim.Task, at sim.Tim
 	}
 	// tau(x) = (x - submit - work + estimate) / estimate reaches hi at
 	// x = submit + work - estimate + hi*estimate; one second early is safe.
-	x := t.Submit + t.Work - t.Estimate + sim.Time(math.Floor(hi*float64(t.Estimate))) - 1
+	x := t.Submit + t.Work - t.Estimate + sim.FloorTime(hi*float64(t.Estimate)) - 1
 	return nil, max(x, earliest, now+1), hiJob, -1
 }
