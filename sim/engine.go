@@ -227,6 +227,7 @@ func (m *Machine) CanResume(t *Task) bool {
 // Kill stops a Running or Suspended job and throws its work away; it is
 // Waiting again and must be started from scratch.
 func (m *Machine) Kill(t *Task) error {
+	t.LostWork += t.WorkDone(m.now)
 	switch t.State {
 	case Running:
 		m.events.remove(t.completion)

@@ -118,8 +118,8 @@ func TestRun_KillRestarts(t *testing.T) {
 		}
 	}
 	res := run(t, 2, jobs, p)
-	if got := res.Tasks[0]; got.End != 70 || got.Kills != 1 || got.FirstStart != 0 {
-		t.Errorf("job: start %d end %d kills %d, want 0 70 1", got.FirstStart, got.End, got.Kills)
+	if got := res.Tasks[0]; got.End != 70 || got.Kills != 1 || got.FirstStart != 0 || got.LostWork != 20 {
+		t.Errorf("job: start %d end %d kills %d lost %d, want 0 70 1 20", got.FirstStart, got.End, got.Kills, got.LostWork)
 	}
 }
 

@@ -78,6 +78,9 @@ type Task struct {
 	Since Time
 	// Suspensions counts suspensions; Kills counts kills (restarts).
 	Suspensions, Kills int
+	// LostWork is the work thrown away by kills (seconds on Procs
+	// processors).
+	LostWork Time
 	// SuspendedTime is the total time spent in Suspended state.
 	SuspendedTime Time
 	// OverheadTime is the total time spent suspending and resuming.

@@ -29,7 +29,81 @@ type Record struct {
 	Rejected bool
 	// MQ holds the multiqueue policy's per-job figures (zero otherwise).
 	MQ QueueInfo
+	// Origin is the ID of the job this one is a copy of; 0 for an
+	// original (see [Record.OriginID]).
+	Origin int64
+	// Deadline is the completion time the policy guaranteed at admission;
+	// 0 for none.
+	Deadline sim.Time
+	// LostWork is the work thrown away by kills (seconds on Procs
+	// processors).
+	LostWork sim.Time
+	// QoS holds what an admission-control policy (QoPS) decided about the
+	// job; nil under other policies.
+	QoS *QoS
 }
+
+// QoS is what an admission-control policy with deadlines and charges
+// (QoPS) knows about one job beyond the engine's state. Times are
+// absolute seconds, 0 meaning absent.
+type QoS struct {
+	// DeadlineJob is true when the job requested a deadline.
+	DeadlineJob bool
+	// Requested is the requested deadline d.
+	Requested sim.Time
+	// Earliest (E) and Offered (O) are the earliest feasible deadline the
+	// feedback search found and the deadline offered to the user; 0 when
+	// no offer was made.
+	Earliest, Offered sim.Time
+	// Tolerance is the job's tolerance factor TF_j when an offer was made
+	// (then > 1), else 0.
+	Tolerance float64
+	// CategoryBSD is the mean bounded slowdown of the job's ss16 category
+	// under EASY on the same workload.
+	CategoryBSD float64
+	// Charge is the QoS charge: CategoryBSD over the bounded slowdown of
+	// ending exactly at the guaranteed deadline, for admitted jobs that
+	// requested a deadline; else 0.
+	Charge float64
+}
+
+// OriginID returns the ID of the job this one is a copy of, or its own.
+func (r *Record) OriginID() int64 {
+	if r.Origin == 0 {
+		return r.JobID
+	}
+	return r.Origin
+}
+
+// ResourceCharge returns the job's resource charge: procs x runtime for
+// an admitted job, 0 for a rejected one.
+func (r *Record) ResourceCharge() float64 {
+	if r.Rejected {
+		return 0
+	}
+	return float64(r.Procs) * float64(r.Runtime)
+}
+
+// QoSCharge returns the job's QoS charge (0 without [QoS]).
+func (r *Record) QoSCharge() float64 {
+	if r.QoS == nil {
+		return 0
+	}
+	return r.QoS.Charge
+}
+
+// MetDeadline reports whether an admitted job that requested a deadline
+// ended by it; ok is false for other jobs.
+func (r *Record) MetDeadline() (met, ok bool) {
+	if r.QoS == nil || !r.QoS.DeadlineJob || r.Rejected {
+		return false, false
+	}
+	return r.End <= r.QoS.Requested, true
+}
+
+// Missed reports whether an admitted job ended after its guaranteed
+// deadline (never, when the policy keeps its promises).
+func (r *Record) Missed() bool { return !r.Rejected && r.Deadline > 0 && r.End > r.Deadline }
 
 // NewRecord computes the record of a completed or rejected job.
 func NewRecord(t *sim.Task) Record {
@@ -38,6 +112,10 @@ func NewRecord(t *sim.Task) Record {
 		Runtime: t.Runtime, Estimate: t.Estimate, Procs: t.Procs,
 		Suspensions: t.Suspensions, SuspendedTime: t.SuspendedTime,
 		OverheadTime: t.OverheadTime, Kills: t.Kills,
+		Deadline: max(t.Deadline, 0), LostWork: t.LostWork,
+	}
+	if !t.Original() {
+		r.Origin = t.Origin
 	}
 	if t.State == sim.Rejected {
 		r.Rejected = true
@@ -77,6 +155,21 @@ type RunStats struct {
 	Kills       int
 	// MultiQueue holds the multiqueue policy's figures (nil otherwise).
 	MultiQueue *QueueStats `json:"multiqueue,omitempty"`
+	// QoPS holds the qops policy's figures (nil otherwise).
+	QoPS *QoPSStats `json:"qops,omitempty"`
+}
+
+// QoPSStats are the whole-run figures of QoPS admission control.
+type QoPSStats struct {
+	// Offers counts feedback offers and OffersTaken the accepted ones.
+	Offers      int `json:"offers"`
+	OffersTaken int `json:"offers_taken"`
+	// Inserts counts runs of the insertion routine (Original_QoPS);
+	// MeanN and MaxN are the mean and largest number of admitted waiting
+	// jobs it saw.
+	Inserts int     `json:"inserts"`
+	MeanN   float64 `json:"mean_n"`
+	MaxN    int     `json:"max_n"`
 }
 
 // Stats computes the whole-run figures of records on a machine of procs;

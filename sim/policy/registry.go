@@ -72,6 +72,10 @@ type Env struct {
 	Jobs []sim.Job
 	// Seed seeds any randomness of the policy.
 	Seed uint64
+	// Deadlines, when not nil, gives requested deadlines by job ID for
+	// policies with deadlines (hand-made scenarios); nil lets them derive
+	// their own.
+	Deadlines map[int64]sim.Time
 }
 
 // Entry is one registered policy.

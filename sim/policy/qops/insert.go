@@ -1,0 +1,171 @@
+package qops
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// entry is an admitted waiting job and its reservation.
+type entry struct {
+	t        *sim.Task
+	start    sim.Time // reserved start
+	deadline sim.Time // deadline it must end by (sim.Never: none yet)
+}
+
+func (e *entry) end() sim.Time { return e.start + e.t.Estimate }
+
+// byStart orders a schedule's positions: by reserved start, ties by
+// arrival index.
+func byStart(a, b entry) int {
+	if a.start != b.start {
+		return cmp.Compare(a.start, b.start)
+	}
+	return cmp.Compare(a.t.Index, b.t.Index)
+}
+
+// plan is a schedule of admitted waiting jobs in position order together
+// with the profile of the running jobs and those reservations.
+type plan struct {
+	q    []entry
+	prof *sim.Profile
+}
+
+// inserter runs Original_QoPS (Figure 1). Its scratch slices are reused
+// between calls.
+type inserter struct {
+	now         sim.Time
+	k           int
+	leastLaxity bool
+	newJobFirst bool
+	pointNOnly  bool
+	tl          []entry
+	// Statistics: calls and the schedule sizes N seen.
+	calls, sumN, maxN int
+}
+
+// key is the temporary list's sort key: the deadline, or the laxity
+// (deadline - estimate) with least_laxity.
+func (in *inserter) key(e *entry) sim.Time {
+	if in.leastLaxity && e.deadline != sim.Never {
+		return e.deadline - e.t.Estimate
+	}
+	return e.deadline
+}
+
+// sortTL sorts the temporary list by key, ties by submit, then by index.
+func (in *inserter) sortTL(tl []entry) {
+	slices.SortFunc(tl, func(a, b entry) int {
+		if c := cmp.Compare(in.key(&a), in.key(&b)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.t.Submit, b.t.Submit); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.t.Index, b.t.Index)
+	})
+}
+
+// points returns the insertion points p_k = N - floor(N/2^k), k = 0, 1,
+// ...: 0, N/2, 3N/4, ..., ending with N, each once.
+func points(n int) []int {
+	out := []int{0}
+	for d := n; d > 0; d /= 2 {
+		if p := n - d/2; p != out[len(out)-1] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// insert tries to admit j (with j.deadline set) into base: the insertion
+// points in increasing order, each from base, as alternatives. It
+// returns the first feasible plan (base is left unchanged) and true, or
+// false when every point fails.
+func (in *inserter) insert(base plan, j entry) (plan, bool) {
+	n := len(base.q)
+	in.calls++
+	in.sumN += n
+	in.maxN = max(in.maxN, n)
+	pts := points(n)
+	if in.pointNOnly {
+		pts = []int{n}
+	}
+	for _, p := range pts {
+		if got, ok := in.tryPoint(base, j, p); ok {
+			return got, true
+		}
+	}
+	return plan{}, false
+}
+
+// tryPoint is one insertion point p of Figure 1.
+func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
+	prof := base.prof.Clone()
+	sched := make([]entry, p, len(base.q)+1)
+	copy(sched, base.q[:p])
+	tl := append(in.tl[:0], base.q[p:]...)
+	for i := range tl {
+		_ = prof.Release(tl[i].start, tl[i].t.Estimate, tl[i].t.Procs)
+	}
+	tl = append(tl, j)
+	in.sortTL(tl)
+	if in.newJobFirst && p > 0 {
+		i := slices.IndexFunc(tl, func(e entry) bool { return e.t == j.t })
+		copy(tl[1:i+1], tl[:i])
+		tl[0] = j
+	}
+	violations := 0
+	head := 0 // tl[head:] is the list still to place
+	for head < len(tl) {
+		jc := tl[head]
+		head++
+		jc.start = prof.EarliestStart(in.now, jc.t.Procs, jc.t.Estimate)
+		_ = prof.Reserve(jc.start, jc.t.Estimate, jc.t.Procs)
+		if jc.end() <= jc.deadline {
+			i, _ := slices.BinarySearchFunc(sched, jc, byStart)
+			sched = slices.Insert(sched, i, jc)
+			continue
+		}
+		violations++
+		if violations > in.k {
+			in.tl = tl
+			return plan{}, false
+		}
+		// T: the reservations starting at or before Jc's; they are
+		// sched[:T]. Positions m..T-1 go back to the list with Jc.
+		t := sortSearch(sched, jc.start)
+		m := (p + t) / 2
+		if m >= t {
+			// Nothing to move: Jc would land on the same slot and
+			// violate again until more than K violations.
+			in.tl = tl
+			return plan{}, false
+		}
+		_ = prof.Release(jc.start, jc.t.Estimate, jc.t.Procs)
+		moved := sched[m:t]
+		for i := range moved {
+			_ = prof.Release(moved[i].start, moved[i].t.Estimate, moved[i].t.Procs)
+		}
+		rest := append(slices.Clone(moved), tl[head:]...)
+		sched = slices.Delete(sched, m, t)
+		in.sortTL(rest)
+		tl = append(append(tl[:0], jc), rest...)
+		head = 0
+	}
+	in.tl = tl
+	return plan{q: sched, prof: prof}, true
+}
+
+// sortSearch returns the number of entries of sched (sorted by start)
+// that start at or before at.
+func sortSearch(sched []entry, at sim.Time) int {
+	i, _ := slices.BinarySearchFunc(sched, at, func(e entry, at sim.Time) int {
+		if e.start <= at {
+			return -1
+		}
+		return 1
+	})
+	return i
+}
