@@ -1,0 +1,90 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/lsf"
+)
+
+var lsfDocs = map[lsf.Discipline]string{
+	lsf.RTC:          "LSF run to completion (Parsons & Sevcik 1997): first job whose desired size fits, FCFS or SPT with demand knowledge",
+	lsf.RTCAD:        "LSF run to completion, adaptive: first fit on minimum sizes, leftover processors equalized",
+	lsf.RTCADSubset:  "LSF run to completion, adaptive, subset-sum: commit N' first-fit jobs, subset-sum minimizes surplus processors",
+	lsf.Preempt:      "LSF simple preemption: suspend a running job for a queued one of the same size and a much smaller key",
+	lsf.PreemptAD:    "LSF simple preemption, adaptive: the matrix discipline (rows of stopped jobs by processor set)",
+	lsf.Mig:          "LSF migratable preemption: first fit by key at desired size, others checkpointed and restarted anywhere",
+	lsf.MigAD:        "LSF migratable, adaptive: size chosen at first start (min plus leftover), fixed afterwards",
+	lsf.MigADSubset:  "LSF migratable, adaptive, subset-sum selection",
+	lsf.MallAD:       "LSF malleable, adaptive: every decision re-sizes unprotected jobs (checkpoint and restart)",
+	lsf.MallADSubset: "LSF malleable, adaptive, subset-sum selection",
+}
+
+func init() {
+	for _, d := range lsf.Disciplines() {
+		entries = append(entries, Entry{
+			Name: d.String(), Family: "lsf", Doc: lsfDocs[d],
+			Params:   lsfParams(d),
+			Validate: validateLSF,
+			Build: func(v Values, _ Env) (sim.Policy, error) {
+				p, err := lsf.New(lsfConfig(d, v))
+				if err != nil {
+					return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
+				}
+				return p, nil
+			},
+		})
+	}
+}
+
+// lsfParams returns the parameters of discipline d.
+func lsfParams(d lsf.Discipline) []Param {
+	def := lsf.DefaultConfig(d)
+	return []Param{
+		{Name: "know_demand", Kind: Bool, Default: false, Doc: "the scheduler knows each job's service demand"},
+		{Name: "know_speedup", Kind: Bool, Default: false, Doc: "the scheduler knows each job's sequential fraction"},
+		{Name: "quantum", Kind: Int, Default: int64(def.Quantum), Min: 1, Max: 1e7,
+			Doc: "re-evaluation period of the preemptive disciplines while jobs wait, s"},
+		{Name: "min_run", Kind: Int, Default: int64(def.MinRun), Min: 0, Max: 1e7,
+			Doc: "a job that has run less than this since its last (re)start or resume is not preempted, s"},
+		{Name: "acquired_ratio", Kind: Float, Default: def.AcquiredRatio, Min: 0, Max: 1,
+			Doc: "lsf-preempt: a queued job preempts when its acquired processor-seconds are below this share of the running job's, (0, 1]"},
+		{Name: "demand_ratio", Kind: Float, Default: def.DemandRatio, Min: 0, Max: 1,
+			Doc: "lsf-preempt with know_demand: ... when its remaining demand is below this share of the running job's, (0, 1]"},
+		{Name: "max_jobs_per_proc", Kind: Int, Default: int64(def.MaxJobsPerProc), Min: 1, Max: 1000,
+			Doc: "simple preemption: most jobs (running or suspended) on a processor"},
+		{Name: "delta", Kind: Float, Default: def.Delta, Min: 0, Max: 1e6, Doc: "subset variants' δ (> 0)"},
+		{Name: "checkpoint_cost", Kind: Int, Default: int64(def.CheckpointCost), Min: 0, Max: 1e7,
+			Doc: "seconds a checkpointed job holds its processors idle before releasing them"},
+		{Name: "dispatch_delay", Kind: Int, Default: int64(def.DispatchDelay), Min: 0, Max: 1e7,
+			Doc: "seconds a (re)started job holds its processors idle before it works"},
+	}
+}
+
+// validateLSF checks the open bounds.
+func validateLSF(v Values) error {
+	var errs []error
+	for _, name := range []string{"acquired_ratio", "demand_ratio", "delta"} {
+		if v.Float(name) <= 0 {
+			errs = append(errs, &ParamError{Param: name, Msg: fmt.Sprintf("must be > 0, got %g", v.Float(name))})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func lsfConfig(d lsf.Discipline, v Values) lsf.Config {
+	return lsf.Config{
+		Discipline:     d,
+		KnowDemand:     v.Bool("know_demand"),
+		KnowSpeedup:    v.Bool("know_speedup"),
+		Quantum:        sim.Time(v.Int("quantum")),
+		MinRun:         sim.Time(v.Int("min_run")),
+		AcquiredRatio:  v.Float("acquired_ratio"),
+		DemandRatio:    v.Float("demand_ratio"),
+		MaxJobsPerProc: int(v.Int("max_jobs_per_proc")),
+		Delta:          v.Float("delta"),
+		CheckpointCost: sim.Time(v.Int("checkpoint_cost")),
+		DispatchDelay:  sim.Time(v.Int("dispatch_delay")),
+	}
+}

@@ -1,0 +1,101 @@
+// Package lsf implements the ten parallel-job scheduling disciplines of
+// Parsons & Sevcik, "Implementing multiprocessor scheduling disciplines"
+// (JSSPP 1997), §5: the rows of their Table 3. Jobs must be elastic
+// ([sim.Elastic]: demand D, Amdahl sequential fraction f, minimum, desired
+// and maximum allocation in units), as the synthetic workload parsons1997
+// of package workload makes them.
+//
+//	lsf-rtc, lsf-rtc-ad, lsf-rtc-adsubset       run to completion (§5.1)
+//	lsf-preempt, lsf-preempt-ad                 simple preemption (suspend in place)
+//	lsf-mig, lsf-mig-ad, lsf-mig-adsubset       migratable (checkpoint, restart anywhere, same size)
+//	lsf-mall-ad, lsf-mall-adsubset              malleable (checkpoint, restart on any size)
+//
+// # Common rules
+//
+// Key (ascending; ties by arrival): without demand knowledge the
+// processor-seconds a job has acquired, Σk·dt. With demand knowledge the
+// remaining demand: D − Σdt·S(k) with speedup knowledge, else D − Σk·dt
+// (§5: remaining time is accurate "only if speedup information is
+// available").
+//
+// Leftover processors go out one unit at a time to the selected job with
+// the smallest allocation (ties: selection order), or with speedup
+// knowledge to the one whose efficiency S(k+unit)/(k+unit) is highest after
+// the unit (§5.1), never above a job's maximum.
+//
+// Decisions are taken at arrivals and departures; the preemptive
+// disciplines also decide every Quantum seconds while a job waits (pending,
+// suspended or stopped) and at the end of each checkpoint. The paper's
+// "at most once every five seconds" is not modelled. A job is protected
+// (never preempted) while in its dispatch delay and until it has worked
+// MinRun seconds since its last (re)start or resume (§6: "we only preempt
+// jobs that have run at least ten minutes").
+//
+// # Run to completion
+//
+// lsf-rtc scans pending jobs by key (arrival order, or ascending D with
+// demand knowledge: SPT) and starts each whose desired size fits. lsf-rtc-ad
+// selects first fit on minimum sizes, then spreads the leftover units.
+// lsf-rtc-adsubset commits only the first N' = floor(N_ff·max(1 −
+// L/(δ·N_ff), 0)) first-fit jobs (L jobs in the system, N_ff first-fit
+// selections) and fills the remaining processors with the subset of the
+// remaining pending jobs whose minimum sizes have the largest sum that
+// fits ([SubsetSum]; ties: the lexicographically earliest subset in key
+// order), then spreads the leftover units.
+//
+// # Simple preemption
+//
+// lsf-preempt fills free processors as lsf-rtc (suspended jobs only on
+// their own processors, pending jobs only on processors holding fewer than
+// MaxJobsPerProc jobs). Then, for each running job by descending key, the
+// smallest-key queued job preempts it when (1) it is suspended on the same
+// processor set, or pending with the same desired size; (2) its key is
+// below AcquiredRatio·key(running), or with demand knowledge below
+// DemandRatio·key(running) (the paper's "10% less" read as 0.9); (3) the
+// running job is not protected; (4) no processor would hold more than
+// MaxJobsPerProc jobs. Suspension and resumption cost nothing.
+//
+// lsf-preempt-ad is the matrix discipline. Row 0 holds the running jobs;
+// suspended jobs are placed first fit into rows 1.. by processor set (no
+// two jobs of a row overlap), and one new empty row is added when jobs
+// are pending. A row is skipped when a protected job overlaps one of its
+// jobs. Otherwise its plan commits the protected jobs and the row's jobs,
+// then fills by key: pending jobs at their minimum on uncommitted
+// processors holding fewer than MaxJobsPerProc jobs, other rows' jobs when
+// their whole set is uncommitted; leftover units go to the pending jobs it
+// starts. The plan whose unprotected jobs have the smallest key is run
+// (ties: the lower row, so the current one): running jobs outside it are
+// suspended, its suspended jobs resumed, its pending jobs started.
+// (Interpretation: the paper names the rows but not how one is chosen.)
+//
+// # Migratable and malleable preemption
+//
+// Preemption is a checkpoint ([sim.Machine.Checkpoint]): the processors are
+// held idle for CheckpointCost (§5: "more than a minute", processors
+// "unavailable during this time"), then released; the job restarts anywhere.
+// Protected jobs keep running; every other job (running, stopped, pending)
+// is a candidate, selected first fit by key into the processors that are
+// neither protected nor checkpointing; selected running jobs stay,
+// unselected running jobs are checkpointed even if their processors then
+// stay idle. Selected jobs start at once when enough processors are free,
+// otherwise at the decision that follows the checkpoints.
+//
+//   - lsf-mig: desired sizes.
+//   - lsf-mig-ad: minimum sizes for never-run jobs, the first allocation
+//     otherwise; leftover units only to never-run jobs (the allocation is
+//     fixed at the first start).
+//   - lsf-mall-ad: minimum sizes; leftover units to every selected job; a
+//     running job whose allocation changes is checkpointed and restarted on
+//     its new size (reconfiguration). With the defaults the overhead is
+//     60 s per 600 s of protected work, the paper's "10% re-allocation
+//     overhead".
+//   - -adsubset: N' and subset-sum over the candidates, as lsf-rtc-adsubset.
+//
+// Every (re)start holds its processors idle for DispatchDelay first (§5:
+// "up to thirty seconds"); resuming a suspended job does not.
+//
+// # Cost
+//
+// Each decision sorts the jobs in the system by key (O(n log n)); subset-sum
+// is O(n·units); lsf-preempt-ad plans every row (O(rows·n)).
+package lsf

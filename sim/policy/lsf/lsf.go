@@ -1,0 +1,504 @@
+package lsf
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Discipline is one row of Parsons & Sevcik's Table 3.
+type Discipline uint8
+
+// Disciplines.
+const (
+	RTC          Discipline = iota // run to completion, rigid
+	RTCAD                          // run to completion, adaptive
+	RTCADSubset                    // run to completion, adaptive, subset-sum
+	Preempt                        // simple preemption, rigid
+	PreemptAD                      // simple preemption, adaptive (matrix)
+	Mig                            // migratable, rigid
+	MigAD                          // migratable, adaptive
+	MigADSubset                    // migratable, adaptive, subset-sum
+	MallAD                         // malleable, adaptive
+	MallADSubset                   // malleable, adaptive, subset-sum
+)
+
+var disciplineNames = [...]string{
+	"lsf-rtc", "lsf-rtc-ad", "lsf-rtc-adsubset", "lsf-preempt", "lsf-preempt-ad",
+	"lsf-mig", "lsf-mig-ad", "lsf-mig-adsubset", "lsf-mall-ad", "lsf-mall-adsubset",
+}
+
+// Disciplines returns every discipline in Table 3's order.
+func Disciplines() []Discipline {
+	out := make([]Discipline, len(disciplineNames))
+	for i := range out {
+		out[i] = Discipline(i)
+	}
+	return out
+}
+
+// String returns the discipline's policy name ("lsf-rtc", ...).
+func (d Discipline) String() string {
+	if int(d) < len(disciplineNames) {
+		return disciplineNames[d]
+	}
+	return "lsf-?"
+}
+
+// Preemptive reports whether the discipline preempts running jobs.
+func (d Discipline) Preemptive() bool { return d >= Preempt }
+func (d Discipline) subset() bool {
+	return d == RTCADSubset || d == MigADSubset || d == MallADSubset
+}
+
+// Defaults of [Config].
+const (
+	DefaultQuantum        = 60
+	DefaultMinRunPreempt  = 60
+	DefaultMinRunMigrate  = 600
+	DefaultAcquiredRatio  = 0.5
+	DefaultDemandRatio    = 0.9
+	DefaultMaxJobsPerProc = 5
+	DefaultDelta          = 5
+	DefaultCheckpointCost = 60
+	DefaultDispatchDelay  = 0
+)
+
+// ErrConfig is wrapped by configuration errors of [New].
+var ErrConfig = errors.New("invalid lsf configuration")
+
+// ErrNotElastic is returned by Init when a job has no [sim.Elastic]
+// description: the disciplines need minimum, maximum, demand and speedup.
+var ErrNotElastic = errors.New("lsf disciplines need elastic jobs (workload synthetic: parsons1997)")
+
+// Config configures a discipline; see the package documentation for the
+// rules each parameter enters.
+type Config struct {
+	Discipline Discipline
+	// KnowDemand and KnowSpeedup are the four knowledge cases.
+	KnowDemand, KnowSpeedup bool
+	// Quantum is the period of re-evaluation of the preemptive
+	// disciplines while jobs wait (> 0).
+	Quantum sim.Time
+	// MinRun protects a job that has run less than this since its last
+	// (re)start or resume (>= 0).
+	MinRun sim.Time
+	// AcquiredRatio and DemandRatio are LSF-PREEMPT's criterion (2), in (0, 1].
+	AcquiredRatio, DemandRatio float64
+	// MaxJobsPerProc bounds the jobs (running or suspended) on a processor (>= 1).
+	MaxJobsPerProc int
+	// Delta is the subset variants' δ (> 0).
+	Delta float64
+	// CheckpointCost is how long a checkpointed job holds its processors
+	// idle (>= 0).
+	CheckpointCost sim.Time
+	// DispatchDelay is how long a (re)started job holds its processors idle
+	// before it works (>= 0).
+	DispatchDelay sim.Time
+}
+
+// DefaultConfig returns d's configuration with the defaults.
+func DefaultConfig(d Discipline) Config {
+	c := Config{
+		Discipline: d, Quantum: DefaultQuantum, MinRun: DefaultMinRunMigrate,
+		AcquiredRatio: DefaultAcquiredRatio, DemandRatio: DefaultDemandRatio,
+		MaxJobsPerProc: DefaultMaxJobsPerProc, Delta: DefaultDelta,
+		CheckpointCost: DefaultCheckpointCost, DispatchDelay: DefaultDispatchDelay,
+	}
+	if d == Preempt || d == PreemptAD {
+		c.MinRun = DefaultMinRunPreempt
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	switch {
+	case int(c.Discipline) >= len(disciplineNames):
+		return fmt.Errorf("%w: discipline %d", ErrConfig, c.Discipline)
+	case c.Quantum <= 0:
+		return fmt.Errorf("%w: quantum must be > 0, got %d", ErrConfig, c.Quantum)
+	case c.MinRun < 0:
+		return fmt.Errorf("%w: min_run must be >= 0, got %d", ErrConfig, c.MinRun)
+	case !(c.AcquiredRatio > 0 && c.AcquiredRatio <= 1):
+		return fmt.Errorf("%w: acquired_ratio must be in (0, 1], got %v", ErrConfig, c.AcquiredRatio)
+	case !(c.DemandRatio > 0 && c.DemandRatio <= 1):
+		return fmt.Errorf("%w: demand_ratio must be in (0, 1], got %v", ErrConfig, c.DemandRatio)
+	case c.MaxJobsPerProc < 1:
+		return fmt.Errorf("%w: max_jobs_per_proc must be >= 1, got %d", ErrConfig, c.MaxJobsPerProc)
+	case !(c.Delta > 0) || math.IsInf(c.Delta, 0):
+		return fmt.Errorf("%w: delta must be > 0, got %v", ErrConfig, c.Delta)
+	case c.CheckpointCost < 0 || c.DispatchDelay < 0:
+		return fmt.Errorf("%w: checkpoint_cost %d and dispatch_delay %d must be >= 0", ErrConfig, c.CheckpointCost, c.DispatchDelay)
+	}
+	return nil
+}
+
+// Policy is an LSF discipline.
+type Policy struct {
+	cfg     Config
+	m       *sim.Machine
+	jobs    []*sim.Task // in the system, arrival order
+	desired []int       // by task index
+	unit    int
+	decide  bool
+	timerAt sim.Time // pending quantum timer, -1 none
+	counts  []int    // jobs per processor (simple preemption)
+}
+
+var _ sim.Policy = (*Policy)(nil)
+var _ sim.OverheadWatcher = (*Policy)(nil)
+
+// New returns the discipline cfg.Discipline.
+func New(cfg Config) (*Policy, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Policy{cfg: cfg, timerAt: -1}, nil
+}
+
+// Init checks that every job is elastic, with one allocation unit.
+func (p *Policy) Init(m *sim.Machine) error {
+	p.m = m
+	p.desired = make([]int, m.NumTasks())
+	for i := range m.NumTasks() {
+		t := m.Task(i)
+		if t.Elastic == nil {
+			return fmt.Errorf("%s: job %d: %w", p.cfg.Discipline, t.ID, ErrNotElastic)
+		}
+		if i == 0 {
+			p.unit = t.Elastic.Unit
+		} else if t.Elastic.Unit != p.unit {
+			return fmt.Errorf("%s: job %d has allocation unit %d, others %d", p.cfg.Discipline, t.ID, t.Elastic.Unit, p.unit)
+		}
+		p.desired[i] = t.Procs
+	}
+	p.counts = make([]int, m.Size())
+	return nil
+}
+
+// Arrive queues t.
+func (p *Policy) Arrive(t *sim.Task) { p.jobs = append(p.jobs, t); p.decide = true }
+
+// Finish removes t.
+func (p *Policy) Finish(t *sim.Task) {
+	if i := slices.Index(p.jobs, t); i >= 0 {
+		p.jobs = slices.Delete(p.jobs, i, i+1)
+	}
+	p.decide = true
+}
+
+// Timer is the quantum.
+func (p *Policy) Timer(int) {
+	p.timerAt = -1
+	p.decide = p.decide || p.cfg.Discipline.Preemptive()
+}
+
+// OverheadDone re-decides at the end of a checkpoint.
+func (p *Policy) OverheadDone(t *sim.Task) {
+	if t.State == sim.Stopped {
+		p.decide = true
+	}
+}
+
+// Schedule decides when something happened.
+func (p *Policy) Schedule() {
+	if !p.decide {
+		return
+	}
+	p.decide = false
+	switch d := p.cfg.Discipline; {
+	case d <= RTCADSubset:
+		p.runToCompletion()
+	case d == Preempt:
+		p.preempt()
+	case d == PreemptAD:
+		p.preemptAD()
+	default:
+		p.migrate()
+	}
+	if p.cfg.Discipline.Preemptive() && p.timerAt < 0 && p.waiting() {
+		p.timerAt = p.m.Now() + p.cfg.Quantum
+		p.m.SetTimer(p.timerAt, 0)
+	}
+}
+
+// waiting reports whether a job is queued (pending, suspended or stopped).
+func (p *Policy) waiting() bool {
+	for _, t := range p.jobs {
+		if t.State == sim.Waiting || t.State == sim.Suspended || t.State == sim.Stopped {
+			return true
+		}
+	}
+	return false
+}
+
+// Key returns t's priority key (smaller first): acquired processor-seconds,
+// or with demand knowledge the remaining demand (D − served work with
+// speedup knowledge, D − acquired processor-seconds without).
+func (p *Policy) Key(t *sim.Task) float64 {
+	now := p.m.Now()
+	if p.cfg.KnowDemand {
+		if p.cfg.KnowSpeedup {
+			return t.Elastic.Work - t.ServedWork(now)
+		}
+		return t.Elastic.Work - t.AcquiredWork(now)
+	}
+	return t.AcquiredWork(now)
+}
+
+// byKey sorts ts by key, ties by arrival.
+func (p *Policy) byKey(ts []*sim.Task) {
+	keys := make(map[*sim.Task]float64, len(ts))
+	for _, t := range ts {
+		keys[t] = p.Key(t)
+	}
+	slices.SortStableFunc(ts, func(a, b *sim.Task) int {
+		if ka, kb := keys[a], keys[b]; ka != kb {
+			if ka < kb {
+				return -1
+			}
+			return 1
+		}
+		return a.Index - b.Index
+	})
+}
+
+// protected reports whether t holds processors and may not be preempted:
+// in its dispatch delay, or working for less than MinRun since its last
+// (re)start or resume.
+func (p *Policy) protected(t *sim.Task) bool {
+	switch t.State {
+	case sim.Resuming:
+		return true
+	case sim.Running:
+		return p.m.Now()-t.Flex.RunStart < p.cfg.MinRun
+	}
+	return false
+}
+
+// alloc is a selected job and its allocation.
+type alloc struct {
+	t    *sim.Task
+	k    int
+	grow bool // may receive leftover units
+}
+
+// spread gives left processors, one unit at a time, to the growable
+// selected job with the smallest allocation (ties: selection order), or
+// with speedup knowledge the one with the highest efficiency after the
+// unit; never above a job's maximum. It returns what is left.
+func (p *Policy) spread(sel []alloc, left int) int {
+	u := p.unit
+	for left >= u {
+		best := -1
+		bestEff := 0.0
+		for i, a := range sel {
+			if !a.grow || a.k+u > a.t.Elastic.Max {
+				continue
+			}
+			if p.cfg.KnowSpeedup {
+				eff := a.t.Elastic.Speedup(a.k+u) / float64(a.k+u)
+				if best < 0 || eff > bestEff {
+					best, bestEff = i, eff
+				}
+			} else if best < 0 || a.k < sel[best].k {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		sel[best].k += u
+		left -= u
+	}
+	return left
+}
+
+// NPrime returns LSF-RTC-ADSUBSET's commitment N' = floor(N_ff·max(1 −
+// L/(δ·N_ff), 0)) for L jobs in the system and nff first-fit selections.
+func NPrime(l, nff int, delta float64) int {
+	if nff == 0 {
+		return 0
+	}
+	f := float64(nff) * max(1-float64(l)/(delta*float64(nff)), 0)
+	return int(math.Floor(f + 1e-9))
+}
+
+// SubsetSum returns the indexes (ascending) of the subset of w with the
+// largest sum <= capacity; among the best, the lexicographically earliest.
+// Weights and capacity are small non-negative integers (allocation units).
+func SubsetSum(w []int, capacity int) []int {
+	if capacity <= 0 || len(w) == 0 {
+		return nil
+	}
+	n := len(w)
+	// reach[i][c]: some subset of w[i:] sums to exactly c.
+	reach := make([][]bool, n+1)
+	for i := range reach {
+		reach[i] = make([]bool, capacity+1)
+	}
+	reach[n][0] = true
+	for i := n - 1; i >= 0; i-- {
+		for c := 0; c <= capacity; c++ {
+			reach[i][c] = reach[i+1][c] || (c >= w[i] && reach[i+1][c-w[i]])
+		}
+	}
+	best := capacity
+	for !reach[0][best] {
+		best--
+	}
+	var out []int
+	c := best
+	for i := 0; i < n && c > 0; i++ {
+		if w[i] <= c && reach[i+1][c-w[i]] {
+			out = append(out, i)
+			c -= w[i]
+		}
+	}
+	return out
+}
+
+// selectJobs picks jobs from cands (in key order) with sizes size(t):
+// first fit into avail; with the subset rule, only the first N' first-fit
+// jobs are kept and the rest of avail is filled by subset-sum over the
+// remaining candidates. inSystem is L.
+func (p *Policy) selectJobs(cands []*sim.Task, avail int, size func(*sim.Task) int, inSystem int) []alloc {
+	var ff []int
+	left := avail
+	for i, t := range cands {
+		if k := size(t); k <= left {
+			ff = append(ff, i)
+			left -= k
+		}
+	}
+	if !p.cfg.Discipline.subset() {
+		out := make([]alloc, len(ff))
+		for j, i := range ff {
+			out[j] = alloc{t: cands[i], k: size(cands[i])}
+		}
+		return out
+	}
+	np := NPrime(inSystem, len(ff), p.cfg.Delta)
+	var out []alloc
+	left = avail
+	taken := make([]bool, len(cands))
+	for _, i := range ff[:np] {
+		out = append(out, alloc{t: cands[i], k: size(cands[i])})
+		left -= size(cands[i])
+		taken[i] = true
+	}
+	var rest []*sim.Task
+	var w []int
+	for i, t := range cands {
+		if !taken[i] {
+			rest = append(rest, t)
+			w = append(w, size(t)/p.unit)
+		}
+	}
+	for _, i := range SubsetSum(w, left/p.unit) {
+		out = append(out, alloc{t: rest[i], k: size(rest[i])})
+	}
+	return out
+}
+
+// runToCompletion: LSF-RTC, LSF-RTC-AD, LSF-RTC-ADSUBSET.
+func (p *Policy) runToCompletion() {
+	var pend []*sim.Task
+	for _, t := range p.jobs {
+		if t.State == sim.Waiting {
+			pend = append(pend, t)
+		}
+	}
+	if len(pend) == 0 {
+		return
+	}
+	p.byKey(pend)
+	free := p.m.Free()
+	if p.cfg.Discipline == RTC {
+		for _, t := range pend {
+			if k := p.desired[t.Index]; k <= free {
+				p.dispatch(t, k)
+				free -= k
+			}
+		}
+		return
+	}
+	sel := p.selectJobs(pend, free, func(t *sim.Task) int { return t.Elastic.Min }, len(p.jobs))
+	used := 0
+	for i := range sel {
+		sel[i].grow = true
+		used += sel[i].k
+	}
+	p.spread(sel, free-used)
+	for _, a := range sel {
+		p.dispatch(a.t, a.k)
+	}
+}
+
+// dispatch starts or restarts t on k of the lowest free processors.
+func (p *Policy) dispatch(t *sim.Task, k int) {
+	_ = p.m.DispatchN(t, k, p.cfg.DispatchDelay)
+}
+
+// migrate: LSF-MIG, LSF-MIG-AD(SUBSET), LSF-MALL-AD(SUBSET).
+func (p *Policy) migrate() {
+	d := p.cfg.Discipline
+	avail := p.m.Size()
+	var cands []*sim.Task
+	for _, t := range p.jobs {
+		switch {
+		case t.State == sim.Checkpointing || p.protected(t):
+			avail -= t.Procs
+		case t.State == sim.Running || t.State == sim.Waiting || t.State == sim.Stopped:
+			cands = append(cands, t)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	p.byKey(cands)
+	neverRun := func(t *sim.Task) bool { return t.FirstStart < 0 }
+	size := func(t *sim.Task) int {
+		switch {
+		case d == Mig:
+			return p.desired[t.Index]
+		case d == MigAD || d == MigADSubset:
+			if neverRun(t) {
+				return t.Elastic.Min
+			}
+			return t.Flex.LastProcs
+		}
+		return t.Elastic.Min
+	}
+	sel := p.selectJobs(cands, avail, size, len(p.jobs))
+	used := 0
+	for i := range sel {
+		used += sel[i].k
+		sel[i].grow = d == MallAD || d == MallADSubset || ((d == MigAD || d == MigADSubset) && neverRun(sel[i].t))
+	}
+	p.spread(sel, avail-used)
+	chosen := make(map[*sim.Task]int, len(sel))
+	for _, a := range sel {
+		chosen[a.t] = a.k
+	}
+	// Preempt first: unselected running jobs, and (malleable) running jobs
+	// whose allocation changes.
+	for _, t := range cands {
+		if t.State != sim.Running {
+			continue
+		}
+		if k, ok := chosen[t]; !ok || k != t.Procs {
+			_ = p.m.Checkpoint(t, p.cfg.CheckpointCost)
+		}
+	}
+	// Then start the selected jobs that fit now, in key order; the others
+	// wait for the processors of the jobs being checkpointed.
+	for _, a := range sel {
+		if a.t.State != sim.Running && a.t.State != sim.Checkpointing && a.k <= p.m.Free() {
+			p.dispatch(a.t, a.k)
+		}
+	}
+}
