@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -21,6 +22,7 @@ type connConfig struct {
 	tlsCA            string
 	tlsCert, tlsKey  string
 	retryConnect     bool
+	connectTimeout   time.Duration
 	maxRetryInterval time.Duration
 	onEvent          func(string)
 }
@@ -61,6 +63,47 @@ func WithTLS(ca, cert, key string) ConnOption {
 func WithRetryConnect(retry bool) ConnOption {
 	return func(c *connConfig) error { c.retryConnect = retry; return nil }
 }
+
+// WithConnectTimeout bounds how long [WithRetryConnect] retries: after d
+// without reaching a server, [Connect] fails with an error wrapping
+// [ErrConnectTimeout]. 0 (the default) retries until the context is done.
+func WithConnectTimeout(d time.Duration) ConnOption {
+	return func(c *connConfig) error {
+		if d < 0 {
+			return fmt.Errorf("%w: connect timeout %v < 0", ErrInvalidOption, d)
+		}
+		c.connectTimeout = d
+		return nil
+	}
+}
+
+// ErrConnectTimeout is wrapped by [Connect]'s error when no server was
+// reached within the [WithConnectTimeout] time.
+var ErrConnectTimeout = errors.New("connect timeout")
+
+// redactErr returns err with the credentials of the URLs in urls, should
+// its text contain them, redacted; the result still wraps err.
+func redactErr(err error, urls string) error {
+	msg := err.Error()
+	for _, u := range strings.Split(urls, ",") {
+		if r := redactOne(u); r != u {
+			msg = strings.ReplaceAll(msg, u, r)
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
+// redactedError is an error whose text had credentials removed.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 // WithEventHandler receives one line of text for each disconnect,
 // reconnect and asynchronous error of the connection (default: dropped).
@@ -115,18 +158,26 @@ func Connect(ctx context.Context, url string, opts ...ConnOption) (*nats.Conn, e
 		nopts = append(nopts, nats.ClientCert(cfg.tlsCert, cfg.tlsKey))
 	}
 	wait := 100 * time.Millisecond
+	shown := Redacted(url)
+	began, attempts := time.Now(), 0
 	for {
 		nc, err := nats.Connect(url, nopts...)
 		if err == nil {
 			return nc, nil
 		}
 		if !cfg.retryConnect || !errors.Is(err, nats.ErrNoServers) {
-			return nil, fmt.Errorf("connect to nats %s: %w", url, err)
+			return nil, fmt.Errorf("connect to nats %s: %w", shown, redactErr(err, url))
 		}
-		event(fmt.Sprintf("nats %s not reachable, retrying in %v", url, wait))
+		attempts++
+		waited := time.Since(began).Round(time.Second)
+		if cfg.connectTimeout > 0 && waited+wait > cfg.connectTimeout {
+			return nil, fmt.Errorf("connect to nats %s: %w: not reachable after %d attempts in %v (--connect-timeout %v): %w",
+				shown, ErrConnectTimeout, attempts, waited, cfg.connectTimeout, redactErr(err, url))
+		}
+		event(fmt.Sprintf("nats %s not reachable (attempt %d, %v so far), retrying in %v", shown, attempts, waited, wait))
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("connect to nats %s: %w (last error: %v)", url, ctx.Err(), err)
+			return nil, fmt.Errorf("connect to nats %s: %w (last error: %v)", shown, ctx.Err(), redactErr(err, url))
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, cfg.maxRetryInterval)

@@ -6,7 +6,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -61,4 +64,47 @@ func TestWorker_GzipBomb(t *testing.T) {
 	if res, _ := e.result(t, 20*time.Second); res.TaskID != e.task.ID || res.Err != "" {
 		t.Fatalf("next task %s: %q, want it done by the same worker", res.TaskID, res.Err)
 	}
+}
+
+// TestWorker_LogsOneLinePerTask: at the info level (the worker command's
+// default) a finished task gives one line naming the task, its policy and
+// its duration.
+func TestWorker_LogsOneLinePerTask(t *testing.T) {
+	e := newEnv(t)
+	var buf syncBuffer
+	e.start(t, worker.WithLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+	e.publish(t, e.task)
+	if res, _ := e.result(t, 20*time.Second); res.Err != "" {
+		t.Fatal(res.Err)
+	}
+	checkFor(t, 5*time.Second, func() error {
+		var done []string
+		for _, l := range strings.Split(buf.String(), "\n") {
+			if strings.Contains(l, `msg="task done"`) {
+				done = append(done, l)
+			}
+		}
+		if len(done) != 1 || !strings.Contains(done[0], "task="+e.task.ID) || !strings.Contains(done[0], "policy=easy") || !strings.Contains(done[0], "wall=") {
+			return fmt.Errorf("task lines %q, want one with task, policy and wall", done)
+		}
+		return nil
+	})
+}
+
+// syncBuffer is a bytes.Buffer safe for the worker's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -455,7 +455,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 			// dropped as a duplicate.
 			log.Warn("ack task", "err", err)
 		}
-		log.Debug("task done", "wall", wall)
+		log.Info("task done", "policy", t.Policy, "label", t.Label, "wall", wall.Round(time.Millisecond))
 	case ctx.Err() != nil:
 		log.Info("task cancelled by shutdown, giving it back")
 		w.giveBack(msg)
@@ -521,7 +521,7 @@ func (w *Worker) heartbeat(msg jetstream.Msg, log *slog.Logger) (stop func()) {
 
 // fail publishes an error result for t and terminates msg.
 func (w *Worker) fail(ctx context.Context, msg jetstream.Msg, run string, t *sweep.Task, cause error, wall time.Duration, log *slog.Logger) {
-	log.Warn("task failed for good", "err", cause)
+	log.Warn("task failed for good", "policy", t.Policy, "label", t.Label, "wall", wall.Round(time.Millisecond), "err", cause)
 	res := &results.TaskResult{
 		TaskID:   t.ID,
 		Index:    t.Index,

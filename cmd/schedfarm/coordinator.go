@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
@@ -71,13 +72,19 @@ func natsFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tls-ca", Usage: "PEM `FILE` of CAs to verify the server (default: system roots)"},
 		&cli.StringFlag{Name: "tls-cert", Usage: "client certificate PEM `FILE` (with --tls-key)"},
 		&cli.StringFlag{Name: "tls-key", Usage: "client key PEM `FILE` (with --tls-cert)"},
+		&cli.DurationFlag{Name: "connect-timeout", Value: defaultConnectTimeout, Usage: "give up when no NATS server was reached for this long (0: retry forever)"},
 	}
 }
+
+// defaultConnectTimeout is the default of --connect-timeout.
+const defaultConnectTimeout = 2 * time.Minute
 
 // connectNATS connects with the natsFlags, retrying while the server is
 // not up yet (until the command's context ends).
 func connectNATS(c *cli.Context, name string, log *slog.Logger) (*nats.Conn, error) {
+	log.Info("connecting to nats", "url", natsutil.Redacted(c.String("nats")), "connect_timeout", c.Duration("connect-timeout"))
 	return natsutil.Connect(c.Context, c.String("nats"),
+		natsutil.WithConnectTimeout(c.Duration("connect-timeout")),
 		natsutil.WithName(name),
 		natsutil.WithCreds(c.String("creds")),
 		natsutil.WithToken(c.String("token")),
@@ -113,6 +120,16 @@ func newLogger(c *cli.Context) *slog.Logger {
 	level := slog.LevelWarn
 	if c.Bool("verbose") {
 		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// newWorkerLogger logs to stderr from info up (one line per task, the
+// NATS URL at start), or everything with --verbose.
+func newWorkerLogger(c *cli.Context) *slog.Logger {
+	level := slog.LevelInfo
+	if c.Bool("verbose") {
+		level = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }

@@ -26,13 +26,13 @@ func workerCommand() *cli.Command {
 			&cli.DurationFlag{Name: "ack-wait", Value: worker.DefaultAckWait, Usage: "redeliver a task this long after its worker's last sign of life (shared by all workers)"},
 			&cli.IntFlag{Name: "max-attempts", Value: worker.DefaultMaxAttempts, Usage: "report a task as failed after this many deliveries"},
 			&cli.DurationFlag{Name: "drain-timeout", Value: worker.DefaultDrainTimeout, Usage: "on shutdown, let running tasks finish this long"},
-			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "log informational events to stderr"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "log debugging events too (default: one line per task and warnings)"},
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return cliUsageError(c, "unexpected argument %q", c.Args().First())
 			}
-			log := newLogger(c)
+			log := newWorkerLogger(c)
 			nc, err := connectNATS(c, "schedfarm worker", log)
 			if err != nil {
 				return err
