@@ -42,6 +42,10 @@ type TaskCols struct {
 	Skip, Count  int
 	Replication  int
 	Seed         uint64
+	// Moldable is true for a moldable workload, whose sigma and
+	// range_factor columns are Sigma and RangeFactor (else null and 0).
+	Moldable           bool
+	Sigma, RangeFactor float64
 }
 
 // JobRow is one row of jobs.parquet.
@@ -122,6 +126,11 @@ func ReadJobs(path string) ([]JobRow, error) {
 			j.MQ = metrics.QueueInfo{Queue: int(c.i64("queue", i)), Delay: sim.Time(c.i64("delay", i)),
 				PartitionAtStart: int(c.i64("partition_at_start", i))}
 		}
+		mc := make([]arrow.Array, len(moldFields))
+		for k, f := range moldFields {
+			mc[k] = c.byName[f.Name]
+		}
+		readMoldCols(mc, i, j)
 		for name := range c.byName {
 			if s, ok := strings.CutPrefix(name, CategoryPrefix); ok {
 				r.Categories[s] = c.str(name, i)
@@ -316,6 +325,9 @@ func (c *cols) taskCols(i int) TaskCols {
 	}
 	if a, ok := colAs[*array.Uint64](c, "seed"); ok {
 		tc.Seed = a.Value(i)
+	}
+	if a, ok := colAs[*array.Float64](c, "sigma"); ok && a.IsValid(i) {
+		tc.Moldable, tc.Sigma, tc.RangeFactor = true, a.Value(i), c.f64("range_factor", i)
 	}
 	for name, a := range c.byName {
 		p, ok := strings.CutPrefix(name, ParamPrefix)

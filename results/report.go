@@ -24,6 +24,10 @@ type Workload struct {
 	// Load is the load factor; 0 in a workload made by
 	// [Workload.WithoutLoad].
 	Load float64
+	// Moldable marks a moldable workload with Downey variance Sigma and
+	// range factor RangeFactor (both 0 for a rigid one).
+	Moldable           bool
+	Sigma, RangeFactor float64
 }
 
 // WorkloadOf returns the workload of a row's task columns.
@@ -31,6 +35,7 @@ func WorkloadOf(tc *TaskCols) Workload {
 	return Workload{
 		Trace: tc.Trace, Procs: tc.MachineProcs, Skip: tc.Skip, Count: tc.Count,
 		Estimates: tc.Estimates, LoadMode: tc.LoadMode, Load: tc.Load,
+		Moldable: tc.Moldable, Sigma: tc.Sigma, RangeFactor: tc.RangeFactor,
 	}
 }
 
@@ -69,6 +74,9 @@ func (w Workload) String() string {
 	case dup:
 		fmt.Fprintf(&b, ", load mode %s", w.LoadMode)
 	}
+	if w.Moldable {
+		fmt.Fprintf(&b, ", sigma %s, RF %s", fmtFloat(w.Sigma), fmtFloat(w.RangeFactor))
+	}
 	return b.String()
 }
 
@@ -97,11 +105,12 @@ func SettingOf(tc *TaskCols) Setting {
 
 // fixedFilterKeys are the task columns [Filter] can select on besides the
 // policy parameters.
-var fixedFilterKeys = []string{"trace", "policy", "label", "estimates", "load", "load_mode", "skip", "count", "replication", "procs"}
+var fixedFilterKeys = []string{"trace", "policy", "label", "estimates", "load", "load_mode", "skip", "count", "replication", "procs", "sigma", "range_factor"}
 
 // Filter selects rows whose task column Key has one of Values. Key is
 // one of trace, policy, label, estimates, load, load_mode, skip, count,
-// replication, procs (the machine size) or a policy parameter's name
+// replication, procs (the machine size), sigma, range_factor (never
+// matching a rigid workload) or a policy parameter's name
 // (with or without the "param_" prefix). A trace is its name in the
 // outputs or a shipped trace's short name (ctc for CTC-SP2-1996-3.1-cln).
 // Numbers compare as numbers (load 1 matches 1.0); a parameter filter
@@ -127,7 +136,7 @@ func ParseFilters(args []string) ([]Filter, error) {
 		}
 		v = strings.TrimSpace(v)
 		switch k {
-		case "load", "skip", "count", "replication", "procs":
+		case "load", "skip", "count", "replication", "procs", "sigma", "range_factor":
 			if _, err := strconv.ParseFloat(v, 64); err != nil {
 				return nil, fmt.Errorf("filter %q: %s takes a number", a, k)
 			}
@@ -184,6 +193,10 @@ func (f Filter) match1(tc *TaskCols, v string) bool {
 		return num(float64(tc.Replication))
 	case "procs":
 		return num(float64(tc.MachineProcs))
+	case "sigma":
+		return tc.Moldable && num(tc.Sigma)
+	case "range_factor":
+		return tc.Moldable && num(tc.RangeFactor)
 	}
 	switch p := tc.ParamValues[f.Key].(type) {
 	case float64:

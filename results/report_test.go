@@ -130,7 +130,7 @@ func TestCollate_Errors(t *testing.T) {
 		{"ErrUnknownScheme", results.CollateOptions{Scheme: "ss5"}, `unknown category scheme "ss5"`},
 		{"ErrSchemeNotInSummary", results.CollateOptions{Scheme: "ss16"}, "scheme ss16 is not in the summary (have: ss4)"},
 		{"ErrUnknownFilterKey", results.CollateOptions{Where: []results.Filter{{Key: "sf", Values: []string{"2"}}}},
-			`unknown filter key "sf" (valid: trace, policy, label, estimates, load, load_mode, skip, count, replication, procs, suspension_factor, tunable)`},
+			`unknown filter key "sf" (valid: trace, policy, label, estimates, load, load_mode, skip, count, replication, procs, sigma, range_factor, suspension_factor, tunable)`},
 		{"ErrNoMatch", results.CollateOptions{Where: []results.Filter{{Key: "load", Values: []string{"2"}}, {Key: "label", Values: []string{"NS"}}}},
 			"no results match load=2 and label=NS"},
 	}

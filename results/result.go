@@ -144,7 +144,13 @@ var recordSchema = arrow.NewSchema(append([]arrow.Field{
 	{Name: "suspended_time", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "overhead_time", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
-}, queueJobFields...), nil)
+}, append(queueJobFields, moldFields...)...), nil)
+
+// nBaseJobCols is the number of job columns before the multiqueue and
+// moldable ones; moldStart is the first moldable one.
+const nBaseJobCols = 15
+
+var moldStart = nBaseJobCols + len(queueJobFields)
 
 // Marshal encodes the result: a small JSON header and the per-job rows as
 // an Arrow IPC stream with zstd compression. Equal results give equal
@@ -187,6 +193,7 @@ func recordsBatch(mem memory.Allocator, recs []metrics.Record) arrow.RecordBatch
 	b.Reserve(len(recs))
 	ints := func(i int) *array.Int64Builder { return b.Field(i).(*array.Int64Builder) }
 	floats := func(i int) *array.Float64Builder { return b.Field(i).(*array.Float64Builder) }
+	mold := moldBuilders(b, moldStart)
 	for k := range recs {
 		j := &recs[k]
 		ints(0).Append(j.JobID)
@@ -205,6 +212,7 @@ func recordsBatch(mem memory.Allocator, recs []metrics.Record) arrow.RecordBatch
 		ints(13).Append(int64(j.OverheadTime))
 		ints(14).Append(int64(j.Kills))
 		appendQueueJob([]*array.Int64Builder{ints(15), ints(16), ints(17)}, j)
+		appendMoldCols(mold, j)
 	}
 	return b.NewRecordBatch()
 }
@@ -287,7 +295,7 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 		if !rec.Schema().Equal(recordSchema) {
 			return nil, fmt.Errorf("%w: jobs schema %v", ErrCorrupt, rec.Schema())
 		}
-		cols := make([]*array.Int64, rec.NumCols())
+		cols := make([]*array.Int64, moldStart)
 		var fl [2]*array.Float64
 		for i := range cols {
 			switch c := rec.Column(i).(type) {
@@ -296,6 +304,8 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 			case *array.Float64:
 				fl[i-9] = c
 			}
+		}
+		for i := range int(rec.NumCols()) {
 			if rec.Column(i).NullN() > 0 && !recordSchema.Field(i).Nullable {
 				return nil, fmt.Errorf("%w: null in jobs column %s", ErrCorrupt, recordSchema.Field(i).Name)
 			}
@@ -322,6 +332,7 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 				Kills:         int(cols[14].Value(k)),
 				MQ:            readQueueJob(cols[15:18], k),
 			})
+			readMoldCols(rec.Columns()[moldStart:], k, &recs[len(recs)-1])
 		}
 	}
 	if err := rd.Err(); err != nil {

@@ -124,6 +124,8 @@ func taskFields(pcs []paramCol) []arrow.Field {
 		arrow.Field{Name: "count", Type: arrow.PrimitiveTypes.Int64},
 		arrow.Field{Name: "replication", Type: arrow.PrimitiveTypes.Int64},
 		arrow.Field{Name: "seed", Type: arrow.PrimitiveTypes.Uint64},
+		arrow.Field{Name: "sigma", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		arrow.Field{Name: "range_factor", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	)
 }
 
@@ -235,6 +237,13 @@ func appendTaskCols(b *array.RecordBuilder, pcs []paramCol, sweepName string, t 
 	ub := next().(*array.Uint64Builder)
 	for range n {
 		ub.Append(t.Seed)
+	}
+	for _, v := range []*float64{t.Workload.Sigma, t.Workload.RangeFactor} {
+		if fb := next(); v != nil {
+			floats(fb, *v, n)
+		} else {
+			fb.AppendNulls(n)
+		}
 	}
 }
 

@@ -295,6 +295,7 @@ func (o *outputs) writeJobs(w io.Writer) error {
 			floats[k] = fb
 		}
 	}
+	mold := moldBuilders(b, nTask+moldStart)
 	cats := make([]*array.StringBuilder, len(o.schemes))
 	for i := range cats {
 		cats[i] = b.Field(nTask + len(jobFields) + i).(*array.StringBuilder)
@@ -327,6 +328,7 @@ func (o *outputs) writeJobs(w io.Writer) error {
 				ints[13].Append(int64(j.OverheadTime))
 				ints[14].Append(int64(j.Kills))
 				appendQueueJob(ints[15:18], j)
+				appendMoldCols(mold, j)
 				for si, s := range o.schemes {
 					cats[si].Append(s.Classify(j))
 				}

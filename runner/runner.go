@@ -125,6 +125,7 @@ func Options(t *sweep.Task) (workload.Options, error) {
 		Load:      t.Workload.Load,
 		LoadMode:  mode,
 		Seed:      t.Seed,
+		Moldable:  t.Workload.Moldability(),
 	}
 	if err := opts.Validate(); err != nil {
 		return workload.Options{}, fmt.Errorf("workload options: %w", err)

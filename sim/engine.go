@@ -381,6 +381,11 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 		if err := horizon.add(j); err != nil {
 			return nil, err
 		}
+		if a := j.Mold; a != nil && (a.Min < 1 || a.Max > procs || a.BaseProcs != j.Procs || a.BaseRuntime != j.Runtime ||
+			a.BaseEstimate != j.Estimate || a.Min > j.Procs || a.Max < j.Procs || a.Speedup == nil) {
+			return nil, fmt.Errorf("%w: job %d: moldable in [%d,%d] from %d processors, runtime %d, estimate %d on a %d-processor machine",
+				ErrInput, j.ID, a.Min, a.Max, a.BaseProcs, a.BaseRuntime, a.BaseEstimate, procs)
+		}
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return jobs[order[a]].Submit < jobs[order[b]].Submit })

@@ -21,6 +21,10 @@ type Job struct {
 	// Elastic, when not nil, makes the job's allocation the policy's
 	// choice within bounds, with a speedup model (see [Elastic]).
 	Elastic *Elastic
+	// Mold, when not nil, makes the job moldable: Procs, Runtime and
+	// Estimate are the trace's values until a policy picks the size with
+	// [Machine.Mold]. Rigid jobs have none.
+	Mold *Moldable
 }
 
 // Original reports whether the job is not a copy of another (Origin is

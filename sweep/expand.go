@@ -100,6 +100,7 @@ func points(gs []group, f func(set []func(*point), paths map[string]string)) {
 type wpoint struct {
 	w     Workload
 	trace traceRef
+	path  string
 }
 
 // ppoint is one expanded policy setting.
@@ -107,6 +108,7 @@ type ppoint struct {
 	name, label string
 	values      policy.Values
 	path        string
+	moldable    bool // the policy needs a moldable workload
 }
 
 // expand checks every grid point and builds the tasks and trace list.
@@ -139,7 +141,7 @@ func (p *parser) expand() {
 				f(pt)
 			}
 			if err := checkWorkload(pt, paths, wa.path, addOnce); err == nil {
-				wps = append(wps, wpoint{w: pt.w, trace: pt.trace})
+				wps = append(wps, wpoint{w: pt.w, trace: pt.trace, path: wa.path})
 			}
 		})
 	}
@@ -164,8 +166,15 @@ func (p *parser) expand() {
 				crossParamErrors(err, pa.path, paths, addOnce)
 				return
 			}
-			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path})
+			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable})
 		})
+	}
+	for _, wp := range wps {
+		for _, pp := range pps {
+			if pp.moldable && !wp.w.Moldable() {
+				addOnce(pp.path, problem(ErrValue, "policy %s needs a moldable workload, but %s has no sigma and range_factor", pp.name, wp.path))
+			}
+		}
 	}
 	if len(p.errs) > 0 {
 		return
@@ -245,7 +254,7 @@ func checkWorkload(pt *point, paths map[string]string, entry string, add func(st
 		add(at("load"), err)
 		return err
 	}
-	opts := workload.Options{Procs: w.Procs, Estimates: est, Skip: w.Skip, Count: w.Count, Load: w.Load, LoadMode: mode}
+	opts := workload.Options{Procs: w.Procs, Estimates: est, Skip: w.Skip, Count: w.Count, Load: w.Load, LoadMode: mode, Moldable: w.Moldability()}
 	if err := opts.Validate(); err != nil {
 		err = problem(ErrValue, "%v", err)
 		add(entry, err)

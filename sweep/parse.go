@@ -446,7 +446,7 @@ func (p *parser) outputs(n *yaml.Node, path string) {
 }
 
 // workloadKeys are the axis keys of a workload entry, in expansion order.
-var workloadKeys = []string{"trace", "procs", "skip", "count", "estimates", "load_mode", "load"}
+var workloadKeys = []string{"trace", "procs", "skip", "count", "estimates", "load_mode", "load", "sigma", "range_factor"}
 
 // workloadAxes is a workload entry ready for expansion: per axis, the
 // values as Workload setters, plus the paths of its values for errors.
@@ -498,6 +498,13 @@ func (p *parser) workload(n *yaml.Node, path string) {
 	}
 	if found["trace"] == nil {
 		p.add(joinPath(path, "trace"), n, ErrRequired)
+	}
+	if (found["sigma"] == nil) != (found["range_factor"] == nil) {
+		have, miss := "sigma", "range_factor"
+		if found["sigma"] == nil {
+			have, miss = miss, have
+		}
+		p.add(joinPath(path, miss), n, problem(ErrRequired, "a moldable workload needs both sigma and range_factor; %s is given without it", have))
 	}
 	for _, key := range workloadKeys {
 		v := found[key]
@@ -579,6 +586,26 @@ func (p *parser) workload(n *yaml.Node, path string) {
 				}
 				ws.Load = append(ws.Load, f)
 				ax.set = append(ax.set, func(pt *point) { pt.w.Load = f })
+			case "sigma", "range_factor":
+				f, ok := p.number(it.n, it.path)
+				if !ok {
+					continue
+				}
+				if key == "sigma" {
+					if f < 0 {
+						p.add(it.path, it.n, problem(ErrValue, "must be >= 0, got %v", f))
+						continue
+					}
+					ws.Sigma = append(ws.Sigma, f)
+					ax.set = append(ax.set, func(pt *point) { pt.w.Sigma = &f })
+					continue
+				}
+				if f < 1 {
+					p.add(it.path, it.n, problem(ErrValue, "must be >= 1, got %v", f))
+					continue
+				}
+				ws.RangeFactor = append(ws.RangeFactor, f)
+				ax.set = append(ax.set, func(pt *point) { pt.w.RangeFactor = &f })
 			}
 		}
 		wa.axes = append(wa.axes, ax)

@@ -98,6 +98,10 @@ type WorkloadSpec struct {
 	// LoadMode are load transforms: "arrival" or "duplicate" (default
 	// [DefaultLoadMode]).
 	LoadMode []string
+	// Sigma and RangeFactor make the workload moldable (Srinivasan et
+	// al. 2003): Downey's variance of parallelism (>= 0) and the range
+	// factor (>= 1). Both or neither; none: rigid.
+	Sigma, RangeFactor []float64
 	// Zip lists groups of axis names whose values move together.
 	Zip [][]string
 }

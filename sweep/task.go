@@ -1,5 +1,7 @@
 package sweep
 
+import "github.com/schedfarm/schedfarm/sim/workload"
+
 // Task is one simulation of a sweep: a workload, a policy with its
 // parameter values, a replication. It travels as JSON; its ID is the hex
 // sha256 of its canonical description ([Task.ComputeID]: everything below
@@ -51,4 +53,21 @@ type Workload struct {
 	// Load is the load factor (1: unchanged); LoadMode "arrival" or "duplicate".
 	Load     float64 `json:"load"`
 	LoadMode string  `json:"load_mode"`
+	// Sigma and RangeFactor, both set or both nil, make the workload
+	// moldable (Downey variance and range factor); nil: rigid. Omitted
+	// from the canonical JSON when nil, so rigid tasks keep their IDs.
+	Sigma       *float64 `json:"sigma,omitempty"`
+	RangeFactor *float64 `json:"range_factor,omitempty"`
+}
+
+// Moldable reports whether the workload is moldable.
+func (w *Workload) Moldable() bool { return w.Sigma != nil && w.RangeFactor != nil }
+
+// Moldability returns the workload package's moldability option: nil for
+// a rigid workload.
+func (w *Workload) Moldability() *workload.Moldability {
+	if !w.Moldable() {
+		return nil
+	}
+	return &workload.Moldability{Sigma: *w.Sigma, RangeFactor: *w.RangeFactor}
 }

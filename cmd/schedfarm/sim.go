@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +43,9 @@ func simCommand() *cli.Command {
 			&cli.StringFlag{Name: "categories", Value: "ss16", Usage: "category scheme: " + strings.Join(metrics.SchemeNames(), ", ")},
 			&cli.StringFlag{Name: "metric", Value: "bsd_mean", Usage: "metric of the category table"},
 			&cli.StringFlag{Name: "out", Usage: "write per-job rows to `FILE` (.csv, or .parquet with the columns of a sweep's jobs.parquet)"},
+			&cli.Float64Flag{Name: "sigma", Usage: "make the workload moldable: Downey variance of parallelism `SIGMA` (>= 0; default 0 when only --range-factor is given)"},
+			&cli.Float64Flag{Name: "range-factor", Value: 1, Usage: "make the workload moldable: range factor `RF` (>= 1; default 1 when only --sigma is given)"},
+			&cli.StringFlag{Name: "segments", Usage: "write every interval a job held processors to `FILE` (CSV: job_id,start,end,procs,working)"},
 		},
 		Action: runSim,
 	}
@@ -93,6 +98,9 @@ func runSim(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("--param: %w", err)
 	}
+	if entry.Moldable && !c.IsSet("sigma") && !c.IsSet("range-factor") {
+		return fmt.Errorf("--policy %s: needs a moldable workload: give --sigma and/or --range-factor", entry.Name)
+	}
 	out := c.String("out")
 	if out != "" && !strings.HasSuffix(out, ".csv") && !strings.HasSuffix(out, ".parquet") {
 		return fmt.Errorf("--out %q: want a .csv or .parquet file", out)
@@ -106,7 +114,7 @@ func runSim(c *cli.Context) error {
 	}
 	wl, err := workload.LoadContext(c.Context, c.String("trace"), workload.Options{
 		Procs: c.Int("procs"), Estimates: est, Skip: c.Int("skip"), Count: c.Int("count"),
-		Load: c.Float64("load"), LoadMode: mode, Seed: task.Seed,
+		Load: c.Float64("load"), LoadMode: mode, Seed: task.Seed, Moldable: task.Workload.Moldability(),
 	}, workload.Limits{})
 	if err != nil {
 		return err
@@ -116,9 +124,15 @@ func runSim(c *cli.Context) error {
 		return fmt.Errorf("policy %s: %w", entry.Name, err)
 	}
 	began := time.Now()
-	res, err := sim.Run(c.Context, wl.Procs, wl.Jobs, pol, sim.Options{})
+	segs := c.String("segments")
+	res, err := sim.Run(c.Context, wl.Procs, wl.Jobs, pol, sim.Options{Segments: segs != ""})
 	if err != nil {
 		return fmt.Errorf("simulate: %w", err)
+	}
+	if segs != "" {
+		if err := writeSegmentsFile(segs, res); err != nil {
+			return err
+		}
 	}
 	elapsed := time.Since(began)
 	recs := metrics.Records(res)
@@ -167,6 +181,11 @@ func simSpec(c *cli.Context, name string, params policy.Values, est workload.Est
 		"seed":       c.Uint64("seed"),
 		"categories": metrics.SchemeNames(),
 	}
+	if c.IsSet("sigma") || c.IsSet("range-factor") {
+		w := doc["workloads"].([]any)[0].(map[string]any)
+		w["sigma"] = c.Float64("sigma")
+		w["range_factor"] = c.Float64("range-factor")
+	}
 	data, err := yaml.Marshal(doc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("describe the run: %w", err)
@@ -180,6 +199,24 @@ func simSpec(c *cli.Context, name string, params policy.Values, est workload.Est
 		return nil, nil, err
 	}
 	return spec, &tasks[0], nil
+}
+
+// writeSegmentsFile writes the run's processor segments to path as CSV
+// (job_id,start,end,procs,working), by start time, then job order.
+func writeSegmentsFile(path string, res *sim.Result) error {
+	segs := slices.Clone(res.Segments)
+	slices.SortStableFunc(segs, func(a, b sim.Segment) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.Task, b.Task))
+	})
+	var b strings.Builder
+	b.WriteString("job_id,start,end,procs,working\n")
+	for _, s := range segs {
+		fmt.Fprintf(&b, "%d,%d,%d,%d,%t\n", res.Tasks[s.Task].ID, s.Start, s.End, s.Set.Len(), s.Working)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write segments: %w", err)
+	}
+	return nil
 }
 
 // writeCSVFile writes per-job rows to path through a temporary file, so a

@@ -95,3 +95,47 @@ func TestSim_BadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestSim_Segments: --sigma and --range-factor annotate the workload (a
+// rigid policy runs it unchanged: procs_chosen = procs) and --segments
+// writes one working segment per job with its size.
+func TestSim_Segments(t *testing.T) {
+	dir := t.TempDir()
+	segPath, csvPath := filepath.Join(dir, "segs.csv"), filepath.Join(dir, "jobs.csv")
+	if _, err := runApp(t, "sim", "--trace", kth, "--policy", "easy", "--count", "100", "--sigma", "1", "--range-factor", "2",
+		"--segments", segPath, "--out", csvPath); err != nil {
+		t.Fatal(err)
+	}
+	read := func(p string) [][]string {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	segs, jobs := read(segPath), read(csvPath)
+	if strings.Join(segs[0], ",") != "job_id,start,end,procs,working" || len(segs) != 101 {
+		t.Fatalf("segments: header %v, %d rows, want 100 jobs", segs[0], len(segs)-1)
+	}
+	col := map[string]int{}
+	for i, h := range jobs[0] {
+		col[h] = i
+	}
+	procs := map[string]string{}
+	for _, r := range jobs[1:] {
+		if r[col["procs_chosen"]] != r[col["procs"]] || r[col["min_procs"]] == "" || r[col["speedup"]] == "" {
+			t.Errorf("job %s: procs %s, procs_chosen %s, min_procs %q, speedup %q", r[0], r[col["procs"]], r[col["procs_chosen"]], r[col["min_procs"]], r[col["speedup"]])
+		}
+		procs[r[0]] = r[col["procs"]]
+	}
+	for _, s := range segs[1:] {
+		if s[3] != procs[s[0]] || s[4] != "true" {
+			t.Errorf("segment %v: want %s processors, working", s, procs[s[0]])
+		}
+	}
+}

@@ -12,9 +12,9 @@ type Record struct {
 	Start         sim.Time // first start
 	End           sim.Time
 	Wait          sim.Time
-	Runtime       sim.Time
-	Estimate      sim.Time
-	Procs         int
+	Runtime       sim.Time // on ProcsChosen processors
+	Estimate      sim.Time // on ProcsChosen processors
+	Procs         int      // the trace's request
 	Turnaround    sim.Time
 	BSD           float64 // bounded slowdown
 	Slowdown      float64 // 1 + wait/runtime
@@ -41,6 +41,33 @@ type Record struct {
 	// QoS holds what an admission-control policy (QoPS) decided about the
 	// job; nil under other policies.
 	QoS *QoS
+	// ProcsChosen is the size the job ran on and BaseRuntime its runtime
+	// on Procs processors (the trace's); for a rigid job they equal Procs
+	// and Runtime. Zero values (records made by hand) read as those.
+	ProcsChosen int
+	BaseRuntime sim.Time
+	// Moldable is true for a moldable job; only then are MinProcs,
+	// MaxProcs, Work (sequential work L) and Speedup (S(ProcsChosen))
+	// meaningful.
+	Moldable           bool
+	MinProcs, MaxProcs int
+	Work, Speedup      float64
+}
+
+// Chosen returns ProcsChosen, or Procs when it is unset.
+func (r *Record) Chosen() int {
+	if r.ProcsChosen > 0 {
+		return r.ProcsChosen
+	}
+	return r.Procs
+}
+
+// Base returns BaseRuntime, or Runtime when it is unset.
+func (r *Record) Base() sim.Time {
+	if r.BaseRuntime > 0 {
+		return r.BaseRuntime
+	}
+	return r.Runtime
 }
 
 // QoS is what an admission-control policy with deadlines and charges
@@ -117,6 +144,12 @@ func NewRecord(t *sim.Task) Record {
 	if !t.Original() {
 		r.Origin = t.Origin
 	}
+	r.ProcsChosen, r.BaseRuntime = t.Procs, t.Runtime
+	if a := t.Mold; a != nil {
+		r.Procs, r.BaseRuntime = a.BaseProcs, a.BaseRuntime
+		r.Moldable, r.MinProcs, r.MaxProcs, r.Work = true, a.Min, a.Max, a.Work
+		r.Speedup = a.Speedup.At(t.Procs)
+	}
 	if t.State == sim.Rejected {
 		r.Rejected = true
 		r.Start, r.End = -1, -1
@@ -187,7 +220,7 @@ func Stats(procs int, recs []Record) RunStats {
 		}
 		first = min(first, r.Submit)
 		last = max(last, r.End)
-		work += float64(r.Runtime) * float64(r.Procs)
+		work += float64(r.Runtime) * float64(r.Chosen())
 		s.Suspensions += r.Suspensions
 		s.Kills += r.Kills
 	}

@@ -109,11 +109,11 @@ var schemes = []*Scheme{
 	},
 	{
 		Name:     "weight10",
-		Doc:      "processor-seconds with upper bounds 1024 x 4^k for k = 0..8, the last open (Srinivasan et al.)",
+		Doc:      "processor-seconds (requested processors x runtime on them, the same under every policy) with upper bounds 1024 x 4^k for k = 0..8, the last open (Srinivasan et al.)",
 		RowTitle: "", ColTitle: "processor-seconds",
 		Rows: []string{"all"}, Cols: weight10Cols(),
 		cell: func(r *Record) (int, int) {
-			return 0, bucket(float64(r.Runtime)*float64(r.Procs), weight10Bounds())
+			return 0, bucket(float64(r.Base())*float64(r.Procs), weight10Bounds())
 		},
 		label: func(_, j int) string { return "W" + fmt.Sprint(j+1) },
 	},

@@ -89,6 +89,9 @@ type Entry struct {
 	// before any run). Each problem is a [*ParamError] naming the
 	// parameter it is reported on; join several with errors.Join.
 	Validate func(v Values) error
+	// Moldable is true for a policy that picks job sizes: it needs a
+	// workload whose jobs are moldable ([sim.Job.Mold]).
+	Moldable bool
 	// Build makes the policy from validated values.
 	Build func(v Values, env Env) (sim.Policy, error)
 }

@@ -71,6 +71,8 @@
 //     maxID is the largest job id of the whole trace. A copy's
 //     [sim.Job.Origin] is its original's id; originals leave it 0, which
 //     means their own id.
+//  6. Moldability: with [Options.Moldable], every job gets a size range
+//     and Downey's speedup ([Annotate]); without it the workload is rigid.
 //
 // # Limits and cost
 //

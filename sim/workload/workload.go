@@ -46,6 +46,9 @@ type Options struct {
 	Load float64
 	// LoadMode is how Load is applied; ignored when Load is 0 or 1.
 	LoadMode LoadMode
+	// Moldable, when not nil, makes every job moldable ([Annotate]), after
+	// the load transform.
+	Moldable *Moldability
 	// Seed seeds the generator of LoadDuplicate (math/rand/v2 PCG with
 	// Seed as its first word and a fixed second word), which draws one
 	// number per job in submit order when frac(Load-1) > 0. The same trace,
@@ -70,6 +73,11 @@ func (o Options) Validate() error {
 	}
 	if o.Count < 0 {
 		return fmt.Errorf("%w: Count = %d, want >= 0 (0 = all)", ErrInvalidOption, o.Count)
+	}
+	if o.Moldable != nil {
+		if err := o.Moldable.Validate(); err != nil {
+			return fmt.Errorf("Moldable: %w", err)
+		}
 	}
 	if o.Load == 0 || o.Load == 1 {
 		return nil
@@ -182,6 +190,11 @@ func (t *Trace) build(opts Options) (*Workload, error) {
 				}
 			}
 			jobs = duplicate(jobs, opts.Load, opts.Seed, maxID+1)
+		}
+	}
+	if opts.Moldable != nil {
+		if err := Annotate(jobs, t.Procs, *opts.Moldable); err != nil {
+			return nil, err
 		}
 	}
 	return &Workload{Name: t.Name, Procs: t.Procs, Jobs: jobs, Drops: t.Drops, SHA256: t.SHA256}, nil

@@ -253,3 +253,43 @@ func TestParseLoadMode(t *testing.T) {
 		t.Errorf("MarshalText()=%q, %v", b, err)
 	}
 }
+
+func TestSizeRange_Golden(t *testing.T) {
+	for _, c := range []struct {
+		rf     float64
+		lo, hi int
+	}{{1, 1, 128}, {2, 9, 72}, {3, 11, 53}, {4, 13, 44}} {
+		if lo, hi := SizeRange(16, 128, c.rf); lo != c.lo || hi != c.hi {
+			t.Errorf("SizeRange(16, 128, %v) = [%d,%d], want [%d,%d]", c.rf, lo, hi, c.lo, c.hi)
+		}
+	}
+	if lo, hi := SizeRange(1, 128, 1); lo != 1 || hi != 1 {
+		t.Errorf("sequential job: [%d,%d], want [1,1]", lo, hi)
+	}
+	for p := 1; p <= 64; p++ {
+		for _, rf := range []float64{1, 1.5, 2, 3, 4, 7} {
+			if lo, hi := SizeRange(p, 64, rf); lo < 1 || lo > p || hi < p || hi > 64 {
+				t.Errorf("SizeRange(%d, 64, %v) = [%d,%d] does not hold %d", p, rf, lo, hi, p)
+			}
+		}
+	}
+}
+
+func TestAnnotate(t *testing.T) {
+	jobs := []sim.Job{{ID: 1, Runtime: 100, Estimate: 200, Procs: 16}, {ID: 2, Runtime: 50, Estimate: 50, Procs: 1}}
+	if err := Annotate(jobs, 128, Moldability{Sigma: 0, RangeFactor: 2}); err != nil {
+		t.Fatal(err)
+	}
+	a := jobs[0].Mold
+	if a.Min != 9 || a.Max != 72 || a.Work != 1600 || a.EstWork != 3200 || a.T(32) != 50 || a.E(32) != 100 {
+		t.Errorf("job 1: %+v, T(32) = %d, E(32) = %d", *a, a.T(32), a.E(32))
+	}
+	if b := jobs[1].Mold; b.Min != 1 || b.Max != 1 {
+		t.Errorf("job 2: range [%d,%d], want [1,1]", b.Min, b.Max)
+	}
+	for _, m := range []Moldability{{Sigma: -1, RangeFactor: 1}, {Sigma: 0, RangeFactor: 0.5}} {
+		if err := Annotate(jobs, 128, m); !errors.Is(err, ErrInvalidOption) {
+			t.Errorf("Annotate(%+v): err = %v, want ErrInvalidOption", m, err)
+		}
+	}
+}
