@@ -32,7 +32,7 @@ const (
 )
 
 // Kinds lists the figure kinds.
-var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric}
+var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric, KindTransient}
 
 // Formats lists the figure file formats.
 var Formats = []string{"png", "svg"}
@@ -51,6 +51,10 @@ type PlotOptions struct {
 	// OutDir is where the files go (default: the "figures" folder of the
 	// sweep's directory); it is created if needed.
 	OutDir string
+	// Baseline is the setting [KindTransient] compares with, and Batch
+	// its batch size in jobs (default [DefaultBatch]).
+	Baseline string
+	Batch    int
 }
 
 // figure is one chart and its file name without extension.
@@ -92,13 +96,22 @@ func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
 	if opts.OutDir == "" {
 		opts.OutDir = filepath.Join(s.Dir, "figures")
 	}
-	metric, scheme := s.withDefaults(opts.Metric, opts.Scheme)
-	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
-	if err != nil {
-		return nil, err
-	}
-	f := &figures{c: c, where: opts.Where}
 	var figs []figure
+	if opts.Kind == KindTransient {
+		var err error
+		if figs, err = s.transient(opts); err != nil {
+			return nil, err
+		}
+	}
+	metric, scheme := s.withDefaults(opts.Metric, opts.Scheme)
+	var f *figures
+	if opts.Kind != KindTransient {
+		c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
+		if err != nil {
+			return nil, err
+		}
+		f = &figures{c: c, where: opts.Where}
+	}
 	switch opts.Kind {
 	case KindBars:
 		figs = f.bars()

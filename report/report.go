@@ -13,7 +13,8 @@
 // mean bounded slowdown and the spec's first category scheme.
 //
 // Reading summary.parquet and tasks.parquet costs a few milliseconds per
-// thousand tasks; jobs.parquet is not read.
+// thousand tasks. jobs.parquet is read only for transient figures, and
+// then only its task_index, submit and metric columns.
 package report
 
 import (
@@ -123,11 +124,7 @@ func (s *Sweep) Title(opts results.TableOptions) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("baseline: %w", err)
 		}
-		how := "ratio"
-		if opts.Compare == results.ComparePct {
-			how = "change in percent"
-		}
-		t += fmt.Sprintf(", compared with %s (%s)", c.Settings[bi].Name, how)
+		t += fmt.Sprintf(", compared with %s (%s)", c.Settings[bi].Name, results.CompareWord(opts.Compare))
 	}
 	return t, nil
 }

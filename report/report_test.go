@@ -52,6 +52,8 @@ func TestSweep_WriteMarkdown(t *testing.T) {
 		// Rows: ss4 categories and overall; columns: settings and
 		// their change from the baseline in percent.
 		{"wide", results.TableOptions{Scheme: "ss4", Layout: results.LayoutWide, Baseline: "easy", Compare: results.ComparePct}},
+		// Lawson and Smirni's R of each setting against the baseline.
+		{"wide-r", results.TableOptions{Metric: "slowdown_mean", Scheme: "ss4", Layout: results.LayoutWide, Baseline: "easy", Compare: results.CompareR}},
 		// Filters on two keys, one with two values.
 		{"where", results.TableOptions{Metric: "turnaround_mean", Scheme: "ss4", Layout: results.LayoutWide,
 			Where: []results.Filter{{Key: "label", Values: []string{"NS", "FCFS"}}, {Key: "load", Values: []string{"1"}}}}},

@@ -606,6 +606,10 @@ const (
 	CompareRatio = "ratio"
 	// ComparePct compares as 100 x (value - baseline) / baseline.
 	ComparePct = "pct"
+	// CompareR is Lawson and Smirni's slowdown ratio R = (s1 - sm) /
+	// min(s1, sm), s1 the baseline's value and sm the setting's: positive
+	// when the setting is better (lower), symmetric in gains and losses.
+	CompareR = "r"
 )
 
 // TableOptions choose the tables of [BuildTables].
@@ -617,8 +621,8 @@ type TableOptions struct {
 	// Baseline names a setting to compare the others with (see
 	// [Collation.FindSetting]); "" compares nothing.
 	Baseline string
-	// Compare is [CompareRatio] (the default) or [ComparePct]; it needs
-	// a Baseline.
+	// Compare is [CompareRatio] (the default), [ComparePct] or
+	// [CompareR]; it needs a Baseline.
 	Compare string
 	// Layout is [LayoutGrid] (the default) or [LayoutWide].
 	Layout string
@@ -635,12 +639,12 @@ func (o *TableOptions) check() error {
 	switch o.Compare {
 	case "":
 		o.Compare = CompareRatio
-	case CompareRatio, ComparePct:
+	case CompareRatio, ComparePct, CompareR:
 		if o.Baseline == "" {
 			return fmt.Errorf("compare %s needs a baseline", o.Compare)
 		}
 	default:
-		return fmt.Errorf("unknown comparison %q (valid: %s, %s)", o.Compare, CompareRatio, ComparePct)
+		return fmt.Errorf("unknown comparison %q (valid: %s, %s, %s)", o.Compare, CompareRatio, ComparePct, CompareR)
 	}
 	return nil
 }
@@ -743,10 +747,36 @@ func (b *tableBuilder) compare(v, bv float64) float64 {
 	if math.IsNaN(v) || math.IsNaN(bv) || bv == 0 {
 		return math.NaN()
 	}
-	if b.opts.Compare == ComparePct {
+	switch b.opts.Compare {
+	case ComparePct:
 		return 100 * (v - bv) / bv
+	case CompareR:
+		return SlowdownRatio(bv, v)
 	}
 	return v / bv
+}
+
+// CompareWord describes a comparison: "ratio", "change in percent" or
+// "R = (s1 - sm) / min(s1, sm)".
+func CompareWord(compare string) string {
+	switch compare {
+	case ComparePct:
+		return "change in percent"
+	case CompareR:
+		return "R = (s1 - sm) / min(s1, sm), s1 the baseline's value"
+	}
+	return "ratio"
+}
+
+// SlowdownRatio returns R = (s1 - sm) / min(s1, sm) (Lawson and Smirni
+// 2002): s1 a baseline's value, sm the compared one's; NaN when either is
+// NaN or the smaller is not positive.
+func SlowdownRatio(s1, sm float64) float64 {
+	lo := min(s1, sm)
+	if math.IsNaN(s1) || math.IsNaN(sm) || lo <= 0 {
+		return math.NaN()
+	}
+	return (s1 - sm) / lo
 }
 
 func (b *tableBuilder) formatCompared(x float64) string {
@@ -756,14 +786,19 @@ func (b *tableBuilder) formatCompared(x float64) string {
 	case b.opts.Compare == ComparePct:
 		// Round first so that a tiny change reads "+0.0%", not "-0.0%".
 		return fmt.Sprintf("%+.1f%%", math.Round(x*10)/10+0)
+	case b.opts.Compare == CompareR:
+		return fmt.Sprintf("%+.3f", math.Round(x*1000)/1000+0)
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
 // compareWord names the comparison of s with the baseline.
 func (b *tableBuilder) compareWord(s, base string) string {
-	if b.opts.Compare == ComparePct {
+	switch b.opts.Compare {
+	case ComparePct:
 		return s + " vs " + base + " (%)"
+	case CompareR:
+		return "R(" + s + " vs " + base + ")"
 	}
 	return s + " / " + base
 }
@@ -861,10 +896,7 @@ func (b *tableBuilder) grids(wi int) []Table {
 			t.Notes = append(t.Notes, fmt.Sprintf("Overall: %s over %s jobs%s.", cellText(all),
 				fmtJobs(cells[all].Jobs), b.repsNote(c.Replications(wi, si))))
 			if compared {
-				word := "ratio"
-				if b.opts.Compare == ComparePct {
-					word = "change in percent"
-				}
+				word := CompareWord(b.opts.Compare)
 				t.Notes = append(t.Notes, fmt.Sprintf("Cells: %s / %s (%s).", st.Name, c.Settings[b.base].Name, word))
 			}
 		}

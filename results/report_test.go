@@ -336,7 +336,7 @@ func TestBuildTables_Errors(t *testing.T) {
 		withError string
 	}{
 		{"ErrLayout", results.TableOptions{Layout: "tall"}, `unknown layout "tall" (valid: grid, wide)`},
-		{"ErrCompare", results.TableOptions{Baseline: "NS", Compare: "diff"}, `unknown comparison "diff" (valid: ratio, pct)`},
+		{"ErrCompare", results.TableOptions{Baseline: "NS", Compare: "diff"}, `unknown comparison "diff" (valid: ratio, pct, r)`},
 		{"ErrCompareWithoutBaseline", results.TableOptions{Compare: "pct"}, "compare pct needs a baseline"},
 		{"ErrBaseline", results.TableOptions{Baseline: "IS"}, `baseline: no setting is called "IS" (have: "NS", "SS")`},
 	}

@@ -23,6 +23,10 @@ func plotCommand() *cli.Command {
 			"               per setting (Figs 37-40)\n" +
 			"  util         utilization against the load factor, one line per setting (Figs 35-36)\n" +
 			"  util-metric  per category, the metric against the utilization (Figs 41-44)\n" +
+			"  transient    per workload, Lawson and Smirni's R = (s1 - s) / min(s1, s) of every setting\n" +
+			"               against --baseline per batch of --batch consecutive jobs in submit order,\n" +
+			"               against the submit time of the batch's first job (slowdown_mean or bsd_mean;\n" +
+			"               reads jobs.parquet)\n" +
 			"Replications are combined as in `schedfarm table`. A y axis spanning more than two decades\n" +
 			"is logarithmic. File names are derived from kind, metric, scheme, workload and category;\n" +
 			"the paths written are printed.\n\n" +
@@ -30,7 +34,8 @@ func plotCommand() *cli.Command {
 			"  schedfarm plot out/fig07-14\n" +
 			"  schedfarm plot --metric turnaround_max --format svg out/fig07-14\n" +
 			"  schedfarm plot --kind load --scheme ss4 out/fig35-44\n" +
-			"  schedfarm plot --kind util out/fig35-44",
+			"  schedfarm plot --kind util out/fig35-44\n" +
+			"  schedfarm plot --kind transient --batch 1000 --baseline single out/fig06",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Value: report.KindBars, Usage: "figure kind: " + strings.Join(report.Kinds, ", ")},
 			&cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"},
@@ -38,6 +43,8 @@ func plotCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; as in schedfarm table)"},
 			&cli.StringFlag{Name: "format", Value: strings.Join(report.Formats, ","), Usage: "comma-separated file `FORMATS`: png, svg"},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: DIR/figures)"},
+			&cli.StringFlag{Name: "baseline", Usage: "transient: the setting `NAME` R compares with (a label, a policy name or a shown setting name)"},
+			&cli.IntFlag{Name: "batch", Value: report.DefaultBatch, Usage: "transient: jobs per batch"},
 		},
 		Action: runPlot,
 	}
@@ -61,6 +68,7 @@ func runPlot(c *cli.Context) error {
 	files, err := report.Plots(dir, report.PlotOptions{
 		Kind: c.String("kind"), Metric: c.String("metric"), Scheme: c.String("scheme"),
 		Where: where, Formats: formats, OutDir: c.String("out"),
+		Baseline: c.String("baseline"), Batch: c.Int("batch"),
 	})
 	for _, f := range files {
 		fmt.Fprintln(c.App.Writer, f)

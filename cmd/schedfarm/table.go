@@ -21,19 +21,21 @@ func tableCommand() *cli.Command {
 			"scheme: one grid per policy setting (--layout grid), or one table with a row per category\n" +
 			"and a column per setting (--layout wide). Replications of a setting are combined: means by\n" +
 			"their mean, maxima by their maximum. With --baseline, every setting is compared with the\n" +
-			"baseline's value (--compare ratio: value / baseline; pct: change in percent).\n\n" +
+			"baseline's value (--compare ratio: value / baseline; pct: change in percent; r: Lawson and\n" +
+			"Smirni's R = (s1 - s) / min(s1, s), s1 the baseline's value, positive when lower is better).\n\n" +
 			"Examples:\n" +
 			"  schedfarm table out/table4-5\n" +
 			"  schedfarm table --metric bsd_max --baseline NS out/fig07-14\n" +
 			"  schedfarm table --layout wide --where trace=ctc --where load=1 out/fig35-44\n" +
-			"  schedfarm table --scheme est2 --out out/fig19-30/est2 out/fig19-30",
+			"  schedfarm table --scheme est2 --out out/fig19-30/est2 out/fig19-30\n" +
+			"  schedfarm table --metric slowdown_mean --scheme len4 --layout wide --baseline single --compare r out/fig05",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"},
 			&cli.StringFlag{Name: "scheme", Usage: "category scheme `NAME`, one of the sweep's categories (default: the spec's outputs.tables.scheme, else its first)"},
 			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; one key repeated means any of its values): " +
 				"trace, policy, label, estimates, load, load_mode, skip, count, replication, procs or a parameter name"},
 			&cli.StringFlag{Name: "baseline", Usage: "compare every setting with the setting `NAME` (a label, a policy name or a shown setting name)"},
-			&cli.StringFlag{Name: "compare", Value: results.CompareRatio, Usage: "how to compare with --baseline: ratio or pct"},
+			&cli.StringFlag{Name: "compare", Value: results.CompareRatio, Usage: "how to compare with --baseline: ratio, pct or r"},
 			&cli.StringFlag{Name: "layout", Value: results.LayoutGrid, Usage: "grid (a scheme grid per setting) or wide (rows: categories, columns: settings)"},
 			&cli.StringFlag{Name: "out", Usage: "write `PREFIX`.md and PREFIX.csv instead of printing Markdown"},
 		},

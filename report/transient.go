@@ -1,0 +1,195 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/plot"
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// KindTransient draws, per workload, Lawson and Smirni's slowdown ratio R
+// of every setting against the baseline per batch of consecutive jobs in
+// submit order, against the submit time of the batch's first job (their
+// Fig. 6, footnotes 3 and 5). It reads jobs.parquet and needs
+// [PlotOptions.Baseline]; the metric is slowdown_mean (default) or
+// bsd_mean.
+const KindTransient = "transient"
+
+// DefaultBatch is the batch size of [KindTransient] figures.
+const DefaultBatch = 1000
+
+// transientColumns maps the metrics a transient figure can use to their
+// jobs.parquet column.
+var transientColumns = map[string]string{"slowdown_mean": "slowdown", "bsd_mean": "bsd"}
+
+// TransientSeries is the per-batch R of one setting on one workload.
+type TransientSeries struct {
+	Workload results.Workload
+	Setting  string
+	// Start is the submit time (s) of each batch's first job and R the
+	// batch's ratio; Batches without a value are left out.
+	Start []float64
+	R     []float64
+}
+
+// Transient computes, for every workload and every setting but the
+// baseline, R = (s1 - sm) / min(s1, sm) per batch of batch consecutive
+// jobs in submit order (the final partial batch dropped), s the batch's
+// mean of the metric (slowdown_mean or bsd_mean), s1 the baseline's.
+// Replications are averaged per batch.
+func (s *Sweep) Transient(metric, baseline string, batch int, where []results.Filter) ([]TransientSeries, error) {
+	if metric == "" {
+		metric = "slowdown_mean"
+	}
+	col, ok := transientColumns[metric]
+	if !ok {
+		return nil, fmt.Errorf("transient figures use slowdown_mean or bsd_mean, not %q", metric)
+	}
+	if baseline == "" {
+		return nil, fmt.Errorf("transient figures need a baseline setting (--baseline)")
+	}
+	if batch <= 0 {
+		batch = DefaultBatch
+	}
+	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Where: where})
+	if err != nil {
+		return nil, err
+	}
+	base, err := c.FindSetting(baseline)
+	if err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	// Task index -> (workload, setting).
+	type pairKey [2]int
+	of := map[int]pairKey{}
+	for i := range s.Tasks {
+		tc := &s.Tasks[i].TaskCols
+		if s.Tasks[i].Error != "" || !matchFilters(where, tc) {
+			continue
+		}
+		wi := slices.Index(c.Workloads, results.WorkloadOf(tc))
+		st := results.SettingOf(tc)
+		si := slices.IndexFunc(c.Settings, func(x results.Setting) bool {
+			return x.Policy == st.Policy && x.Label == st.Label && x.Params == st.Params
+		})
+		if wi >= 0 && si >= 0 {
+			of[tc.TaskIndex] = pairKey{wi, si}
+		}
+	}
+	type acc struct {
+		sum, start []float64
+		n          []int
+	}
+	sums := map[pairKey]*acc{}
+	err = results.ReadJobSeries(filepath.Join(s.Dir, results.JobsFile), []string{"submit", col}, func(task int, cols [][]float64) error {
+		k, ok := of[task]
+		if !ok {
+			return nil
+		}
+		nb := len(cols[0]) / batch
+		a := sums[k]
+		if a == nil {
+			a = &acc{sum: make([]float64, nb), start: make([]float64, nb), n: make([]int, nb)}
+			sums[k] = a
+		}
+		for b := 0; b < nb && b < len(a.sum); b++ {
+			m := 0.0
+			for _, v := range cols[1][b*batch : (b+1)*batch] {
+				m += v
+			}
+			a.sum[b] += m / float64(batch)
+			a.start[b] = cols[0][b*batch]
+			a.n[b]++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []TransientSeries
+	for wi, w := range c.Workloads {
+		b := sums[pairKey{wi, base}]
+		if b == nil {
+			continue
+		}
+		for si, st := range c.Settings {
+			a := sums[pairKey{wi, si}]
+			if si == base || a == nil {
+				continue
+			}
+			ts := TransientSeries{Workload: w, Setting: st.Name}
+			for k := 0; k < len(a.sum) && k < len(b.sum); k++ {
+				if a.n[k] == 0 || b.n[k] == 0 {
+					continue
+				}
+				r := results.SlowdownRatio(b.sum[k]/float64(b.n[k]), a.sum[k]/float64(a.n[k]))
+				if math.IsNaN(r) {
+					continue
+				}
+				ts.Start = append(ts.Start, b.start[k])
+				ts.R = append(ts.R, r)
+			}
+			out = append(out, ts)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no transient series: no workload has both the baseline %q and another setting", baseline)
+	}
+	return out, nil
+}
+
+func matchFilters(fs []results.Filter, tc *results.TaskCols) bool {
+	for _, f := range fs {
+		if !f.Match(tc) {
+			return false
+		}
+	}
+	return true
+}
+
+// transient makes one line chart per workload: R per batch against the
+// batch's start, in days.
+func (s *Sweep) transient(opts PlotOptions) ([]figure, error) {
+	metric := opts.Metric
+	if metric == "" {
+		metric = "slowdown_mean"
+	}
+	batch := opts.Batch
+	if batch <= 0 {
+		batch = DefaultBatch
+	}
+	series, err := s.Transient(metric, opts.Baseline, batch, opts.Where)
+	if err != nil {
+		return nil, err
+	}
+	var out []figure
+	byWorkload := map[results.Workload]*plot.Lines{}
+	var order []results.Workload
+	for _, ts := range series {
+		l := byWorkload[ts.Workload]
+		if l == nil {
+			what := fmt.Sprintf("R of %s per batch of %d jobs against %s", metric, batch, opts.Baseline)
+			if len(opts.Where) > 0 {
+				what += ", where " + whereText(opts.Where)
+			}
+			l = &plot.Lines{Title: ts.Workload.String() + "\n" + what,
+				XLabel: "submit time of the batch's first job (days)", YLabel: "R = (s1 - sm) / min(s1, sm)"}
+			byWorkload[ts.Workload] = l
+			order = append(order, ts.Workload)
+		}
+		xy := plot.XY{Name: ts.Setting}
+		for k := range ts.Start {
+			xy.X = append(xy.X, ts.Start[k]/86400)
+			xy.Y = append(xy.Y, ts.R[k])
+		}
+		l.Series = append(l.Series, xy)
+	}
+	for _, w := range order {
+		name := fmt.Sprintf("%s-%s-b%d-%s", KindTransient, metric, batch, slug(workloadSlug(w)))
+		out = append(out, figure{name: name, chart: byWorkload[w]})
+	}
+	return out, nil
+}
