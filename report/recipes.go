@@ -40,6 +40,12 @@ func bars(metric, scheme string) PlotOptions {
 	return PlotOptions{Kind: KindBars, Metric: metric, Scheme: scheme}
 }
 
+// barsOf draws only the settings labelled labels (the series a paper's
+// figure shows).
+func barsOf(metric, scheme string, labels ...string) PlotOptions {
+	return PlotOptions{Kind: KindBars, Metric: metric, Scheme: scheme, Where: []results.Filter{{Key: "label", Values: labels}}}
+}
+
 // Recipes lists every reproducible figure group, in paper order.
 var Recipes = []Recipe{
 	{
@@ -63,7 +69,15 @@ var Recipes = []Recipe{
 			wide("fig11-13-worst-slowdown", "bsd_max", "ss16", "NS"),
 			wide("fig12-14-worst-turnaround", "turnaround_max", "ss16", "NS"),
 		},
-		Plots: []PlotOptions{bars("bsd_mean", "ss16"), bars("turnaround_mean", "ss16"), bars("bsd_max", "ss16"), bars("turnaround_max", "ss16")},
+		// Figs 7-10 show NS, IS and SS at three SFs; Figs 11-14 (worst
+		// cases) only NS, IS and SS SF=2. "IS free" (the other reading of
+		// IS) is in the tables only.
+		Plots: []PlotOptions{
+			barsOf("bsd_mean", "ss16", "NS", "IS", "SS SF=1.5", "SS SF=2", "SS SF=5"),
+			barsOf("turnaround_mean", "ss16", "NS", "IS", "SS SF=1.5", "SS SF=2", "SS SF=5"),
+			barsOf("bsd_max", "ss16", "NS", "IS", "SS SF=2"),
+			barsOf("turnaround_max", "ss16", "NS", "IS", "SS SF=2"),
+		},
 	},
 	{
 		Name: "kettimuthu2005/fig15-18",
@@ -79,14 +93,19 @@ var Recipes = []Recipe{
 	{
 		Name: "kettimuthu2005/fig19-30",
 		Spec: "specs/kettimuthu2005/fig19-30.yaml",
-		Doc:  "Figs 19-30: trace (user) estimates, jobs split into well and badly estimated: mean and worst-case slowdown and turnaround",
+		Doc:  "Figs 19-30: trace (user) estimates: all jobs (Figs 19-22), and jobs split into well and badly estimated (Figs 23-30): mean and worst-case slowdown and turnaround",
 		Tables: []TableJob{
+			wide("fig19-20-avg-slowdown", "bsd_mean", "ss16", "NS"),
+			wide("fig21-22-avg-turnaround", "turnaround_mean", "ss16", "NS"),
 			wide("fig19-30-avg-slowdown", "bsd_mean", "est2", "NS"),
 			wide("fig19-30-avg-turnaround", "turnaround_mean", "est2", "NS"),
 			wide("fig19-30-worst-slowdown", "bsd_max", "est2", "NS"),
 			wide("fig19-30-worst-turnaround", "turnaround_max", "est2", "NS"),
 		},
-		Plots: []PlotOptions{bars("bsd_mean", "est2"), bars("turnaround_mean", "est2"), bars("bsd_max", "est2"), bars("turnaround_max", "est2")},
+		Plots: []PlotOptions{
+			bars("bsd_mean", "ss16"), bars("turnaround_mean", "ss16"),
+			bars("bsd_mean", "est2"), bars("turnaround_mean", "est2"), bars("bsd_max", "est2"), bars("turnaround_max", "est2"),
+		},
 	},
 	{
 		Name: "kettimuthu2005/fig31-34",

@@ -41,6 +41,13 @@ func TestRecipes(t *testing.T) {
 				if p.Scheme != "" && !slices.Contains(spec.Categories, p.Scheme) {
 					t.Errorf("%s plot: scheme %s not in the spec's categories %v", p.Kind, p.Scheme, spec.Categories)
 				}
+				for _, f := range p.Where {
+					for _, v := range f.Values {
+						if f.Key == "label" && !slices.Contains(labels, v) {
+							t.Errorf("%s plot: label %q is no policy label of %v", p.Kind, v, labels)
+						}
+					}
+				}
 			}
 		})
 	}

@@ -49,6 +49,9 @@ var entries = []Entry{
 		Params: append([]Param{
 			{Name: "timeslice", Kind: Int, Default: int64(preempt.DefaultTimeslice), Min: 1, Max: maxPeriod,
 				Doc: "seconds of work an arriving job gets at once, during which it cannot be suspended"},
+			{Name: "resume_preempt", Kind: Bool, Default: preempt.DefaultISConfig().ResumePreempt,
+				Doc: "a suspended job may suspend the jobs holding its processors when its instantaneous xfactor is higher than each of theirs " +
+					"and each has run a timeslice since it last (re)started (false: it resumes only when its processors are free)"},
 		}, overheadParams...),
 		Validate: checkOverhead,
 		Build: func(v Values, env Env) (sim.Policy, error) {
@@ -56,7 +59,7 @@ var entries = []Entry{
 			if err != nil {
 				return nil, err
 			}
-			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), Overhead: o})
+			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), Overhead: o})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
 			}

@@ -137,9 +137,28 @@
 //     be suspended, nor can a job (re)started at this instant. After its
 //     timeslice a job keeps running until it ends or a later arrival
 //     suspends it.
-//   - Suspended jobs never suspend others: after the owed jobs, they
-//     resume, highest instantaneous xfactor first, when all their own
-//     processors are free. Starting jobs are placed as under SS.
+//   - After the owed jobs, suspended jobs come back, highest
+//     instantaneous xfactor first. One whose processors are all free
+//     resumes. With [ISConfig.ResumePreempt] (the default) one whose
+//     processors are not free suspends the jobs holding them if its
+//     instantaneous xfactor exceeds each of theirs and each has run a
+//     timeslice since it last (re)started (a job in overhead on them
+//     blocks it); the routine then also runs every minute while jobs are
+//     suspended. This is the priority-driven reading: Chiang and Vernon
+//     order all jobs by instantaneous xfactor, and the paper says IS's
+//     overall slowdown is well below NS's. Without it, suspended jobs
+//     never suspend others and resume only when all their processors are
+//     free. Starting jobs are placed as under SS.
+//
+// The two readings, on the first 5000 jobs (accurate estimates; mean
+// bounded slowdown, resume by priority / on free processors / NS): CTC
+// (430 processors) overall 3.80 / 3.75 / 5.01, S VW 11.1 / 136 / 7.5,
+// VL W 14.9 / 1.5 / 1.1; SDSC (128) overall 5.23 / 22.7 / 13.75, S VW
+// 13.0 / 612 / 14.4, L N 11.2 / 1.6 / 1.2. On free processors, wide jobs
+// suspended by arrivals wait for narrow jobs that keep taking their
+// processors; by priority, the long jobs share the machine by turns of a
+// timeslice (37,000 suspensions on CTC against 900), which costs them
+// and the utilization (CTC 0.335 against 0.448; NS 0.512).
 //
 // # Suspension overhead
 //

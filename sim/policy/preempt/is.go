@@ -16,13 +16,19 @@ type ISConfig struct {
 	// Timeslice (>= 1 s, default 600) is the work an arriving job is
 	// given at once and during which it cannot be suspended.
 	Timeslice sim.Time
+	// ResumePreempt lets a suspended job whose processors are not all
+	// free suspend the running jobs that hold them, when its
+	// instantaneous xfactor exceeds each of theirs and each has run at
+	// least Timeslice since it last (re)started. Without it a suspended
+	// job resumes only when all its processors are free.
+	ResumePreempt bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }
 
 // DefaultISConfig returns the IS settings of Chiang and Vernon, without
-// overhead.
-func DefaultISConfig() ISConfig { return ISConfig{Timeslice: DefaultTimeslice} }
+// overhead, suspended jobs competing by priority ([ISConfig.ResumePreempt]).
+func DefaultISConfig() ISConfig { return ISConfig{Timeslice: DefaultTimeslice, ResumePreempt: true} }
 
 // Validate checks the configuration; errors wrap [ErrInvalidConfig].
 func (c ISConfig) Validate() error {
@@ -100,7 +106,7 @@ func (p *IS) Schedule() {
 	p.waiting = slices.DeleteFunc(p.waiting, func(t *sim.Task) bool { return !p.idle(t) })
 	ready := p.ready[:0]
 	for _, t := range p.susp {
-		if t.State == sim.Suspended && p.canResume(t) {
+		if t.State == sim.Suspended && !p.pending[t.Index] && (p.cfg.ResumePreempt || p.canResume(t)) {
 			p.ixf[t.Index] = instXfactor(t, now)
 			ready = append(ready, t)
 		}
@@ -113,8 +119,13 @@ func (p *IS) Schedule() {
 			return a.Index - b.Index
 		})
 		for _, t := range ready {
+			if p.pending[t.Index] || t.State != sim.Suspended {
+				continue
+			}
 			if p.canResume(t) {
 				p.start(t)
+			} else if p.cfg.ResumePreempt {
+				p.reclaim(t, now)
 			}
 		}
 		p.susp = slices.DeleteFunc(p.susp, func(t *sim.Task) bool { return !p.idle(t) })
@@ -177,13 +188,48 @@ func (p *IS) serve(t *sim.Task) {
 	p.commit(t, set, victims)
 }
 
+// reclaim suspends the running jobs holding a Suspended job's processors
+// and resumes it, if every one of them has run Timeslice since it last
+// (re)started and has a lower instantaneous xfactor than t. A job in
+// overhead or a claim on t's processors blocks it.
+func (p *IS) reclaim(t *sim.Task, now sim.Time) {
+	if len(p.claims) > 0 && p.claimed.Overlaps(t.Set) {
+		return
+	}
+	x := p.ixf[t.Index]
+	victims := p.cand[:0]
+	for _, r := range p.m.Active() {
+		if !r.Set.Overlaps(t.Set) {
+			continue
+		}
+		if r.State != sim.Running || now-r.SegStart < p.cfg.Timeslice || instXfactor(r, now) >= x {
+			p.cand = victims[:0]
+			return
+		}
+		victims = append(victims, r)
+	}
+	byIndex(victims)
+	for _, v := range victims {
+		p.suspend(v)
+		p.susp = append(p.susp, v)
+	}
+	p.cand = victims[:0]
+	p.commit(t, t.Set, victims)
+}
+
 // retry sets a timer for the earliest instant a running job becomes
 // eligible for suspension, while a job still waits for its timeslice.
 func (p *IS) retry(now sim.Time) {
+	next := sim.Never
+	if p.cfg.ResumePreempt && len(p.susp) > 0 {
+		// Suspended jobs gain priority while they wait: look again a
+		// minute later (the preemption interval of SS).
+		next = now + DefaultInterval - now%DefaultInterval
+	}
 	if len(p.waiting) == 0 {
+		p.setTimer(now, next)
 		return
 	}
-	next := sim.Never
 	for _, t := range p.m.Active() {
 		if t.State != sim.Running {
 			continue
@@ -194,6 +240,12 @@ func (p *IS) retry(now sim.Time) {
 			next = min(next, now+1)
 		}
 	}
+	p.setTimer(now, next)
+}
+
+// setTimer makes the routine run at next unless a timer set earlier
+// already does it sooner.
+func (p *IS) setTimer(now, next sim.Time) {
 	if next == sim.Never || (p.timerAt > now && p.timerAt <= next) {
 		return
 	}
