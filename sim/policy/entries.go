@@ -105,7 +105,9 @@ func ssParams(tunable bool) []Param {
 			Doc: "TSS limit factor on the EASY mean bounded slowdown of the victim's ss16 category"},
 		Param{Name: "tss_protect_victim", Kind: Bool, Default: preempt.DefaultSSConfig().TSSProtectVictim,
 			Doc: "TSS reading (section 4.5): true, a running job cannot be suspended while its own xfactor exceeds its category's limit (the prose); " +
-				"false, a job cannot suspend once its own xfactor exceeds the victim's limit (the formulas)"})
+				"false, a job cannot suspend once its own xfactor exceeds the victim's limit (the formulas)"},
+		Param{Name: "tss_baseline_ss", Kind: Bool, Default: false,
+			Doc: "TSS limits from the category means of a plain SS run with the same settings instead of an EASY run"})
 	return append(ps, overheadParams...)
 }
 
@@ -149,6 +151,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		Tunable:          tunable,
 		TSSLimit:         v.Float("tss_limit"),
 		TSSProtectVictim: v.Bool("tss_protect_victim"),
+		TSSBaselineSS:    v.Bool("tss_baseline_ss"),
 		HoldRemembered:   v.Bool("hold_remembered"),
 		HoldBackfill:     v.Bool("hold_backfill"),
 		Overhead:         o,

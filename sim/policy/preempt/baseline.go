@@ -38,7 +38,28 @@ var baselines struct {
 // every job, and concurrent calls for the same workload simulate it once.
 // The returned map is the caller's.
 func Baseline(procs int, jobs []sim.Job) (map[string]float64, error) {
-	key := workloadKey(procs, jobs)
+	return cachedBaseline(workloadKey(procs, jobs, ""), func() (map[string]float64, error) {
+		return computeBaseline(procs, jobs, backfill.NewEASY())
+	})
+}
+
+// BaselineSS returns the TSS baseline read from a run of plain SS (cfg
+// without Tunable and without overhead) on the same workload instead of
+// EASY: the other reading of the paper's "average slowdown of the
+// category" ([SSConfig.TSSBaselineSS]). Cached like [Baseline].
+func BaselineSS(cfg SSConfig, procs int, jobs []sim.Job) (map[string]float64, error) {
+	cfg.Tunable, cfg.Overhead = false, Overhead{}
+	tag := fmt.Sprintf("ss %v %v %v %v %v", cfg.SuspensionFactor, cfg.WidthRatio, cfg.Interval, cfg.HoldRemembered, cfg.HoldBackfill)
+	return cachedBaseline(workloadKey(procs, jobs, tag), func() (map[string]float64, error) {
+		p, err := NewSS(cfg, procs, jobs)
+		if err != nil {
+			return nil, err
+		}
+		return computeBaseline(procs, jobs, p)
+	})
+}
+
+func cachedBaseline(key [sha256.Size]byte, compute func() (map[string]float64, error)) (map[string]float64, error) {
 	baselines.Lock()
 	if baselines.m == nil {
 		baselines.m = make(map[[sha256.Size]byte]*baselineEntry)
@@ -54,14 +75,14 @@ func Baseline(procs int, jobs []sim.Job) (map[string]float64, error) {
 		}
 	}
 	baselines.Unlock()
-	e.once.Do(func() { e.val, e.err = computeBaseline(procs, jobs) })
+	e.once.Do(func() { e.val, e.err = compute() })
 	return maps.Clone(e.val), e.err
 }
 
-func computeBaseline(procs int, jobs []sim.Job) (map[string]float64, error) {
-	res, err := sim.Run(context.Background(), procs, jobs, backfill.NewEASY(), sim.Options{})
+func computeBaseline(procs int, jobs []sim.Job, pol sim.Policy) (map[string]float64, error) {
+	res, err := sim.Run(context.Background(), procs, jobs, pol, sim.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("tss baseline: easy run: %w", err)
+		return nil, fmt.Errorf("tss baseline run: %w", err)
 	}
 	s, err := metrics.LookupScheme("ss16")
 	if err != nil {
@@ -76,8 +97,9 @@ func computeBaseline(procs int, jobs []sim.Job) (map[string]float64, error) {
 	return out, nil
 }
 
-func workloadKey(procs int, jobs []sim.Job) [sha256.Size]byte {
+func workloadKey(procs int, jobs []sim.Job, tag string) [sha256.Size]byte {
 	h := sha256.New()
+	h.Write([]byte(tag))
 	var b [40]byte
 	binary.LittleEndian.PutUint64(b[:8], uint64(procs))
 	binary.LittleEndian.PutUint64(b[8:16], uint64(len(jobs)))

@@ -47,6 +47,11 @@ type SSConfig struct {
 	// priority exceeds the victim's limit (the section's formulas).
 	// Ignored unless Tunable.
 	TSSProtectVictim bool
+	// TSSBaselineSS (default false) takes the category means of the TSS
+	// limit from a run of plain SS with the same settings instead of EASY
+	// ([BaselineSS]): the paper's "average slowdown of the category" may
+	// mean that of the scheme being tuned. Ignored unless Tunable.
+	TSSBaselineSS bool
 	// HoldRemembered (default false) keeps the processors a suspended job
 	// remembers for it: a job that never ran may take them, free or by
 	// suspending their holder, only if it could suspend that suspended
@@ -133,6 +138,9 @@ func NewSS(cfg SSConfig, procs int, jobs []sim.Job) (*SS, error) {
 	p := &SS{cfg: cfg}
 	if cfg.Tunable {
 		b, err := Baseline(procs, jobs)
+		if cfg.TSSBaselineSS {
+			b, err = BaselineSS(cfg, procs, jobs)
+		}
 		if err != nil {
 			return nil, err
 		}
