@@ -25,9 +25,9 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"Syntax", "bad/syntax.yaml", []string{"syntax.yaml: yaml: line"}},
 		{"Problems", "bad/problems.yaml", []string{
-			`workloads[0].trace: trace file "no-such-dir/missing.swf" not found`,
-			`policies[0].name: unknown policy "easyy"`,
-			`policies[1].params.suspension_factor[0]: must be >= 1, got 0.5`,
+			`problems.yaml:5: workloads[0].trace: trace file "no-such-dir/missing.swf" not found`,
+			`problems.yaml:8: policies[0].name: unknown policy "easyy"`,
+			`problems.yaml:11: policies[1].params.suspension_factor[0]: must be >= 1, got 0.5`,
 		}},
 		{"MissingSpec", "bad/no-such-spec.yaml", []string{"no-such-spec.yaml: no such file"}},
 	} {

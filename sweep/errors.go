@@ -68,14 +68,18 @@ type ValidationError struct {
 	Problems []*FieldError
 }
 
-// Error returns one problem per line, each prefixed by the file if known.
+// Error returns one problem per line, each prefixed by the file and line
+// if known ("specs/x.yaml:12: policies[1].params.interval: ...").
 func (e *ValidationError) Error() string {
 	var b strings.Builder
 	for i, p := range e.Problems {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		if e.File != "" {
+		switch {
+		case e.File != "" && p.Line > 0:
+			fmt.Fprintf(&b, "%s:%d: ", e.File, p.Line)
+		case e.File != "":
 			b.WriteString(e.File)
 			b.WriteString(": ")
 		}

@@ -237,8 +237,8 @@ func TestLoad_ErrNamesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := sweep.Load(path)
-	if err == nil || !strings.HasPrefix(err.Error(), path+": workloads: must not be empty") {
-		t.Fatalf("Load = %v, want the file and key path", err)
+	if err == nil || !strings.HasPrefix(err.Error(), path+":2: workloads: must not be empty") {
+		t.Fatalf("Load = %v, want the file, line and key path", err)
 	}
 }
 

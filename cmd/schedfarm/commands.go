@@ -13,5 +13,6 @@ func commands() []*cli.Command {
 		coordinatorCommand(),
 		workerCommand(),
 		statusCommand(),
+		versionCommand(),
 	}
 }

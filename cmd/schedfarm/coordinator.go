@@ -109,7 +109,7 @@ func coordinatorOptions(c *cli.Context, log *slog.Logger) []coordinator.Option {
 		coordinator.WithForce(c.Bool("force")),
 		coordinator.WithProgress(os.Stdout),
 		coordinator.WithProgressInterval(c.Duration("progress-interval")),
-		coordinator.WithToolVersion(version),
+		coordinator.WithToolVersion(toolVersion()),
 		coordinator.WithLogger(log),
 	}
 }

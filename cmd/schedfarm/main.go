@@ -8,19 +8,21 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
 
-// version is the tool's version, set at build time with
-// -ldflags "-X main.version=...".
+// version is the tool's version when set at build time with
+// -ldflags "-X main.version=..."; otherwise toolVersion reads the module
+// version and VCS revision from the binary.
 var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := newApp().RunContext(ctx, os.Args); err != nil {
+	if err := runArgs(ctx, newApp(), os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, "schedfarm:", err)
 		os.Exit(1)
 	}
@@ -30,8 +32,22 @@ func newApp() *cli.App {
 	return &cli.App{
 		Name:                 "schedfarm",
 		Usage:                "parameter-sweep farm for parallel job scheduling research",
-		Version:              version,
+		Version:              toolVersion(),
 		EnableBashCompletion: true,
 		Commands:             commands(),
+		Action:               unknownCommand,
 	}
+}
+
+// unknownCommand is the app's action: with no command it shows the help,
+// with an unknown one it fails with the list of commands.
+func unknownCommand(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	var names []string
+	for _, cmd := range c.App.VisibleCommands() {
+		names = append(names, cmd.Name)
+	}
+	return fmt.Errorf("unknown command %q (commands: %s; try: schedfarm --help)", c.Args().First(), strings.Join(names, ", "))
 }

@@ -64,7 +64,7 @@ func runApp(t *testing.T, args ...string) (string, error) {
 	app := newApp()
 	var out bytes.Buffer
 	app.Writer, app.ErrWriter = &out, &out
-	err := app.Run(append([]string{"schedfarm"}, args...))
+	err := runArgs(context.Background(), app, append([]string{"schedfarm"}, args...))
 	return out.String(), err
 }
 

@@ -150,7 +150,7 @@ func runSim(c *cli.Context) error {
 			TaskID: task.ID, Index: task.Index, Stats: st, Jobs: recs,
 			Drops: results.Drops{Runtime: wl.Drops.Runtime, Procs: wl.Drops.Procs, TooBig: wl.Drops.TooBig},
 		}
-		if err := results.WriteJobsFile(out, spec, []sweep.Task{*task}, []*results.TaskResult{r}, version); err != nil {
+		if err := results.WriteJobsFile(out, spec, []sweep.Task{*task}, []*results.TaskResult{r}, toolVersion()); err != nil {
 			return err
 		}
 	}

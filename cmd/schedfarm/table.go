@@ -84,5 +84,5 @@ func dirArg(c *cli.Context) (string, error) {
 	case 1:
 		return c.Args().First(), nil
 	}
-	return "", fmt.Errorf("%s: want one DIR, got %d arguments (flags go before DIR)", c.Command.Name, c.NArg())
+	return "", fmt.Errorf("%s: want one DIR, got %d arguments: %q", c.Command.Name, c.NArg(), c.Args().Slice())
 }

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// toolVersion returns the version recorded in outputs and printed by
+// "schedfarm version": the -ldflags version if set, else the module
+// version and the VCS revision Go stamps into a binary built in a
+// checkout ("devel+4f2a9c1e03b7", "+dirty" when the tree had changes).
+func toolVersion() string {
+	if version != "dev" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	var rev string
+	var dirty bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev != "" && v == "devel" {
+		v += "+" + rev[:min(12, len(rev))]
+	}
+	if dirty {
+		v += "+dirty"
+	}
+	return v
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "version",
+		Usage:     "print the tool, simulator and Go versions",
+		ArgsUsage: " ",
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cliUsageError(c, "unexpected argument %q", c.Args().First())
+			}
+			fmt.Fprintf(c.App.Writer, "schedfarm %s\nsimulator %s\n%s %s/%s\n", toolVersion(), sim.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return nil
+		},
+	}
+}
