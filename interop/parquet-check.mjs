@@ -6,6 +6,9 @@
 //   {"files": [{"path": ..., "rows": N, "columns": [...],
 //               "bsd_mean": M,                 (files with a bsd column)
 //               "bsd_mean_by_task": {"0": M0}, (files with bsd and task_index)
+//               "admission": {"rejected": R, "rejected_with_start": 0,
+//                             "with_deadline": D, "resource_charge": C},
+//                                              (jobs files)
 //               "metadata": {"schedfarm.spec_sha256": ..., ...}}]}
 //
 // It exits with status 1 and a message on stderr when a file cannot be read.
@@ -32,6 +35,18 @@ async function inspect(conn, path) {
         out.bsd_mean_by_task[String(r.t)] = r.m;
       }
     }
+  }
+  if (columns.includes('admitted') && columns.includes('start')) {
+    const a = await conn.runAndReadAll(
+      `SELECT count(*) FILTER (WHERE NOT admitted) AS rejected,
+              count(*) FILTER (WHERE NOT admitted AND start IS NOT NULL) AS rejected_with_start,
+              count(deadline) AS with_deadline,
+              sum(resource_charge) AS resource_charge FROM ${src}`);
+    const r = a.getRowObjectsJS()[0];
+    out.admission = {
+      rejected: Number(r.rejected), rejected_with_start: Number(r.rejected_with_start),
+      with_deadline: Number(r.with_deadline), resource_charge: r.resource_charge,
+    };
   }
   const kv = await conn.runAndReadAll(
     `SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata(${literal(path)}) ORDER BY k`);

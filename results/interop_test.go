@@ -28,6 +28,13 @@ type duckFile struct {
 	BSDMean       *float64           `json:"bsd_mean"`
 	BSDMeanByTask map[string]float64 `json:"bsd_mean_by_task"`
 	Metadata      map[string]string  `json:"metadata"`
+	// Admission is reported for jobs files.
+	Admission *struct {
+		Rejected          int     `json:"rejected"`
+		RejectedWithStart int     `json:"rejected_with_start"`
+		WithDeadline      int     `json:"with_deadline"`
+		ResourceCharge    float64 `json:"resource_charge"`
+	} `json:"admission"`
 }
 
 // needInterop skips the test when node or the installed npm project is

@@ -131,6 +131,7 @@ func ReadJobs(path string) ([]JobRow, error) {
 			mc[k] = c.byName[f.Name]
 		}
 		readMoldCols(mc, i, j)
+		readQoSRow(c, i, j)
 		for name := range c.byName {
 			if s, ok := strings.CutPrefix(name, CategoryPrefix); ok {
 				r.Categories[s] = c.str(name, i)
@@ -157,6 +158,9 @@ func ReadSummary(path string) ([]SummaryRow, error) {
 				Row:      int(c.i64("row", i)), Col: int(c.i64("col", i)),
 				Count: int(c.i64("jobs", i)),
 				BSD:   st("bsd"), Turnaround: st("turnaround"), Wait: st("wait"), Slowdown: st("slowdown"),
+				Admitted:       int(c.i64("admitted", i)),
+				ResourceCharge: c.f64("resource_charge", i), QoSCharge: c.f64("qos_charge", i),
+				DeadlineMisses: int(c.i64("deadline_misses", i)),
 			},
 		})
 		return c.err
@@ -178,6 +182,11 @@ func ReadTasks(path string) ([]TaskRow, error) {
 				mq.PartitionMean[q] = c.f64(fmt.Sprintf("partition_mean_%d", q+1), i)
 			}
 		}
+		var qs *metrics.QoPSStats
+		if c.valid("offers", i) {
+			qs = &metrics.QoPSStats{Offers: int(c.i64("offers", i)), OffersTaken: int(c.i64("offers_taken", i)),
+				MeanN: c.f64("schedule_mean_n", i), MaxN: int(c.i64("schedule_max_n", i))}
+		}
 		out = append(out, TaskRow{
 			TaskCols: tc,
 			Stats: metrics.RunStats{
@@ -187,6 +196,11 @@ func ReadTasks(path string) ([]TaskRow, error) {
 				Suspensions: int(c.i64("suspensions", i)),
 				Kills:       int(c.i64("kills", i)),
 				MultiQueue:  mq,
+				QoPS:        qs,
+				Admitted:    int(c.i64("admitted", i)),
+				ProcSeconds: c.f64("proc_seconds", i), ResourceCharge: c.f64("resource_charge", i),
+				QoSCharge: c.f64("qos_charge", i), DeadlineMisses: int(c.i64("deadline_misses", i)),
+				WastedProcSeconds: c.f64("wasted_proc_seconds", i),
 			},
 			Drops:       int(c.i64("drops", i)),
 			DropsDetail: c.str("drops_detail", i),
@@ -282,6 +296,13 @@ func colAs[T arrow.Array](c *cols, name string) (T, bool) {
 func (c *cols) valid(name string, i int) bool {
 	a, ok := c.byName[name]
 	return ok && a.IsValid(i)
+}
+
+func (c *cols) boolean(name string, i int) bool {
+	if a, ok := colAs[*array.Boolean](c, name); ok && a.IsValid(i) {
+		return a.Value(i)
+	}
+	return false
 }
 
 func (c *cols) str(name string, i int) string {

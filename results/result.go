@@ -102,9 +102,9 @@ const (
 	// maxJobsBytes bounds the decompressed jobs Unmarshal accepts (about
 	// 8 million jobs).
 	maxJobsBytes = 1 << 30
-	// maxBytesPerJob bounds the IPC bytes of one job (18 8-byte values and
-	// validity bits).
-	maxBytesPerJob = 256
+	// maxBytesPerJob bounds the IPC bytes of one job (28 8-byte values,
+	// bits and validity bits).
+	maxBytesPerJob = 512
 )
 
 // The zstd encoder and decoder are safe for concurrent use and expensive
@@ -144,13 +144,16 @@ var recordSchema = arrow.NewSchema(append([]arrow.Field{
 	{Name: "suspended_time", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "overhead_time", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
-}, append(queueJobFields, moldFields...)...), nil)
+}, append(append(queueJobFields, moldFields...), qosJobFields...)...), nil)
 
 // nBaseJobCols is the number of job columns before the multiqueue and
 // moldable ones; moldStart is the first moldable one.
 const nBaseJobCols = 15
 
 var moldStart = nBaseJobCols + len(queueJobFields)
+
+// qosFirst is the index of the first qosJobFields column.
+var qosFirst = recordSchema.FieldIndices("origin_id")[0]
 
 // Marshal encodes the result: a small JSON header and the per-job rows as
 // an Arrow IPC stream with zstd compression. Equal results give equal
@@ -213,6 +216,7 @@ func recordsBatch(mem memory.Allocator, recs []metrics.Record) arrow.RecordBatch
 		ints(14).Append(int64(j.Kills))
 		appendQueueJob([]*array.Int64Builder{ints(15), ints(16), ints(17)}, j)
 		appendMoldCols(mold, j)
+		appendQoSJob(b, qosFirst, j)
 	}
 	return b.NewRecordBatch()
 }
@@ -333,6 +337,7 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 				MQ:            readQueueJob(cols[15:18], k),
 			})
 			readMoldCols(rec.Columns()[moldStart:], k, &recs[len(recs)-1])
+			readQoSJob(rec, qosFirst, k, &recs[len(recs)-1])
 		}
 	}
 	if err := rd.Err(); err != nil {

@@ -130,13 +130,22 @@ func taskFields(pcs []paramCol) []arrow.Field {
 }
 
 // jobFields are the per-job columns of jobs.parquet after the task
-// columns, before the category columns.
-var jobFields = recordSchema.Fields()
+// columns, before the category columns: the wire format's, with the
+// columns a rejected job has no value for made nullable.
+var jobFields = func() []arrow.Field {
+	f := recordSchema.Fields()
+	for i := range f {
+		if rejectedNull[f[i].Name] {
+			f[i].Nullable = true
+		}
+	}
+	return f
+}()
 
 // summaryFields are the columns of summary.parquet after the task columns.
 // The number of jobs of a category is "jobs", as in tasks.parquet ("count"
 // is the subset size among the task columns).
-var summaryFields = []arrow.Field{
+var summaryFields = append([]arrow.Field{
 	{Name: "scheme", Type: arrow.BinaryTypes.String},
 	{Name: "category", Type: arrow.BinaryTypes.String},
 	{Name: "row", Type: arrow.PrimitiveTypes.Int64},
@@ -150,7 +159,7 @@ var summaryFields = []arrow.Field{
 	{Name: "wait_max", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "slowdown_mean", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "slowdown_max", Type: arrow.PrimitiveTypes.Float64},
-}
+}, qosSummaryFields...)
 
 // tasksFields are the columns of tasks.parquet after the task columns.
 var tasksFields = append([]arrow.Field{
@@ -165,7 +174,7 @@ var tasksFields = append([]arrow.Field{
 	{Name: "wall_time_ms", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "worker", Type: arrow.BinaryTypes.String},
 	{Name: "error", Type: arrow.BinaryTypes.String},
-}, queueTaskFields...)
+}, append(queueTaskFields, qosTaskFields...)...)
 
 // appendTaskCols appends the task columns of t (with result r, which may
 // be a failed one) n times to the first fields of b.

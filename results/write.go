@@ -314,21 +314,34 @@ func (o *outputs) writeJobs(w io.Writer) error {
 				j := &r.Jobs[k]
 				ints[0].Append(j.JobID)
 				ints[1].Append(int64(j.Submit))
-				ints[2].Append(int64(j.Start))
-				ints[3].Append(int64(j.End))
-				ints[4].Append(int64(j.Wait))
+				if j.Rejected {
+					ints[2].AppendNull()
+					ints[3].AppendNull()
+					ints[4].AppendNull()
+				} else {
+					ints[2].Append(int64(j.Start))
+					ints[3].Append(int64(j.End))
+					ints[4].Append(int64(j.Wait))
+				}
 				ints[5].Append(int64(j.Runtime))
 				ints[6].Append(int64(j.Estimate))
 				ints[7].Append(int64(j.Procs))
-				ints[8].Append(int64(j.Turnaround))
-				floats[9].Append(j.BSD)
-				floats[10].Append(j.Slowdown)
+				if j.Rejected {
+					ints[8].AppendNull()
+					floats[9].AppendNull()
+					floats[10].AppendNull()
+				} else {
+					ints[8].Append(int64(j.Turnaround))
+					floats[9].Append(j.BSD)
+					floats[10].Append(j.Slowdown)
+				}
 				ints[11].Append(int64(j.Suspensions))
 				ints[12].Append(int64(j.SuspendedTime))
 				ints[13].Append(int64(j.OverheadTime))
 				ints[14].Append(int64(j.Kills))
 				appendQueueJob(ints[15:18], j)
 				appendMoldCols(mold, j)
+				appendQoSJob(b, nTask+qosFirst, j)
 				for si, s := range o.schemes {
 					cats[si].Append(s.Classify(j))
 				}
@@ -368,6 +381,7 @@ func (o *outputs) writeSummary(w io.Writer) error {
 				for k, v := range []float64{a.BSD.Mean, a.BSD.Max, a.Turnaround.Mean, a.Turnaround.Max, a.Wait.Mean, a.Wait.Max, a.Slowdown.Mean, a.Slowdown.Max} {
 					col(5 + k).(*array.Float64Builder).Append(v)
 				}
+				appendQoSSummary(b, nTask+len(summaryFields)-len(qosSummaryFields), &a)
 			}
 			if err := pf.added(len(aggs)); err != nil {
 				b.Release()
@@ -415,6 +429,7 @@ func (o *outputs) writeTasks(w io.Writer) error {
 		col(9).(*array.StringBuilder).Append(r.Worker)
 		col(10).(*array.StringBuilder).Append(r.Err)
 		appendQueueTask(b, nTask+11, r.Stats.MultiQueue)
+		appendQoSTask(b, nTask+len(tasksFields)-len(qosTaskFields), &r.Stats)
 		if err := pf.added(1); err != nil {
 			b.Release()
 			return err

@@ -161,6 +161,13 @@ func runSim(c *cli.Context) error {
 	fmt.Fprintf(w, "policy %s (%s), estimates %v, load %g (%v)\n", entry.Name, orNone(params.Canonical()), est, c.Float64("load"), mode)
 	fmt.Fprintf(w, "utilization %.4f, makespan %d s, suspensions %d, kills %d, simulated in %v\n",
 		st.Utilization, st.Makespan, st.Suspensions, st.Kills, elapsed.Round(time.Millisecond))
+	if st.Admitted < st.Jobs || st.QoPS != nil {
+		fmt.Fprintf(w, "admitted %d of %d jobs (%.4f); resource charge %.6g, QoS charge %.6g, deadline misses %d, wasted processor-seconds %.6g\n",
+			st.Admitted, st.Jobs, float64(st.Admitted)/float64(max(st.Jobs, 1)), st.ResourceCharge, st.QoSCharge, st.DeadlineMisses, st.WastedProcSeconds)
+	}
+	if q := st.QoPS; q != nil {
+		fmt.Fprintf(w, "offers %d, taken %d; schedule size N mean %.1f max %d over %d insertions\n", q.Offers, q.OffersTaken, q.MeanN, q.MaxN, q.Inserts)
+	}
 	fmt.Fprintf(w, "overall: bounded slowdown mean %.3f max %.1f; turnaround mean %.0f s; wait mean %.0f s max %.0f s\n\n",
 		all.BSD.Mean, all.BSD.Max, all.Turnaround.Mean, all.Wait.Mean, all.Wait.Max)
 	fmt.Fprintf(w, "%s by %s category:\n\n", metric.Title, scheme.Name)

@@ -10,21 +10,39 @@ type Stat struct {
 
 // Aggregate holds the figures of one category.
 type Aggregate struct {
-	Category   string
-	Row, Col   int // grid cell; -1, -1 for the overall row
-	Count      int
-	BSD        Stat // bounded slowdown
-	Turnaround Stat
-	Wait       Stat
-	Slowdown   Stat // 1 + wait/runtime
+	Category string
+	Row, Col int // grid cell; -1, -1 for the overall row
+	// Count is the number of jobs of the category, rejected ones
+	// included; Admitted the number of those that ran, over which the
+	// means and maxima below are taken.
+	Count, Admitted int
+	BSD             Stat // bounded slowdown
+	Turnaround      Stat
+	Wait            Stat
+	Slowdown        Stat // 1 + wait/runtime
+	// ResourceCharge and QoSCharge are the sums of the jobs' charges
+	// ([Record.ResourceCharge], [Record.QoSCharge]); DeadlineMisses
+	// counts admitted jobs that ended after their guaranteed deadline.
+	ResourceCharge, QoSCharge float64
+	DeadlineMisses            int
 }
 
 type acc struct {
-	n                    int
+	n, jobs, misses      int
 	bsd, tat, wait, slow [2]float64 // sum, max
+	rc, qc               float64
 }
 
 func (a *acc) add(r *Record) {
+	a.jobs++
+	if r.Rejected {
+		return
+	}
+	a.rc += r.ResourceCharge()
+	a.qc += r.QoSCharge()
+	if r.Missed() {
+		a.misses++
+	}
 	a.n++
 	put := func(s *[2]float64, v float64) {
 		s[0] += v
@@ -39,7 +57,8 @@ func (a *acc) add(r *Record) {
 }
 
 func (a *acc) result(cat string, row, col int) Aggregate {
-	g := Aggregate{Category: cat, Row: row, Col: col, Count: a.n}
+	g := Aggregate{Category: cat, Row: row, Col: col, Count: a.jobs, Admitted: a.n,
+		ResourceCharge: a.rc, QoSCharge: a.qc, DeadlineMisses: a.misses}
 	if a.n == 0 {
 		return g
 	}
@@ -50,15 +69,12 @@ func (a *acc) result(cat string, row, col int) Aggregate {
 
 // Summarize returns one aggregate per category of s in grid order (empty
 // categories included, with Count 0), followed by the overall aggregate.
-// Rejected jobs are left out.
+// Rejected jobs count only in Count.
 func Summarize(s *Scheme, recs []Record) []Aggregate {
 	cells := make([]acc, len(s.Rows)*len(s.Cols))
 	var all acc
 	for i := range recs {
 		r := &recs[i]
-		if r.Rejected {
-			continue
-		}
 		row, col := s.Cell(r)
 		cells[row*len(s.Cols)+col].add(r)
 		all.add(r)

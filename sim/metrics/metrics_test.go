@@ -122,7 +122,7 @@ func TestRejected(t *testing.T) {
 	}
 	ss4, _ := LookupScheme("ss4")
 	agg := Summarize(ss4, recs)
-	if all := agg[len(agg)-1]; all.Count != 1 || all.BSD.Mean != 2 {
-		t.Errorf("overall = %+v, want one job of bsd 2", all)
+	if all := agg[len(agg)-1]; all.Count != 2 || all.Admitted != 1 || all.BSD.Mean != 2 || all.ResourceCharge != 1000 {
+		t.Errorf("overall = %+v, want 2 jobs, one admitted of bsd 2 and resource charge 1000", all)
 	}
 }

@@ -108,7 +108,7 @@ func (r *Record) ResourceCharge() float64 {
 	if r.Rejected {
 		return 0
 	}
-	return float64(r.Procs) * float64(r.Runtime)
+	return float64(r.Chosen()) * float64(r.Runtime)
 }
 
 // QoSCharge returns the job's QoS charge (0 without [QoS]).
@@ -186,6 +186,17 @@ type RunStats struct {
 	Utilization float64  // useful processor-seconds / (procs x makespan)
 	Suspensions int
 	Kills       int
+	// Admitted counts the jobs that ran (all but rejected ones).
+	Admitted int
+	// ProcSeconds is processors x runtime summed over every submitted
+	// job; ResourceCharge over the admitted ones (the accepted
+	// processor-seconds). QoSCharge sums the QoS charges, DeadlineMisses
+	// counts admitted jobs that ended after their guaranteed deadline,
+	// and WastedProcSeconds is the work thrown away by kills, in
+	// processor-seconds.
+	ProcSeconds, ResourceCharge, QoSCharge float64
+	DeadlineMisses                         int
+	WastedProcSeconds                      float64
 	// MultiQueue holds the multiqueue policy's figures (nil otherwise).
 	MultiQueue *QueueStats `json:"multiqueue,omitempty"`
 	// QoPS holds the qops policy's figures (nil otherwise).
@@ -206,7 +217,9 @@ type QoPSStats struct {
 }
 
 // Stats computes the whole-run figures of records on a machine of procs;
-// rejected jobs count in Jobs only.
+// rejected jobs count only in Jobs and ProcSeconds. The QoS charges come
+// from the records' [QoS], so policies that set it after Stats (in
+// Annotate) update QoSCharge themselves.
 func Stats(procs int, recs []Record) RunStats {
 	s := RunStats{Jobs: len(recs), Procs: procs}
 	if len(recs) == 0 {
@@ -214,9 +227,18 @@ func Stats(procs int, recs []Record) RunStats {
 	}
 	first, last := sim.Never, sim.Time(0)
 	var work float64
-	for _, r := range recs {
+	for i := range recs {
+		r := &recs[i]
+		s.ProcSeconds += float64(r.Runtime) * float64(r.Chosen())
+		s.WastedProcSeconds += float64(r.LostWork) * float64(r.Chosen())
 		if r.Rejected {
 			continue
+		}
+		s.Admitted++
+		s.ResourceCharge += r.ResourceCharge()
+		s.QoSCharge += r.QoSCharge()
+		if r.Missed() {
+			s.DeadlineMisses++
 		}
 		first = min(first, r.Submit)
 		last = max(last, r.End)

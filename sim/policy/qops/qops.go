@@ -306,8 +306,10 @@ func (p *Policy) Schedule() {
 // order) gets the job's deadlines, tolerance, category slowdown and QoS
 // charge, and the run's figures get the offers and schedule sizes.
 func (p *Policy) Annotate(recs []metrics.Record, stats *metrics.RunStats) {
+	stats.QoSCharge = 0
 	for i := range recs {
 		recs[i].QoS = p.qos(p.m.Task(i))
+		stats.QoSCharge += recs[i].QoSCharge()
 	}
 	s := p.Stats()
 	stats.QoPS = &metrics.QoPSStats{Offers: s.Offers, OffersTaken: s.OffersTaken, Inserts: s.Inserts, MeanN: s.MeanN, MaxN: s.MaxN}
