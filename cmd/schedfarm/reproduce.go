@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,47 +22,63 @@ func reproduceCommand() *cli.Command {
 	}
 	return &cli.Command{
 		Name:      "reproduce",
-		Usage:     "run a paper's figure group and write its tables and figures into one folder",
-		ArgsUsage: "NAME... | all",
+		Usage:     "run a paper's figure groups, write their tables and figures, and grade the paper's claims",
+		ArgsUsage: "GROUP... | PAPER... | all",
 		Description: "Runs the spec of each named figure group on this machine (as `schedfarm run` does) and\n" +
 			"writes OUT/NAME/sweep (the sweep's Parquet outputs), OUT/NAME/tables (Markdown and CSV)\n" +
 			"and OUT/NAME/figures (PNG and SVG). Results already in the state are reused. Run it from\n" +
-			"the repository root (or give --root). REPRODUCING.md compares the outputs with the papers.\n\n" +
-			"Figure groups (a name without its paper prefix works too):\n" + strings.Join(names, "\n"),
+			"the repository root (or give --root).\n\n" +
+			"Then it grades the claims of each paper it ran (specs/PAPER/claims.yaml, see docs/claims.md)\n" +
+			"against the outputs, writes OUT/PAPER/scorecard.{md,csv,parquet} and prints one line per\n" +
+			"paper. The exit status is 1 when a claim marked must does not agree or a claim cannot be\n" +
+			"evaluated. --claims-only DIR grades existing outputs without running anything; --record\n" +
+			"also stores each scorecard as specs/PAPER/scorecard.csv and regenerates the scorecard\n" +
+			"tables of REPRODUCING.md and the summary lines of README.md.\n\n" +
+			"Figure groups (a name without its paper prefix works too; a paper's name means all of its groups):\n" + strings.Join(names, "\n"),
 		Flags: append(sweepFlags(),
 			&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: runtime.GOMAXPROCS(0), Usage: "tasks run at once"},
 			&cli.StringFlag{Name: "root", Value: ".", Usage: "repository `DIR` holding specs/ and traces/"},
+			&cli.StringFlag{Name: "claims-only", Usage: "grade the claims against the existing outputs in `DIR` (out/reproduce, a paper's or a group's folder) without running"},
+			&cli.BoolFlag{Name: "record", Usage: "store the scorecards under specs/ and regenerate REPRODUCING.md's scorecard tables and README.md's summary lines"},
 		),
 		Action: runReproduce,
 	}
 }
 
 func runReproduce(c *cli.Context) error {
+	if dir := c.String("claims-only"); dir != "" {
+		if c.NArg() > 0 {
+			return cliUsageError(c, "--claims-only takes no figure groups: it grades what DIR holds")
+		}
+		return gradeOnly(c, dir)
+	}
 	if c.NArg() == 0 {
-		return cliUsageError(c, "name at least one figure group, or all")
+		return cliUsageError(c, "name at least one figure group or paper, or all")
 	}
-	var recipes []*report.Recipe
-	for _, name := range c.Args().Slice() {
-		if name == "all" {
-			for i := range report.Recipes {
-				recipes = append(recipes, &report.Recipes[i])
-			}
-			continue
-		}
-		r, err := report.LookupRecipe(name)
-		if err != nil {
-			return err
-		}
-		recipes = append(recipes, r)
+	recipes, err := reproduceRecipes(c.Args().Slice())
+	if err != nil {
+		return err
 	}
-	// Load every spec first, so a bad one stops everything before any run.
+	root := c.String("root")
+	// Load every spec and claims file first, so a bad one stops
+	// everything before any run.
 	specs := make([]*sweep.Spec, len(recipes))
 	for i, r := range recipes {
-		s, err := sweep.Load(filepath.Join(c.String("root"), r.Spec))
+		s, err := sweep.Load(filepath.Join(root, r.Spec))
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Name, err)
 		}
 		specs[i] = s
+	}
+	var papers []string
+	for _, r := range recipes {
+		if p, _ := report.Paper(r.Name); !slices.Contains(papers, p) {
+			papers = append(papers, p)
+		}
+	}
+	files, err := loadClaims(root, papers)
+	if err != nil {
+		return err
 	}
 	outRoot := c.String("out")
 	if outRoot == "" {
@@ -84,5 +101,36 @@ func runReproduce(c *cli.Context) error {
 		fmt.Fprintf(w, "%s: %d tables and figures in %s (%v)\n", r.Name, len(files), dir, time.Since(start).Round(time.Millisecond))
 	}
 	fmt.Fprintf(w, "reproduced %d figure groups in %v\n", len(recipes), time.Since(began).Round(time.Second))
-	return nil
+	return grade(c, outRoot, files, nil)
+}
+
+// reproduceRecipes resolves figure group names, paper names and all.
+func reproduceRecipes(names []string) ([]*report.Recipe, error) {
+	var out []*report.Recipe
+	add := func(r *report.Recipe) {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	for _, name := range names {
+		switch {
+		case name == "all":
+			for i := range report.Recipes {
+				add(&report.Recipes[i])
+			}
+		case report.PaperGroups(name) != nil:
+			for i := range report.Recipes {
+				if p, _ := report.Paper(report.Recipes[i].Name); p == name {
+					add(&report.Recipes[i])
+				}
+			}
+		default:
+			r, err := report.LookupRecipe(name)
+			if err != nil {
+				return nil, err
+			}
+			add(r)
+		}
+	}
+	return out, nil
 }

@@ -1,0 +1,33 @@
+// Package claims reads a paper's claims file (specs/<paper>/claims.yaml),
+// grades each claim against the outputs of `schedfarm reproduce` and
+// writes the scorecard: which of the paper's numbers and stated trends
+// the reproduction agrees with, partly agrees with, or contradicts.
+//
+// A claim says what the paper states ([Claim.Quote]), which numbers of
+// the outputs it reads (a [Selection]: a figure group, an output table,
+// a metric column, a scheme and category, a policy setting and filters),
+// and how it is graded: a value with tolerances, a ratio or an order of
+// two selections, a monotonic trend along a parameter, or an invariant.
+// [Load] and [Parse] report every problem of a file at once, each with
+// its line and key path ([ValidationError]). The format, with an example
+// per kind, is in docs/claims.md.
+//
+// [Evaluate] grades a file's claims against an [Outputs] (a paper's
+// output folder) and returns a [Scorecard], written as Markdown, CSV and
+// Parquet ([Scorecard.WriteFiles]) and summed up in one line
+// ([Scorecard.Summary]). A selection that matches nothing, or several
+// rows where it must match one per replication, is an evaluation error
+// naming the claim and the selection, never a pass.
+//
+// The recorded scorecards (specs/<paper>/scorecard.csv, [Record]) are
+// what REPRODUCING.md's verdict tables and README.md's summary lines are
+// generated from ([Docs], [WriteDocs]).
+//
+// # Cost
+//
+// Evaluation reads each output file a claim needs once (summary.parquet
+// and tasks.parquet are a few thousand rows; jobs.parquet, read only for
+// claims on jobs, is one row per simulated job) and then scans its rows
+// per selection: grading a paper's claims from existing outputs takes a
+// fraction of a second.
+package claims

@@ -1,0 +1,261 @@
+package claims
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Committed scorecards and the documents generated from them.
+const (
+	// CommittedScorecard is the name of a paper's recorded scorecard in
+	// its specs folder: specs/<paper>/scorecard.csv.
+	CommittedScorecard = "scorecard.csv"
+	// ReproducingDoc holds the per-figure agreement tables.
+	ReproducingDoc = "REPRODUCING.md"
+	// ReadmeDoc holds the summary lines.
+	ReadmeDoc = "README.md"
+)
+
+// Markers in Markdown documents. The text between a begin marker and the
+// next end marker is generated:
+//
+//	<!-- begin scorecard PAPER: FIGURE; FIGURE -->  the table of the claims of those figures
+//	<!-- begin scorecard PAPER -->                  the paper's summary line
+//	<!-- begin scorecard -->                        every paper's summary line
+//	<!-- end scorecard -->
+var (
+	beginRE = regexp.MustCompile(`<!-- begin scorecard( [a-z0-9_-]+)?(:[^>]*)? -->`)
+	endText = "<!-- end scorecard -->"
+)
+
+// LoadScorecards reads the committed scorecards under root/specs, by
+// paper.
+func LoadScorecards(root string) (map[string]*Scorecard, error) {
+	paths, err := filepath.Glob(filepath.Join(root, "specs", "*", CommittedScorecard))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*Scorecard{}
+	for _, p := range paths {
+		s, err := ReadCSV(p)
+		if err != nil {
+			return nil, err
+		}
+		paper := filepath.Base(filepath.Dir(p))
+		if s.Paper == "" {
+			s.Paper = paper
+		}
+		if s.Paper != paper {
+			return nil, fmt.Errorf("%s: rows are of paper %q", p, s.Paper)
+		}
+		out[paper] = s
+	}
+	return out, nil
+}
+
+// UpdateDoc regenerates the scorecard sections of a Markdown document
+// from the scorecards and returns the new text and the figures it covers
+// (by paper). A marker naming a paper without a scorecard or a figure
+// without claims is an error.
+func UpdateDoc(text string, cards map[string]*Scorecard) (string, map[string][]string, error) {
+	var b strings.Builder
+	covered := map[string][]string{}
+	var errs []error
+	rest := text
+	for {
+		loc := beginRE.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			b.WriteString(rest)
+			break
+		}
+		begin := rest[loc[0]:loc[1]]
+		line := 1 + strings.Count(text[:len(text)-len(rest)+loc[0]], "\n")
+		b.WriteString(rest[:loc[1]])
+		after := rest[loc[1]:]
+		end := strings.Index(after, endText)
+		if end < 0 {
+			return "", nil, fmt.Errorf("line %d: %s has no %s", line, begin, endText)
+		}
+		paper := ""
+		if loc[2] >= 0 {
+			paper = strings.TrimSpace(rest[loc[2]:loc[3]])
+		}
+		var figures []string
+		if loc[4] >= 0 {
+			for f := range strings.SplitSeq(strings.TrimPrefix(rest[loc[4]:loc[5]], ":"), ";") {
+				if f = strings.TrimSpace(f); f != "" {
+					figures = append(figures, f)
+				}
+			}
+		}
+		var gen string
+		switch {
+		case paper == "":
+			var papers []string
+			for p := range cards {
+				papers = append(papers, p)
+			}
+			slices.Sort(papers)
+			var lines []string
+			for _, p := range papers {
+				lines = append(lines, cards[p].Summary())
+			}
+			gen = "\n\n```text\n" + strings.Join(lines, "\n") + "\n```\n\n"
+		case cards[paper] == nil:
+			errs = append(errs, fmt.Errorf("line %d: no scorecard for paper %s (specs/%s/%s)", line, paper, paper, CommittedScorecard))
+		case len(figures) == 0:
+			gen = "\n\n" + cards[paper].Summary() + "\n\n"
+		default:
+			sc := cards[paper]
+			have := sc.Figures()
+			for _, f := range figures {
+				if !slices.Contains(have, f) {
+					errs = append(errs, fmt.Errorf("line %d: paper %s has no claims of figure %q (have: %s)", line, paper, f, strings.Join(have, "; ")))
+				}
+				covered[paper] = append(covered[paper], f)
+			}
+			gen = "\n\n" + sc.MarkdownTable(figures...) + "\n"
+		}
+		b.WriteString(gen)
+		b.WriteString(endText)
+		rest = after[end+len(endText):]
+	}
+	if len(errs) > 0 {
+		return "", nil, errors.Join(errs...)
+	}
+	return b.String(), covered, nil
+}
+
+// Docs returns the regenerated text of REPRODUCING.md and README.md under
+// root from the committed scorecards, by file name. Every figure of every
+// scorecard must have a table in REPRODUCING.md.
+func Docs(root string) (map[string]string, error) {
+	cards, err := LoadScorecards(root)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, name := range []string{ReproducingDoc, ReadmeDoc} {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			return nil, err
+		}
+		text, covered, err := UpdateDoc(string(data), cards)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if name == ReproducingDoc {
+			var missing []string
+			for p, sc := range cards {
+				for _, f := range sc.Figures() {
+					if !slices.Contains(covered[p], f) {
+						missing = append(missing, p+": "+f)
+					}
+				}
+			}
+			if len(missing) > 0 {
+				slices.Sort(missing)
+				return nil, fmt.Errorf("%s: no scorecard table for %s (add <!-- begin scorecard PAPER: FIGURE --> and <!-- end scorecard --> where the figure is discussed)",
+					name, strings.Join(missing, ", "))
+			}
+		}
+		out[name] = text
+	}
+	return out, nil
+}
+
+// WriteDocs regenerates the scorecard sections of REPRODUCING.md and
+// README.md under root and returns the files that changed.
+func WriteDocs(root string) ([]string, error) {
+	docs, err := Docs(root)
+	if err != nil {
+		return nil, err
+	}
+	var changed []string
+	for _, name := range []string{ReproducingDoc, ReadmeDoc} {
+		path := filepath.Join(root, name)
+		old, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Equal(old, []byte(docs[name])) {
+			continue
+		}
+		if err := writeFile(path, func(w io.Writer) error { _, err := w.Write([]byte(docs[name])); return err }); err != nil {
+			return nil, err
+		}
+		changed = append(changed, path)
+	}
+	return changed, nil
+}
+
+// Record writes a paper's scorecard to root/specs/<paper>/scorecard.csv,
+// the committed copy REPRODUCING.md is generated from. It refuses a
+// scorecard with claims not run.
+func Record(root string, s *Scorecard) (string, error) {
+	if len(s.NotRun) > 0 {
+		return "", fmt.Errorf("%s: %d claims were not run (%s...): record a scorecard of every figure group of the paper",
+			s.Paper, len(s.NotRun), s.NotRun[0])
+	}
+	path := filepath.Join(root, "specs", s.Paper, CommittedScorecard)
+	return path, writeFile(path, s.WriteCSV)
+}
+
+// CheckRecorded compares a committed scorecard with its claims file: the
+// same claims in the same order, with the figure, quote, kind, must,
+// expectation and reason of the file. It returns every difference.
+func CheckRecorded(s *Scorecard, f *File) error {
+	var errs []error
+	byID := map[string]*Row{}
+	for i := range s.Rows {
+		byID[s.Rows[i].ID] = &s.Rows[i]
+	}
+	var ids []string
+	for i := range f.Claims {
+		c := &f.Claims[i]
+		ids = append(ids, c.ID)
+		r := byID[c.ID]
+		if r == nil {
+			errs = append(errs, fmt.Errorf("claim %s is not in the scorecard", c.ID))
+			continue
+		}
+		check := func(field, got, want string) {
+			if got != want {
+				errs = append(errs, fmt.Errorf("claim %s: %s is %q in the scorecard, %q in the claims file", c.ID, field, got, want))
+			}
+		}
+		check("figure", r.Figure, c.Figure)
+		check("quote", r.Quote, c.Quote)
+		check("kind", string(r.Kind), string(c.Kind))
+		check("must", fmt.Sprint(r.Must), fmt.Sprint(c.Must))
+		check("expected", r.Expected, c.ExpectedText())
+		if r.Verdict != Error {
+			check("reason", r.Reason, c.Reason)
+		}
+	}
+	for i := range s.Rows {
+		if !slices.Contains(ids, s.Rows[i].ID) {
+			errs = append(errs, fmt.Errorf("claim %s is in the scorecard but not in the claims file", s.Rows[i].ID))
+		}
+	}
+	if len(errs) == 0 {
+		for i := range s.Rows {
+			if s.Rows[i].ID != ids[i] {
+				errs = append(errs, fmt.Errorf("the scorecard's claims are not in the claims file's order (row %d is %s, want %s)", i+1, s.Rows[i].ID, ids[i]))
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ExpectedText describes what the claim expects, with its tolerances, as
+// the scorecard's expected column shows it.
+func (c *Claim) ExpectedText() string { return expectedText(c) }

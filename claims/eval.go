@@ -1,0 +1,406 @@
+package claims
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Verdict is a claim's grade on the scorecard.
+type Verdict string
+
+// The verdicts.
+const (
+	Agree    Verdict = "agree"
+	Partly   Verdict = "partly"
+	Disagree Verdict = "disagree"
+	// Error: the claim could not be evaluated (its selection matches
+	// nothing, or is ambiguous); the message is in the row's Error.
+	Error Verdict = "error"
+)
+
+// Groups returns the figure groups a claim reads, in order.
+func (c *Claim) Groups() []string {
+	var out []string
+	for _, s := range selectionsOf(c) {
+		if !slices.Contains(out, s.s.Group) {
+			out = append(out, s.s.Group)
+		}
+	}
+	return out
+}
+
+// Evaluate grades every claim of f whose figure groups all have outputs
+// in o; the others are listed in the scorecard's NotRun. A claim that
+// cannot be evaluated gets the verdict [Error] with the reason in its
+// row, naming the claim and its selection.
+func Evaluate(f *File, o *Outputs) *Scorecard {
+	sc := &Scorecard{Paper: f.Paper}
+	for i := range f.Claims {
+		c := &f.Claims[i]
+		run := true
+		for _, g := range c.Groups() {
+			if !o.Has(g) {
+				run = false
+			}
+		}
+		if !run {
+			sc.NotRun = append(sc.NotRun, c.ID)
+			continue
+		}
+		sc.Rows = append(sc.Rows, evaluate(c, o))
+	}
+	return sc
+}
+
+// evaluate grades one claim.
+func evaluate(c *Claim, o *Outputs) Row {
+	r := Row{
+		ID: c.ID, Figure: c.Figure, Quote: c.Quote, Kind: c.Kind, Must: c.Must, Reason: c.Reason,
+		Expected: expectedText(c), Value: math.NaN(),
+	}
+	fail := func(which string, s Selection, err error) Row {
+		r.Verdict = Error
+		r.Ours = "error"
+		r.Error = fmt.Sprintf("claim %s: %s (%s): %v", c.ID, which, s, err)
+		return r
+	}
+	switch c.Kind {
+	case KindValue:
+		v, err := o.Value(c.Select)
+		if err != nil {
+			return fail("select", c.Select, err)
+		}
+		r.Value, r.Ours = v, fmtNum(v)
+		r.Verdict = gradeDistance(c.Expected, v, c.Grade)
+	case KindRatio:
+		a, err := o.Value(c.A)
+		if err != nil {
+			return fail("a", c.A, err)
+		}
+		b, err := o.Value(c.B)
+		if err != nil {
+			return fail("b", c.B, err)
+		}
+		v, ok := compare(c.Form, a, b)
+		if !ok {
+			return fail("b", c.B, fmt.Errorf("cannot take the %s of %s and %s", c.Form, fmtNum(a), fmtNum(b)))
+		}
+		r.Value = v
+		sep := " / "
+		if c.Form != "ratio" {
+			sep = " vs "
+		}
+		unit := ""
+		if c.Form == "pct" {
+			unit = "%"
+		}
+		r.Ours = fmt.Sprintf("%s%s (%s%s%s)", fmtNum(v), unit, fmtNum(a), sep, fmtNum(b))
+		r.Verdict = gradeDistance(c.Expected, v, c.Grade)
+	case KindOrder:
+		a, err := o.Value(c.A)
+		if err != nil {
+			return fail("a", c.A, err)
+		}
+		b, err := o.Value(c.B)
+		if err != nil {
+			return fail("b", c.B, err)
+		}
+		bound := c.Factor * b
+		e := Expect{Set: true, Lo: math.Inf(-1), Hi: math.Inf(1)}
+		switch c.Op {
+		case "<":
+			e.Hi, e.HiStrict = bound, true
+		case "<=":
+			e.Hi = bound
+		case ">":
+			e.Lo, e.LoStrict = bound, true
+		case ">=":
+			e.Lo = bound
+		}
+		r.Value = a
+		if b != 0 {
+			r.Value = a / b
+		}
+		r.Ours = fmt.Sprintf("%s vs %s", fmtNum(a), fmtNum(b))
+		if c.Factor != 1 {
+			r.Ours = fmt.Sprintf("%s vs %s x %s", fmtNum(a), fmtNum(c.Factor), fmtNum(b))
+		}
+		r.Verdict = gradeDistance(e, a, c.Grade)
+	case KindMonotonic:
+		pts, err := o.series(c.Select, c.Along, c.Values)
+		if err != nil {
+			return fail("select", c.Select, err)
+		}
+		vals := make([]float64, len(pts))
+		var parts []string
+		for i, p := range pts {
+			vals[i] = p.value
+			parts = append(parts, fmtNum(p.value))
+		}
+		rho := spearman(vals)
+		sign := 1.0
+		if c.Direction == "decreasing" {
+			sign = -1
+		}
+		r.Value = rho
+		r.Ours = fmt.Sprintf("%s (rho %s)", strings.Join(parts, ", "), fmtRho(rho))
+		stepsOK := true
+		for i := 1; i < len(vals); i++ {
+			back := sign * (vals[i-1] - vals[i]) // > 0: a step against the direction
+			if back <= 0 {
+				continue
+			}
+			if !c.Grade.Agree.within(back, back/math.Max(math.Abs(vals[i-1]), 1e-300)) {
+				stepsOK = false
+			}
+		}
+		switch {
+		case stepsOK && (c.Spearman == 0 || sign*rho >= c.Spearman-1e-12):
+			r.Verdict = Agree
+		case c.Grade.HasPartlyRho && sign*rho >= c.Grade.PartlyRho-1e-12:
+			r.Verdict = Partly
+		default:
+			r.Verdict = Disagree
+		}
+	case KindInvariant:
+		vals, desc, err := o.rowValues(c.Select)
+		if err != nil {
+			return fail("select", c.Select, err)
+		}
+		r.Verdict = Agree
+		worst, wi := 0.0, -1
+		for i, v := range vals {
+			abs, _, inside := c.Expected.distance(v)
+			if !inside && (wi < 0 || abs > worst) {
+				worst, wi = abs, i
+			}
+		}
+		if wi < 0 {
+			r.Value = vals[0]
+			r.Ours = fmt.Sprintf("holds in all %d rows", len(vals))
+			if lo, hi := slices.Min(vals), slices.Max(vals); lo == hi {
+				r.Ours = fmt.Sprintf("%s in all %d rows", fmtNum(lo), len(vals))
+			}
+		} else {
+			r.Verdict = Disagree
+			r.Value = vals[wi]
+			bad := 0
+			for _, v := range vals {
+				if _, _, in := c.Expected.distance(v); !in {
+					bad++
+				}
+			}
+			r.Ours = fmt.Sprintf("%s in %s (%d of %d rows fail)", fmtNum(vals[wi]), desc[wi], bad, len(vals))
+		}
+	}
+	return r
+}
+
+// compare applies a ratio form.
+func compare(form string, a, b float64) (float64, bool) {
+	switch form {
+	case "pct":
+		if b == 0 {
+			return 0, false
+		}
+		return 100 * (a - b) / b, true
+	case "diff":
+		return a - b, true
+	case "sym":
+		m := math.Min(a, b)
+		if m <= 0 {
+			return 0, false
+		}
+		return (a - b) / m, true
+	}
+	if b == 0 {
+		return 0, false
+	}
+	return a / b, true
+}
+
+// gradeDistance grades v against an expectation with tolerances.
+func gradeDistance(e Expect, v float64, g Grade) Verdict {
+	abs, rel, inside := e.distance(v)
+	switch {
+	case inside && !e.IsTarget:
+		return Agree
+	case inside || g.Agree.within(abs, rel):
+		return Agree
+	case g.Partly.within(abs, rel):
+		return Partly
+	}
+	return Disagree
+}
+
+// spearman returns the Spearman rank correlation of vals with their
+// position (ties get their mean rank); 0 when vals are all equal.
+func spearman(vals []float64) float64 {
+	n := len(vals)
+	if n < 2 {
+		return 0
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return vals[idx[a]] < vals[idx[b]] })
+	rank := make([]float64, n)
+	for i := 0; i < n; {
+		j := i
+		for j+1 < n && vals[idx[j+1]] == vals[idx[i]] {
+			j++
+		}
+		for k := i; k <= j; k++ {
+			rank[idx[k]] = float64(i+j)/2 + 1
+		}
+		i = j + 1
+	}
+	mean := float64(n+1) / 2
+	var sxy, sxx, syy float64
+	for i := range n {
+		x, y := float64(i+1)-mean, rank[i]-mean
+		sxy += x * y
+		sxx += x * x
+		syy += y * y
+	}
+	if syy == 0 {
+		return 0
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+func fmtRho(r float64) string {
+	s := fmt.Sprintf("%.2f", r)
+	if s == "-0.00" {
+		s = "0.00"
+	}
+	return s
+}
+
+// expectedText describes what a claim expects, with its tolerances.
+func expectedText(c *Claim) string {
+	tol := func() string {
+		var parts []string
+		if c.Grade.Agree.Set && (c.Grade.Agree.Value != 0 || c.Expected.IsTarget) {
+			parts = append(parts, "±"+c.Grade.Agree.String())
+		}
+		if c.Grade.Partly.Set {
+			parts = append(parts, "partly ±"+c.Grade.Partly.String())
+		}
+		if len(parts) == 0 {
+			return ""
+		}
+		return " (" + strings.Join(parts, ", ") + ")"
+	}
+	switch c.Kind {
+	case KindValue:
+		return c.Expected.Text + tol()
+	case KindRatio:
+		an, bn := sides(c.A, c.B)
+		lhs := an + " / " + bn
+		switch c.Form {
+		case "pct":
+			lhs = "% change of " + an + " from " + bn
+		case "diff":
+			lhs = an + " - " + bn
+		case "sym":
+			lhs = "(" + an + " - " + bn + ") / min"
+		}
+		return lhs + " " + exprText(c.Expected) + tol()
+	case KindOrder:
+		an, bn := sides(c.A, c.B)
+		rhs := bn
+		if c.Factor != 1 {
+			rhs = fmtNum(c.Factor) + " x " + bn
+		}
+		return an + " " + c.Op + " " + rhs + tol()
+	case KindMonotonic:
+		s := c.Direction + " along " + c.Along
+		if len(c.Values) > 0 {
+			s += " (" + strings.Join(c.Values, ", ") + ")"
+		}
+		if c.Spearman != 0 {
+			s += fmt.Sprintf(", Spearman >= %s", fmtNum(c.Spearman))
+		}
+		if c.Grade.Agree.Set && c.Grade.Agree.Value != 0 {
+			s += ", steps back up to " + c.Grade.Agree.String()
+		}
+		if c.Grade.HasPartlyRho {
+			s += fmt.Sprintf("; partly if Spearman >= %s", fmtNum(c.Grade.PartlyRho))
+		}
+		return s
+	case KindInvariant:
+		return exprText(c.Expected) + " in every row"
+	}
+	return c.Expected.Text
+}
+
+// exprText writes an expectation after a left-hand side: "< 1", "in
+// 0.8..1.2", "= 2.6".
+func exprText(e Expect) string {
+	switch {
+	case e.IsTarget:
+		return "= " + e.Text
+	case strings.Contains(e.Text, ".."):
+		return "in " + e.Text
+	}
+	return e.Text
+}
+
+// sides names the two selections of a comparison by the fields in which
+// they differ, for example "SS SF=2" and "NS".
+func sides(a, b Selection) (string, string) {
+	var an, bn []string
+	add := func(x, y string) {
+		if x != y {
+			an = append(an, x)
+			bn = append(bn, y)
+		}
+	}
+	add(a.Group, b.Group)
+	add(a.Metric, b.Metric)
+	add(a.Scheme, b.Scheme)
+	add(a.Category, b.Category)
+	add(a.Setting, b.Setting)
+	keys := map[string]bool{}
+	for _, f := range a.Where {
+		keys[f.Key] = true
+	}
+	for _, f := range b.Where {
+		keys[f.Key] = true
+	}
+	var ks []string
+	for k := range keys {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	get := func(s Selection, k string) string {
+		for _, f := range s.Where {
+			if f.Key == k {
+				return k + "=" + strings.Join(f.Values, "|")
+			}
+		}
+		return ""
+	}
+	for _, k := range ks {
+		add(get(a, k), get(b, k))
+	}
+	join := func(parts []string) string {
+		var out []string
+		for _, p := range parts {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	as, bs := join(an), join(bn)
+	if as == "" || bs == "" {
+		return "a", "b"
+	}
+	return as, bs
+}

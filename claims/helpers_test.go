@@ -1,0 +1,106 @@
+package claims_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fixtureSpec is a small real sweep: 300 CTC jobs at three loads and 300
+// SDSC jobs, EASY, FCFS and SS at three suspension factors, two
+// replications.
+const fixtureSpec = `
+name: claims-fixture
+workloads:
+  - trace: ctc
+    procs: 430
+    count: 300
+    estimates: accurate
+    load: [1, 1.2, 1.4]
+  - trace: sdsc
+    count: 300
+    estimates: accurate
+policies:
+  - name: easy
+    label: NS
+  - name: fcfs
+    label: FCFS
+  - name: ss
+    label: SS
+    params: {suspension_factor: [1.5, 2, 5]}
+replications: 2
+categories: [ss16, ss4]
+`
+
+// fixturePaper and fixtureGroup name the fixture's outputs:
+// <dir>/fixture/g1/sweep.
+const (
+	fixturePaper = "fixture"
+	fixtureGroup = "g1"
+)
+
+var (
+	fixtureOnce sync.Once
+	fixtureDir  string
+	fixtureErr  error
+)
+
+// fixture runs fixtureSpec once per test binary through the real runner
+// and writes its outputs; it returns the paper's output folder.
+func fixture(tb testing.TB) string {
+	tb.Helper()
+	fixtureOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "claims-fixture-")
+		if err != nil {
+			fixtureErr = err
+			return
+		}
+		fixtureDir = filepath.Join(dir, fixturePaper)
+		fixtureErr = writeSweep(fixtureSpec, filepath.Join(fixtureDir, fixtureGroup, "sweep"))
+	})
+	if fixtureErr != nil {
+		tb.Fatal(fixtureErr)
+	}
+	return fixtureDir
+}
+
+// writeSweep runs every task of a spec in this process and writes the
+// sweep's outputs into dir.
+func writeSweep(spec, dir string) error {
+	s, err := sweep.Parse([]byte(spec), ".")
+	if err != nil {
+		return err
+	}
+	tasks, err := s.Tasks()
+	if err != nil {
+		return err
+	}
+	paths := map[string]string{}
+	for _, tr := range s.Traces() {
+		paths[tr.SHA256] = tr.Path
+	}
+	res := make([]*results.TaskResult, len(tasks))
+	for i := range tasks {
+		if res[i], err = runner.Execute(context.Background(), &tasks[i], paths[tasks[i].Workload.TraceSHA256]); err != nil {
+			return err
+		}
+	}
+	return results.WriteOutputs(dir, s, tasks, res, "test")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixtureDir != "" {
+		os.RemoveAll(filepath.Dir(fixtureDir))
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,835 @@
+package claims
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/schedfarm/schedfarm/sim/metrics"
+)
+
+// File is a paper's claims file, specs/<paper>/claims.yaml.
+type File struct {
+	// Paper is the paper's key, the name of the folder under specs/.
+	Paper string
+	// Path is where the file was read from ("" when parsed from bytes).
+	Path string
+	// Defaults is the selection every claim's select starts from.
+	Defaults Selection
+	// Claims are in file order, each one expanded by its each.
+	Claims []Claim
+}
+
+// Options tune [Parse].
+type Options struct {
+	// Groups are the paper's figure groups; when not nil, every
+	// selection's group must be one of them.
+	Groups []string
+	// Paper, when set, must equal the file's paper key.
+	Paper string
+}
+
+// MaxQuote bounds a quote's length in bytes (about one long sentence).
+const MaxQuote = 400
+
+// FileName is the name of a paper's claims file in its specs folder.
+const FileName = "claims.yaml"
+
+var (
+	idRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	paperRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
+	keyRE   = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+	// yamlLineRE finds the line in a YAML syntax error.
+	yamlLineRE = regexp.MustCompile(`line (\d+)`)
+)
+
+// Load reads and parses a claims file; the paper must be the name of the
+// file's folder.
+func Load(path string, opts Options) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read claims: %w", err)
+	}
+	if opts.Paper == "" {
+		opts.Paper = filepath.Base(filepath.Dir(path))
+	}
+	f, err := Parse(data, opts)
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		ve.File = path
+	}
+	if f != nil {
+		f.Path = path
+	}
+	return f, err
+}
+
+// Parse parses and validates a claims file; it reports every problem at
+// once in a [*ValidationError], each with its key path and line.
+func Parse(data []byte, opts Options) (*File, error) {
+	p := &parser{opts: opts, f: &File{}, lines: map[string]int{}}
+	p.parse(data)
+	if len(p.errs) > 0 {
+		return nil, &ValidationError{Problems: p.errs}
+	}
+	return p.f, nil
+}
+
+type parser struct {
+	opts  Options
+	f     *File
+	errs  []*FieldError
+	lines map[string]int
+}
+
+func (p *parser) add(path string, n *yaml.Node, err error) {
+	fe := &FieldError{Path: path, Err: err}
+	if n != nil {
+		fe.Line = n.Line
+	}
+	for q := path; fe.Line == 0 && q != ""; q = parentPath(q) {
+		fe.Line = p.lines[q]
+	}
+	p.errs = append(p.errs, fe)
+}
+
+func parentPath(path string) string {
+	i := strings.LastIndexAny(path, ".[")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
+
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func decodeYAML(data []byte) (root *yaml.Node, err error) {
+	defer func() {
+		// A claims file must never crash the process.
+		if r := recover(); r != nil {
+			root, err = nil, problem(ErrSyntax, "yaml: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, problem(ErrSyntax, "%v", err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, problem(ErrSyntax, "must be a single YAML document")
+	}
+	n := resolve(&doc)
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		n = resolve(n.Content[0])
+	}
+	if n == nil || n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
+		return nil, nil
+	}
+	return n, nil
+}
+
+func describe(n *yaml.Node) string {
+	n = resolve(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!null" {
+			return "null"
+		}
+		return strconv.Quote(n.Value)
+	}
+	return "an unsupported node"
+}
+
+func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		p.add(path, n, problem(ErrType, "must be a mapping, got %s", describe(n)))
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+		if k == nil || k.Kind != yaml.ScalarNode {
+			p.add(path, k, problem(ErrType, "keys must be strings, got %s", describe(k)))
+			continue
+		}
+		kp := k.Value
+		if path != "" {
+			kp = path + "." + k.Value
+		}
+		if k.Line > 0 {
+			p.lines[kp] = k.Line
+		}
+		if seen[k.Value] {
+			p.add(kp, k, ErrDuplicateKey)
+			continue
+		}
+		seen[k.Value] = true
+		f(k.Value, v, kp)
+	}
+}
+
+func (p *parser) list(n *yaml.Node, path string) []*yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		p.add(path, n, problem(ErrType, "must be a list, got %s", describe(n)))
+		return nil
+	}
+	out := make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		out[i] = resolve(c)
+	}
+	return out
+}
+
+func isScalar(n *yaml.Node) bool {
+	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null"
+}
+
+// text returns a scalar's text (any scalar: numbers and booleans as
+// written).
+func (p *parser) text(n *yaml.Node, path string) (string, bool) {
+	n = resolve(n)
+	if !isScalar(n) {
+		p.add(path, n, problem(ErrType, "must be a single value, got %s", describe(n)))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *parser) str(n *yaml.Node, path string) (string, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		p.add(path, n, problem(ErrType, "must be a string, got %s", describe(n)))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) {
+	s, ok := p.str(n, path)
+	if ok && strings.TrimSpace(s) == "" {
+		p.add(path, n, problem(ErrRequired, "must not be empty"))
+		return "", false
+	}
+	return s, ok
+}
+
+func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
+		var f float64
+		if err := n.Decode(&f); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f, true
+		}
+	}
+	p.add(path, n, problem(ErrType, "must be a finite number, got %s", describe(n)))
+	return 0, false
+}
+
+func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" {
+		var b bool
+		if err := n.Decode(&b); err == nil {
+			return b, true
+		}
+	}
+	p.add(path, n, problem(ErrType, "must be true or false, got %s", describe(n)))
+	return false, false
+}
+
+// values returns a scalar or a non-empty list of scalars as text.
+func (p *parser) values(n *yaml.Node, path string) []string {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.SequenceNode {
+		if len(n.Content) == 0 {
+			p.add(path, n, problem(ErrRequired, "must not be an empty list"))
+			return nil
+		}
+		var out []string
+		for i, c := range n.Content {
+			if v, ok := p.text(c, fmt.Sprintf("%s[%d]", path, i)); ok {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	if v, ok := p.text(n, path); ok {
+		return []string{v}
+	}
+	return nil
+}
+
+func oneOf[T ~string](v T, valid []T) bool { return slices.Contains(valid, v) }
+
+func joinStrings[T ~string](vs []T) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return strings.Join(out, ", ")
+}
+
+func (p *parser) parse(data []byte) {
+	root, err := decodeYAML(data)
+	if err != nil {
+		fe := &FieldError{Err: err}
+		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+			fe.Line, _ = strconv.Atoi(m[1])
+		}
+		p.errs = append(p.errs, fe)
+		return
+	}
+	if root == nil {
+		p.add("", nil, problem(ErrRequired, "claims file is empty"))
+		return
+	}
+	if root.Kind != yaml.MappingNode {
+		p.add("", root, problem(ErrType, "must be a mapping, got %s", describe(root)))
+		return
+	}
+	var havePaper, haveClaims bool
+	var claimNodes []*yaml.Node
+	p.mapping(root, "", func(key string, v *yaml.Node, path string) {
+		switch key {
+		case "paper":
+			havePaper = true
+			if s, ok := p.nonEmpty(v, path); ok {
+				switch {
+				case !paperRE.MatchString(s):
+					p.add(path, v, problem(ErrValue, "%q must match [a-z0-9_-]+", s))
+				case p.opts.Paper != "" && s != p.opts.Paper:
+					p.add(path, v, problem(ErrValue, "%q is not the folder's name %q", s, p.opts.Paper))
+				}
+				p.f.Paper = s
+			}
+		case "defaults":
+			p.f.Defaults = p.selection(v, path)
+		case "claims":
+			haveClaims = true
+			claimNodes = p.list(v, path)
+			if v.Kind == yaml.SequenceNode && len(claimNodes) == 0 {
+				p.add(path, v, problem(ErrRequired, "must not be empty"))
+			}
+		default:
+			p.add(path, v, problem(ErrUnknownKey, "unknown key (valid: paper, defaults, claims)"))
+		}
+	})
+	if !havePaper {
+		p.add("paper", nil, problem(ErrRequired, "missing"))
+	}
+	if !haveClaims {
+		p.add("claims", nil, problem(ErrRequired, "missing"))
+	}
+	ids := map[string]string{}
+	for i, n := range claimNodes {
+		path := fmt.Sprintf("claims[%d]", i)
+		for _, c := range p.claim(n, path) {
+			if prev, dup := ids[c.ID]; dup {
+				p.add(path+".id", nil, problem(ErrValue, "id %q is already used at %s", c.ID, prev))
+				continue
+			}
+			ids[c.ID] = path
+			p.f.Claims = append(p.f.Claims, c)
+		}
+	}
+}
+
+var claimKeys = []string{"id", "figure", "quote", "kind", "must", "reason", "select", "a", "b", "form", "op", "factor",
+	"along", "values", "direction", "spearman", "expected", "grade", "each"}
+
+// each is one key of a claim's each with its values.
+type each struct {
+	key    string
+	values []string
+}
+
+// claim parses one claim and returns it expanded by its each.
+func (p *parser) claim(n *yaml.Node, path string) []Claim {
+	c := Claim{Line: n.Line, Factor: 1}
+	nErrs := len(p.errs)
+	var sel, a, b Selection
+	var haveSel, haveA, haveB, haveOp, haveDir, haveAlong, haveForm, haveFactor, haveValues, haveSpearman bool
+	var gradeNode *yaml.Node
+	var gradePath string
+	var eachs []each
+	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
+		switch key {
+		case "id":
+			if s, ok := p.nonEmpty(v, kp); ok {
+				if !idRE.MatchString(s) {
+					p.add(kp, v, problem(ErrValue, "%q must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", s))
+				}
+				c.ID = s
+			}
+		case "figure":
+			if s, ok := p.nonEmpty(v, kp); ok {
+				c.Figure = s
+			}
+		case "quote":
+			if s, ok := p.nonEmpty(v, kp); ok {
+				if len(s) > MaxQuote {
+					p.add(kp, v, problem(ErrValue, "%d bytes; a quote is at most one sentence (%d bytes)", len(s), MaxQuote))
+				}
+				c.Quote = strings.Join(strings.Fields(s), " ")
+			}
+		case "kind":
+			if s, ok := p.str(v, kp); ok {
+				if !oneOf(Kind(s), Kinds) {
+					p.add(kp, v, problem(ErrValue, "unknown kind %q (valid: %s)", s, joinStrings(Kinds)))
+				}
+				c.Kind = Kind(s)
+			}
+		case "must":
+			c.Must, _ = p.boolean(v, kp)
+		case "reason":
+			if s, ok := p.nonEmpty(v, kp); ok {
+				c.Reason = strings.Join(strings.Fields(s), " ")
+			}
+		case "select":
+			haveSel = true
+			sel = p.selection(v, kp)
+		case "a":
+			haveA = true
+			a = p.selection(v, kp)
+		case "b":
+			haveB = true
+			b = p.selection(v, kp)
+		case "form":
+			haveForm = true
+			if s, ok := p.str(v, kp); ok {
+				if !oneOf(s, forms) {
+					p.add(kp, v, problem(ErrValue, "unknown form %q (valid: %s)", s, strings.Join(forms, ", ")))
+				}
+				c.Form = s
+			}
+		case "op":
+			haveOp = true
+			if s, ok := p.str(v, kp); ok {
+				if !oneOf(s, []string{"<", "<=", ">", ">="}) {
+					p.add(kp, v, problem(ErrValue, "unknown op %q (valid: <, <=, >, >=)", s))
+				}
+				c.Op = s
+			}
+		case "factor":
+			haveFactor = true
+			if f, ok := p.number(v, kp); ok {
+				if f <= 0 {
+					p.add(kp, v, problem(ErrValue, "must be > 0, got %v", f))
+				}
+				c.Factor = f
+			}
+		case "along":
+			haveAlong = true
+			if s, ok := p.nonEmpty(v, kp); ok {
+				if !keyRE.MatchString(s) {
+					p.add(kp, v, problem(ErrValue, "%q is not a column or parameter name", s))
+				}
+				c.Along = s
+			}
+		case "values":
+			haveValues = true
+			c.Values = p.values(v, kp)
+			if len(c.Values) == 1 {
+				p.add(kp, v, problem(ErrValue, "a trend needs at least two points"))
+			}
+		case "direction":
+			haveDir = true
+			if s, ok := p.str(v, kp); ok {
+				if s != "increasing" && s != "decreasing" {
+					p.add(kp, v, problem(ErrValue, "%q: want increasing or decreasing", s))
+				}
+				c.Direction = s
+			}
+		case "spearman":
+			haveSpearman = true
+			if f, ok := p.number(v, kp); ok {
+				if f <= 0 || f > 1 {
+					p.add(kp, v, problem(ErrValue, "must be in (0, 1], got %v", f))
+				}
+				c.Spearman = f
+			}
+		case "expected":
+			if s, ok := p.text(v, kp); ok {
+				e, err := ParseExpect(s)
+				if err != nil {
+					p.add(kp, v, problem(ErrValue, "%v", err))
+				}
+				c.Expected = e
+			}
+		case "grade":
+			gradeNode, gradePath = v, kp
+		case "each":
+			p.mapping(v, kp, func(key string, v *yaml.Node, ep string) {
+				if !keyRE.MatchString(key) {
+					p.add(ep, v, problem(ErrValue, "%q is not a selection field or column name", key))
+					return
+				}
+				switch key {
+				case "table", "agg", "reps", "where":
+					p.add(ep, v, problem(ErrValue, "each cannot vary %s", key))
+					return
+				}
+				vs := p.values(v, ep)
+				if len(vs) > 0 {
+					eachs = append(eachs, each{key, vs})
+				}
+			})
+		default:
+			p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(claimKeys, ", ")))
+		}
+	})
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for _, req := range []struct {
+		key string
+		ok  bool
+	}{{"id", c.ID != ""}, {"figure", c.Figure != ""}, {"quote", c.Quote != ""}, {"kind", c.Kind != ""}} {
+		if !req.ok && p.lines[path+"."+req.key] == 0 {
+			p.add(path+"."+req.key, n, problem(ErrRequired, "missing"))
+		}
+	}
+	if gradeNode != nil {
+		c.Grade = p.grade(gradeNode, gradePath, c.Kind)
+	}
+	c.Select = p.f.Defaults.overlay(sel)
+	// Kind-specific rules.
+	forbid := func(key string, have bool, why string) {
+		if have {
+			p.add(path+"."+key, n, problem(ErrValue, "not used by %s claim%s", article(c.Kind), why))
+		}
+	}
+	need := func(key string, have bool) {
+		// A key that is present but bad has been reported already.
+		if !have && p.lines[path+"."+key] == 0 {
+			p.add(path+"."+key, n, problem(ErrRequired, "%s claim needs %s", article(c.Kind), key))
+		}
+	}
+	switch c.Kind {
+	case KindValue, KindMonotonic, KindInvariant:
+		forbid("a", haveA, " (a and b are for ratio and order claims)")
+		forbid("b", haveB, " (a and b are for ratio and order claims)")
+		forbid("form", haveForm, "")
+		forbid("op", haveOp, "")
+		forbid("factor", haveFactor, "")
+		if !haveSel && isZero(p.f.Defaults) {
+			need("select", false)
+		}
+	case KindRatio, KindOrder:
+		need("a", haveA)
+		need("b", haveB)
+		c.A, c.B = c.Select.overlay(a), c.Select.overlay(b)
+	}
+	if c.Kind != KindMonotonic {
+		forbid("along", haveAlong, "")
+		forbid("values", haveValues, "")
+		forbid("direction", haveDir, "")
+		forbid("spearman", haveSpearman, "")
+	}
+	switch c.Kind {
+	case KindValue, KindRatio:
+		need("expected", c.Expected.Set)
+		if c.Expected.IsTarget && !c.Grade.Agree.Set {
+			p.add(path+".grade.agree", n, problem(ErrRequired, "a number as expected needs a tolerance (grade: {agree: 10%%, partly: 30%%})"))
+		}
+		if c.Kind == KindRatio && c.Form == "" {
+			c.Form = "ratio"
+		}
+	case KindOrder:
+		need("op", haveOp)
+		forbid("expected", c.Expected.Set, " (it compares a with factor x b)")
+	case KindMonotonic:
+		need("along", haveAlong)
+		need("direction", haveDir)
+		forbid("expected", c.Expected.Set, " (it states a direction)")
+		if c.Along == "category" && !haveValues {
+			p.add(path+".values", n, problem(ErrRequired, "a trend along category needs values: the categories in order"))
+		}
+	case KindInvariant:
+		need("expected", c.Expected.Set)
+		forbid("grade", gradeNode != nil, " (an invariant holds exactly)")
+	}
+	if len(p.errs) > nErrs {
+		return nil
+	}
+	// Check the selections now that defaults, overlays and each are applied.
+	expanded := expand(c, eachs)
+	for _, ec := range expanded {
+		for _, s := range selectionsOf(&ec) {
+			p.checkSelection(s.s, path+"."+s.name, n, &ec)
+		}
+		if len(p.errs) > nErrs {
+			return nil // one report per claim, not one per expansion
+		}
+	}
+	return expanded
+}
+
+// article returns the kind with "a" or "an" before it.
+func article(k Kind) string {
+	if strings.ContainsAny(string(k)[:min(1, len(k))], "aeiou") {
+		return "an " + string(k)
+	}
+	return "a " + string(k)
+}
+
+func isZero(s Selection) bool { return s.String() == "table=tasks" }
+
+var selFields = []string{"group", "table", "metric", "scheme", "category", "setting"}
+
+func isSelField(k string) bool { return slices.Contains(selFields, k) }
+
+// selectionsOf returns a claim's selections by name.
+func selectionsOf(c *Claim) []struct {
+	name string
+	s    Selection
+} {
+	type ns = struct {
+		name string
+		s    Selection
+	}
+	if c.Kind == KindRatio || c.Kind == KindOrder {
+		return []ns{{"a", c.A}, {"b", c.B}}
+	}
+	return []ns{{"select", c.Select}}
+}
+
+// expand returns one claim per combination of the each values, with the
+// values set in every selection and appended to the id.
+func expand(c Claim, eachs []each) []Claim {
+	out := []Claim{c}
+	for _, eh := range eachs {
+		var next []Claim
+		for _, base := range out {
+			for _, v := range eh.values {
+				x := base
+				x.Values = slices.Clone(base.Values)
+				set := func(s Selection) Selection {
+					o := Selection{}
+					switch eh.key {
+					case "group":
+						o.Group = v
+					case "metric":
+						o.Metric = v
+					case "scheme":
+						o.Scheme = v
+					case "category":
+						o.Category = v
+					case "setting":
+						o.Setting = v
+					default:
+						o.Where = []Filter{{Key: eh.key, Values: []string{v}}}
+					}
+					return s.overlay(o)
+				}
+				x.Select, x.A, x.B = set(x.Select), set(x.A), set(x.B)
+				if strings.HasSuffix(x.ID, "]") {
+					x.ID = strings.TrimSuffix(x.ID, "]") + "," + v + "]"
+				} else {
+					x.ID += "[" + v + "]"
+				}
+				next = append(next, x)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+var selKeys = []string{"group", "table", "metric", "scheme", "category", "setting", "where", "agg", "reps"}
+
+// selection parses a selection mapping (not yet checked for
+// completeness: defaults and overlays come first).
+func (p *parser) selection(n *yaml.Node, path string) Selection {
+	var s Selection
+	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
+		str := func(dst *string) {
+			if x, ok := p.nonEmpty(v, kp); ok {
+				*dst = x
+			}
+		}
+		switch key {
+		case "group":
+			str(&s.Group)
+		case "table":
+			str(&s.Table)
+			if s.Table != "" && !oneOf(s.Table, []string{TableSummary, TableTasks, TableJobs}) {
+				p.add(kp, v, problem(ErrValue, "unknown table %q (valid: summary, tasks, jobs)", s.Table))
+			}
+		case "metric":
+			str(&s.Metric)
+			if s.Metric != "" && !keyRE.MatchString(s.Metric) {
+				p.add(kp, v, problem(ErrValue, "%q is not a column name", s.Metric))
+			}
+		case "scheme":
+			str(&s.Scheme)
+			if s.Scheme != "" {
+				if _, err := metrics.LookupScheme(s.Scheme); err != nil {
+					p.add(kp, v, problem(ErrValue, "%v", err))
+				}
+			}
+		case "category":
+			if x, ok := p.text(v, kp); ok {
+				s.Category = x
+			}
+		case "setting":
+			if x, ok := p.text(v, kp); ok {
+				s.Setting = x
+			}
+		case "agg":
+			str(&s.Agg)
+			if s.Agg != "" && !oneOf(s.Agg, aggs) {
+				p.add(kp, v, problem(ErrValue, "unknown agg %q (valid: %s)", s.Agg, strings.Join(aggs, ", ")))
+			}
+		case "reps":
+			str(&s.Reps)
+			if s.Reps != "" && !oneOf(s.Reps, []string{"mean", "max", "min"}) {
+				p.add(kp, v, problem(ErrValue, "unknown reps %q (valid: mean, max, min)", s.Reps))
+			}
+		case "where":
+			p.mapping(v, kp, func(key string, v *yaml.Node, wp string) {
+				k := strings.TrimPrefix(key, "param_")
+				if !keyRE.MatchString(k) {
+					p.add(wp, v, problem(ErrValue, "%q is not a column or parameter name", key))
+					return
+				}
+				if isSelField(k) {
+					p.add(wp, v, problem(ErrValue, "%s is a selection field: write it beside where", k))
+					return
+				}
+				if vs := p.values(v, wp); len(vs) > 0 {
+					s.Where = append(s.Where, Filter{Key: k, Values: vs})
+				}
+			})
+		default:
+			p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(selKeys, ", ")))
+		}
+	})
+	return s
+}
+
+// checkSelection checks a complete selection (after defaults, overlays
+// and each).
+func (p *parser) checkSelection(s Selection, path string, n *yaml.Node, c *Claim) {
+	// A trend along category or setting sets it at each point.
+	switch c.Along {
+	case "category":
+		if s.Category != "" {
+			p.add(path+".category", n, problem(ErrValue, "a trend along category sets the category at each point; leave it out"))
+		}
+		s.Category = c.Values[0]
+	case "setting", "label":
+		s.Setting = "x"
+	}
+	if s.Group == "" {
+		p.add(path+".group", n, problem(ErrRequired, "no group (the figure group to read, e.g. fig07-14)"))
+	} else if p.opts.Groups != nil && !slices.Contains(p.opts.Groups, s.Group) {
+		p.add(path+".group", n, problem(ErrValue, "unknown group %q (valid: %s)", s.Group, strings.Join(p.opts.Groups, ", ")))
+	}
+	t := s.table()
+	if s.Metric == "" && s.Agg != "count" {
+		p.add(path+".metric", n, problem(ErrRequired, "no metric (a column of %s.parquet)", t))
+	}
+	switch t {
+	case TableSummary:
+		if s.Scheme == "" {
+			p.add(path+".scheme", n, problem(ErrRequired, "a summary selection needs a scheme"))
+		}
+		if s.Category == "" {
+			p.add(path+".category", n, problem(ErrRequired, "a summary selection needs a category (or all)"))
+		}
+	case TableTasks:
+		if s.Scheme != "" || s.Category != "" {
+			p.add(path+".scheme", n, problem(ErrValue, "tasks.parquet has no categories: use table summary or jobs"))
+		}
+		if s.Metric == "share" {
+			p.add(path+".metric", n, problem(ErrValue, "share is a summary metric"))
+		}
+	case TableJobs:
+		if s.Agg == "" {
+			p.add(path+".agg", n, problem(ErrRequired, "a jobs selection needs an agg (mean, max, min, sum, count)"))
+		}
+		if (s.Scheme == "") != (s.Category == "") {
+			p.add(path+".category", n, problem(ErrRequired, "a jobs selection by category needs both scheme and category"))
+		}
+	}
+	if s.Scheme != "" && s.Category != "" && s.Category != metrics.Overall {
+		if sc, err := metrics.LookupScheme(s.Scheme); err == nil && !slices.Contains(sc.Labels(), s.Category) {
+			p.add(path+".category", n, problem(ErrValue, "%q is not a %s category (valid: %s, %s)", s.Category, s.Scheme,
+				strings.Join(sc.Labels(), ", "), metrics.Overall))
+		}
+	}
+	if c.Kind == KindInvariant && s.Reps != "" {
+		p.add(path+".reps", n, problem(ErrValue, "an invariant checks every replication; reps is not used"))
+	}
+}
+
+// grade parses a grade mapping.
+func (p *parser) grade(n *yaml.Node, path string, kind Kind) Grade {
+	var g Grade
+	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
+		switch key {
+		case "agree", "partly":
+			if kind == KindMonotonic && key == "partly" {
+				if f, ok := p.number(v, kp); ok {
+					if f < -1 || f > 1 {
+						p.add(kp, v, problem(ErrValue, "a monotonic claim's partly is a Spearman correlation in [-1, 1], got %v", f))
+					}
+					g.PartlyRho, g.HasPartlyRho = f, true
+				}
+				return
+			}
+			s, ok := p.text(v, kp)
+			if !ok {
+				return
+			}
+			t, err := ParseTol(s)
+			if err != nil {
+				p.add(kp, v, problem(ErrValue, "%v", err))
+				return
+			}
+			if key == "agree" {
+				g.Agree = t
+			} else {
+				g.Partly = t
+			}
+		default:
+			p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: agree, partly)"))
+		}
+	})
+	if g.Agree.Set && g.Partly.Set && g.Agree.Relative == g.Partly.Relative && g.Partly.Value < g.Agree.Value {
+		p.add(path+".partly", n, problem(ErrValue, "partly (%s) is tighter than agree (%s)", g.Partly, g.Agree))
+	}
+	return g
+}

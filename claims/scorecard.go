@@ -1,0 +1,369 @@
+package claims
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/schedfarm/schedfarm/sim/metrics"
+)
+
+// Scorecard file names, written into a paper's output folder.
+const (
+	ScorecardMD      = "scorecard.md"
+	ScorecardCSV     = "scorecard.csv"
+	ScorecardParquet = "scorecard.parquet"
+)
+
+// NoReason is the reason column of a claim that does not agree and has no
+// reason in its claims file.
+const NoReason = "MISSING: a claim that does not agree needs a reason in claims.yaml"
+
+// Row is one graded claim.
+type Row struct {
+	ID, Figure, Quote string
+	Kind              Kind
+	Must              bool
+	// Expected describes what the paper says, with the tolerances.
+	Expected string
+	// Ours is the reproduction's figure(s) as text; Value is the number
+	// graded (the value, ratio, a/b for orders, Spearman's rho for
+	// trends, the worst row for invariants); NaN on error.
+	Ours    string
+	Value   float64
+	Verdict Verdict
+	// Reason is the claims file's reason.
+	Reason string
+	// Error says why the claim could not be evaluated (Verdict Error).
+	Error string
+}
+
+// NeedsReason reports whether the row does not agree and has no reason.
+func (r *Row) NeedsReason() bool {
+	return r.Verdict != Agree && r.Verdict != Error && r.Reason == ""
+}
+
+// MustFails reports whether the row is a must claim that does not agree.
+func (r *Row) MustFails() bool { return r.Must && r.Verdict != Agree }
+
+// Scorecard is the graded claims of one paper.
+type Scorecard struct {
+	Paper string
+	// Rows are the evaluated claims, in file order.
+	Rows []Row
+	// NotRun are the ids of the claims whose figure groups have no
+	// outputs.
+	NotRun []string
+}
+
+// Count returns the number of rows with verdict v.
+func (s *Scorecard) Count(v Verdict) int {
+	n := 0
+	for i := range s.Rows {
+		if s.Rows[i].Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+// Summary returns the one-line summary, for example
+// "kettimuthu2005: 58 agree, 11 partly, 4 disagree (73 claims)", with
+// errors, failed must claims, missing reasons and claims not run added
+// inside the parentheses when there are any.
+func (s *Scorecard) Summary() string {
+	extra := []string{fmt.Sprintf("%d claims", len(s.Rows))}
+	if n := s.Count(Error); n > 0 {
+		extra = append(extra, fmt.Sprintf("%d could not be evaluated", n))
+	}
+	var must []string
+	noReason := 0
+	for i := range s.Rows {
+		if s.Rows[i].MustFails() {
+			must = append(must, s.Rows[i].ID)
+		}
+		if s.Rows[i].NeedsReason() {
+			noReason++
+		}
+	}
+	if len(must) > 0 {
+		extra = append(extra, "must claims failed: "+strings.Join(must, ", "))
+	}
+	if noReason > 0 {
+		extra = append(extra, fmt.Sprintf("%d without a reason", noReason))
+	}
+	if len(s.NotRun) > 0 {
+		extra = append(extra, fmt.Sprintf("%d not run", len(s.NotRun)))
+	}
+	return fmt.Sprintf("%s: %d agree, %d partly, %d disagree (%s)",
+		s.Paper, s.Count(Agree), s.Count(Partly), s.Count(Disagree), strings.Join(extra, "; "))
+}
+
+// Err returns an error listing the claims that could not be evaluated and
+// the must claims that failed, or nil.
+func (s *Scorecard) Err() error {
+	var errs []error
+	for i := range s.Rows {
+		r := &s.Rows[i]
+		switch {
+		case r.Verdict == Error:
+			errs = append(errs, errors.New(r.Error))
+		case r.MustFails():
+			errs = append(errs, fmt.Errorf("must claim %s (%s) is %s: expected %s, ours %s", r.ID, r.Figure, r.Verdict, r.Expected, r.Ours))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", s.Paper, errors.Join(errs...))
+}
+
+// csvHeader is the header of scorecard.csv.
+var csvHeader = []string{"paper", "id", "figure", "quote", "kind", "must", "expected", "ours", "value", "grade", "reason"}
+
+// reasonText is the reason column: the reason, the error, or [NoReason].
+func (r *Row) reasonText() string {
+	switch {
+	case r.Verdict == Error:
+		return r.Error
+	case r.NeedsReason():
+		return NoReason
+	}
+	return r.Reason
+}
+
+// WriteCSV writes the scorecard as CSV, one row per claim.
+func (s *Scorecard) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	for i := range s.Rows {
+		r := &s.Rows[i]
+		v := ""
+		if !math.IsNaN(r.Value) {
+			v = strconv.FormatFloat(r.Value, 'g', 6, 64)
+		}
+		if err := cw.Write([]string{s.Paper, r.ID, r.Figure, r.Quote, string(r.Kind), strconv.FormatBool(r.Must),
+			r.Expected, r.Ours, v, string(r.Verdict), r.reasonText()}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadCSV reads a scorecard written by [Scorecard.WriteCSV].
+func ReadCSV(path string) (*Scorecard, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read scorecard: %w", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("read scorecard %s: %w", path, err)
+	}
+	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",") {
+		return nil, fmt.Errorf("read scorecard %s: header is not %s", path, strings.Join(csvHeader, ","))
+	}
+	s := &Scorecard{}
+	for n, rec := range recs[1:] {
+		must, err := strconv.ParseBool(rec[5])
+		if err != nil {
+			return nil, fmt.Errorf("read scorecard %s: line %d: must: %w", path, n+2, err)
+		}
+		v := math.NaN()
+		if rec[8] != "" {
+			if v, err = strconv.ParseFloat(rec[8], 64); err != nil {
+				return nil, fmt.Errorf("read scorecard %s: line %d: value: %w", path, n+2, err)
+			}
+		}
+		r := Row{ID: rec[1], Figure: rec[2], Quote: rec[3], Kind: Kind(rec[4]), Must: must, Expected: rec[6],
+			Ours: rec[7], Value: v, Verdict: Verdict(rec[9]), Reason: rec[10]}
+		switch {
+		case r.Verdict == Error:
+			r.Error, r.Reason = r.Reason, ""
+		case r.Reason == NoReason:
+			r.Reason = ""
+		}
+		s.Paper = rec[0]
+		s.Rows = append(s.Rows, r)
+	}
+	return s, nil
+}
+
+// WriteMarkdown writes the scorecard as a Markdown document: the summary
+// line, then one table per figure in order of first appearance.
+func (s *Scorecard) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Scorecard: %s\n\n%s\n", s.Paper, s.Summary())
+	if len(s.NotRun) > 0 {
+		fmt.Fprintf(&b, "\nNot run (their figure groups have no outputs): %s.\n", strings.Join(s.NotRun, ", "))
+	}
+	for _, fig := range s.Figures() {
+		fmt.Fprintf(&b, "\n## %s\n\n", fig)
+		b.WriteString(s.MarkdownTable(fig))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Figures returns the figures of the rows in order of first appearance.
+func (s *Scorecard) Figures() []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := range s.Rows {
+		if f := s.Rows[i].Figure; !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// MarkdownTable returns the Markdown table of the rows of the given
+// figures (all rows when none are given).
+func (s *Scorecard) MarkdownTable(figures ...string) string {
+	var b strings.Builder
+	b.WriteString("| claim | figure | paper | expected | ours | grade | reason |\n|---|---|---|---|---|---|---|\n")
+	for i := range s.Rows {
+		r := &s.Rows[i]
+		if len(figures) > 0 && !containsString(figures, r.Figure) {
+			continue
+		}
+		id := r.ID
+		if r.Must {
+			id += " (must)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | **%s** | %s |\n", cell(id), cell(r.Figure), cell(r.Quote), cell(r.Expected), cell(r.Ours),
+			r.Verdict, cell(r.reasonText()))
+	}
+	return b.String()
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func cell(s string) string { return metrics.EscapeCell(s) }
+
+// parquetSchema is the schema of scorecard.parquet.
+var parquetSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "paper", Type: arrow.BinaryTypes.String},
+	{Name: "id", Type: arrow.BinaryTypes.String},
+	{Name: "figure", Type: arrow.BinaryTypes.String},
+	{Name: "quote", Type: arrow.BinaryTypes.String},
+	{Name: "kind", Type: arrow.BinaryTypes.String},
+	{Name: "must", Type: arrow.FixedWidthTypes.Boolean},
+	{Name: "expected", Type: arrow.BinaryTypes.String},
+	{Name: "ours", Type: arrow.BinaryTypes.String},
+	{Name: "value", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "grade", Type: arrow.BinaryTypes.String},
+	{Name: "reason", Type: arrow.BinaryTypes.String},
+}, nil)
+
+// WriteParquet writes the scorecard as Parquet with the columns of the
+// CSV (value is null when the claim has no number).
+func (s *Scorecard) WriteParquet(w io.Writer) error {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, parquetSchema)
+	defer b.Release()
+	str := func(i int, v string) { b.Field(i).(*array.StringBuilder).Append(v) }
+	for k := range s.Rows {
+		r := &s.Rows[k]
+		str(0, s.Paper)
+		str(1, r.ID)
+		str(2, r.Figure)
+		str(3, r.Quote)
+		str(4, string(r.Kind))
+		b.Field(5).(*array.BooleanBuilder).Append(r.Must)
+		str(6, r.Expected)
+		str(7, r.Ours)
+		if math.IsNaN(r.Value) {
+			b.Field(8).AppendNull()
+		} else {
+			b.Field(8).(*array.Float64Builder).Append(r.Value)
+		}
+		str(9, string(r.Verdict))
+		str(10, r.reasonText())
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false))
+	// The Parquet writer closes a sink that is an io.Closer; the caller
+	// owns w.
+	fw, err := pqarrow.NewFileWriter(parquetSchema, struct{ io.Writer }{w}, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		return err
+	}
+	if err := fw.Write(rec); err != nil {
+		fw.Close()
+		return err
+	}
+	return fw.Close()
+}
+
+// WriteFiles writes scorecard.md, scorecard.csv and scorecard.parquet
+// into dir and returns their paths.
+func (s *Scorecard) WriteFiles(dir string) ([]string, error) {
+	var out []string
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{{ScorecardMD, s.WriteMarkdown}, {ScorecardCSV, s.WriteCSV}, {ScorecardParquet, s.WriteParquet}} {
+		path := filepath.Join(dir, f.name)
+		if err := writeFile(path, f.write); err != nil {
+			return nil, err
+		}
+		out = append(out, path)
+	}
+	return out, nil
+}
+
+// writeFile writes path through a temporary file in its folder.
+func writeFile(path string, write func(io.Writer) error) (err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := write(tmp); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

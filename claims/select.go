@@ -1,0 +1,562 @@
+package claims
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim/metrics"
+)
+
+// Outputs reads the outputs of a paper's reproduction: one folder per
+// figure group, DIR/<group>/sweep/{summary,tasks,jobs}.parquet, as
+// `schedfarm reproduce` writes them. Each file is read at most once, when
+// a claim first needs it. Not safe for concurrent use.
+type Outputs struct {
+	// Dir is the paper's output folder (out/reproduce/<paper>).
+	Dir string
+	// Only, when not nil, limits the groups that count as having
+	// outputs.
+	Only   []string
+	frames map[string]*results.Frame
+}
+
+// NewOutputs returns the outputs under dir.
+func NewOutputs(dir string) *Outputs {
+	return &Outputs{Dir: dir, frames: map[string]*results.Frame{}}
+}
+
+// SweepDir returns the sweep output folder of a group.
+func (o *Outputs) SweepDir(group string) string {
+	return filepath.Join(o.Dir, filepath.FromSlash(group), "sweep")
+}
+
+// Has reports whether the group has outputs (its summary.parquet exists).
+func (o *Outputs) Has(group string) bool {
+	if o.Only != nil && !slices.Contains(o.Only, group) {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(o.SweepDir(group), results.SummaryFile))
+	return err == nil
+}
+
+// frame returns a group's table, reading it on first use.
+func (o *Outputs) frame(group, table string) (*results.Frame, error) {
+	key := group + "/" + table
+	if f, ok := o.frames[key]; ok {
+		return f, nil
+	}
+	f, err := results.ReadFrame(filepath.Join(o.SweepDir(group), table+".parquet"))
+	if err != nil {
+		return nil, err
+	}
+	o.frames[key] = f
+	return f, nil
+}
+
+// taskKeys are the task columns a where filter or along key names
+// through results.Filter (besides policy parameters).
+var taskKeys = []string{"trace", "policy", "label", "estimates", "load", "load_mode", "skip", "count", "replication", "procs"}
+
+// frameTaskCols are task columns of the files that error messages leave
+// out of the lists of columns (they are named by taskKeys, or are
+// identifiers).
+var frameTaskCols = []string{"task_id", "task_index", "sweep", "machine_procs", "seed", "params"}
+
+// picked is the rows of one table a selection matches.
+type picked struct {
+	f    *results.Frame
+	rows []int
+	file string
+}
+
+// pick returns the rows a selection matches, or an error naming the first
+// condition that leaves no row and the values it could have taken.
+func (o *Outputs) pick(s Selection) (*picked, error) {
+	t := s.table()
+	f, err := o.frame(s.Group, t)
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.ToSlash(filepath.Join(s.Group, "sweep", t+".parquet"))
+	if s.Metric != "" && !(t == TableSummary && (s.Metric == "share" || s.Metric == "count")) {
+		if _, ok := f.Num[s.Metric]; !ok {
+			var have []string
+			for k := range f.Num {
+				if !strings.HasPrefix(k, results.ParamPrefix) && !slices.Contains(frameTaskCols, k) {
+					have = append(have, k)
+				}
+			}
+			slices.Sort(have)
+			return nil, fmt.Errorf("%s has no numeric column %q (have: %s)", file, s.Metric, strings.Join(have, ", "))
+		}
+	}
+	rows := make([]int, 0, f.Len())
+	for i := range f.Len() {
+		if t == TableTasks && f.Str["error"] != nil && f.Str["error"][i] != "" {
+			continue // a failed task has no figures
+		}
+		rows = append(rows, i)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s has no rows of successful tasks", file)
+	}
+	type cond struct {
+		name  string
+		match func(i int) bool
+		value func(i int) string
+	}
+	var conds []cond
+	strCond := func(name, col, want string) {
+		vals := f.Str[col]
+		conds = append(conds, cond{
+			name:  fmt.Sprintf("%s %q", name, want),
+			match: func(i int) bool { return vals != nil && vals[i] == want },
+			value: func(i int) string {
+				if vals == nil {
+					return ""
+				}
+				return vals[i]
+			},
+		})
+	}
+	switch t {
+	case TableSummary:
+		strCond("scheme", "scheme", s.Scheme)
+		strCond("category", "category", s.Category)
+	case TableJobs:
+		if s.Scheme != "" && s.Category != metrics.Overall {
+			col := results.CategoryPrefix + s.Scheme
+			if f.Str[col] == nil {
+				return nil, fmt.Errorf("%s has no column %s (the sweep did not report scheme %s)", file, col, s.Scheme)
+			}
+			strCond(s.Scheme+" category", col, s.Category)
+		}
+	}
+	if s.Setting != "" {
+		want := s.Setting
+		conds = append(conds, cond{
+			name:  fmt.Sprintf("setting %q", want),
+			match: func(i int) bool { return f.Tasks[i].Label == want },
+			value: func(i int) string { return f.Tasks[i].Label },
+		})
+	}
+	params := map[string]bool{}
+	for i := range f.Tasks {
+		for k := range f.Tasks[i].ParamValues {
+			params[k] = true
+		}
+	}
+	for _, w := range s.Where {
+		w := w
+		switch {
+		case slices.Contains(taskKeys, w.Key) || params[w.Key]:
+			rf := results.Filter{Key: w.Key, Values: w.Values}
+			conds = append(conds, cond{
+				name:  w.Key + "=" + strings.Join(w.Values, "|"),
+				match: func(i int) bool { return rf.Match(&f.Tasks[i]) },
+				value: func(i int) string { return taskValue(&f.Tasks[i], w.Key) },
+			})
+		case f.Num[w.Key] != nil:
+			col := f.Num[w.Key]
+			conds = append(conds, cond{
+				name: w.Key + "=" + strings.Join(w.Values, "|"),
+				match: func(i int) bool {
+					for _, v := range w.Values {
+						x, err := strconv.ParseFloat(v, 64)
+						if b, berr := strconv.ParseBool(v); berr == nil && err != nil {
+							x = 0
+							if b {
+								x = 1
+							}
+							err = nil
+						}
+						if err == nil && col[i] == x {
+							return true
+						}
+					}
+					return false
+				},
+				value: func(i int) string { return fmtNum(col[i]) },
+			})
+		case f.Str[w.Key] != nil:
+			col := f.Str[w.Key]
+			conds = append(conds, cond{
+				name:  w.Key + "=" + strings.Join(w.Values, "|"),
+				match: func(i int) bool { return slices.Contains(w.Values, col[i]) },
+				value: func(i int) string { return col[i] },
+			})
+		default:
+			valid := slices.Clone(taskKeys)
+			for k := range params {
+				valid = append(valid, k)
+			}
+			for _, c := range f.Columns() {
+				if !strings.HasPrefix(c, results.ParamPrefix) && !slices.Contains(frameTaskCols, c) {
+					valid = append(valid, c)
+				}
+			}
+			slices.Sort(valid)
+			valid = slices.Compact(valid)
+			return nil, fmt.Errorf("where %s: %s has no such column or parameter (valid: %s)", w.Key, file, strings.Join(valid, ", "))
+		}
+	}
+	for _, c := range conds {
+		kept := rows[:0:0]
+		for _, i := range rows {
+			if c.match(i) {
+				kept = append(kept, i)
+			}
+		}
+		if len(kept) == 0 {
+			var have []string
+			for _, i := range rows {
+				if v := c.value(i); !slices.Contains(have, v) {
+					have = append(have, v)
+				}
+			}
+			if len(have) > 12 {
+				have = append(have[:12], "...")
+			}
+			return nil, fmt.Errorf("%w: no row of %s with %s among the rows that pass the conditions before it (they have: %s)",
+				ErrNoMatch, file, c.name, strings.Join(have, ", "))
+		}
+		rows = kept
+	}
+	return &picked{f: f, rows: rows, file: file}, nil
+}
+
+// taskValue returns a row's value of a task key or parameter as text.
+func taskValue(tc *results.TaskCols, key string) string {
+	switch key {
+	case "trace":
+		return tc.Trace
+	case "policy":
+		return tc.Policy
+	case "label", "setting":
+		return tc.Label
+	case "estimates":
+		return tc.Estimates
+	case "load_mode":
+		return tc.LoadMode
+	case "load":
+		return fmtNum(tc.Load)
+	case "skip":
+		return strconv.Itoa(tc.Skip)
+	case "count":
+		return strconv.Itoa(tc.Count)
+	case "replication":
+		return strconv.Itoa(tc.Replication)
+	case "procs":
+		return strconv.Itoa(tc.MachineProcs)
+	}
+	if v, ok := tc.ParamValues[key]; ok {
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
+// taskNumber returns a row's numeric value of a task key or parameter.
+func taskNumber(tc *results.TaskCols, key string) (float64, bool) {
+	switch key {
+	case "load":
+		return tc.Load, true
+	case "skip":
+		return float64(tc.Skip), true
+	case "count":
+		return float64(tc.Count), true
+	case "replication":
+		return float64(tc.Replication), true
+	case "procs":
+		return float64(tc.MachineProcs), true
+	}
+	switch v := tc.ParamValues[key].(type) {
+	case float64:
+		return v, true
+	case int64:
+		return float64(v), true
+	}
+	return 0, false
+}
+
+// value returns the metric of row i (NaN for an empty category's
+// statistics).
+func (p *picked) value(s Selection, i int, overall map[string]float64) float64 {
+	f := p.f
+	if s.table() == TableSummary {
+		jobs := f.Num["jobs"][i]
+		switch s.Metric {
+		case "count", "jobs":
+			return jobs
+		case "share":
+			all := overall[f.Tasks[i].TaskID+"\x00"+f.Str["scheme"][i]]
+			if all == 0 {
+				return math.NaN()
+			}
+			return 100 * jobs / all
+		}
+		if jobs == 0 {
+			return math.NaN()
+		}
+	}
+	return f.Num[s.Metric][i]
+}
+
+// overallJobs maps task id + scheme to the task's number of jobs (the
+// overall row of summary), for share.
+func overallJobs(f *results.Frame) map[string]float64 {
+	out := map[string]float64{}
+	cats, schemes, jobs := f.Str["category"], f.Str["scheme"], f.Num["jobs"]
+	for i := range f.Len() {
+		if cats != nil && cats[i] == metrics.Overall {
+			out[f.Tasks[i].TaskID+"\x00"+schemes[i]] = jobs[i]
+		}
+	}
+	return out
+}
+
+// repValues returns the selection's value in each replication (in
+// replication order), combining the rows of a replication by the
+// selection's agg.
+func (o *Outputs) repValues(s Selection) ([]float64, *picked, error) {
+	p, err := o.pick(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	var overall map[string]float64
+	if s.Metric == "share" {
+		overall = overallJobs(p.f)
+	}
+	byRep := map[int][]int{}
+	var reps []int
+	for _, i := range p.rows {
+		r := p.f.Tasks[i].Replication
+		if _, ok := byRep[r]; !ok {
+			reps = append(reps, r)
+		}
+		byRep[r] = append(byRep[r], i)
+	}
+	slices.Sort(reps)
+	out := make([]float64, 0, len(reps))
+	for _, r := range reps {
+		rows := byRep[r]
+		if s.Agg == "" {
+			if len(rows) > 1 {
+				return nil, nil, ambiguity(p, rows)
+			}
+			out = append(out, p.value(s, rows[0], overall))
+			continue
+		}
+		if s.Agg == "count" {
+			out = append(out, float64(len(rows)))
+			continue
+		}
+		vals := make([]float64, 0, len(rows))
+		for _, i := range rows {
+			if v := p.value(s, i, overall); !math.IsNaN(v) {
+				vals = append(vals, v)
+			}
+		}
+		out = append(out, combine(s.Agg, vals))
+	}
+	return out, p, nil
+}
+
+// combine reduces values by mean, max, min or sum; NaN when empty (0 for
+// a sum).
+func combine(how string, vals []float64) float64 {
+	if len(vals) == 0 {
+		if how == "sum" {
+			return 0
+		}
+		return math.NaN()
+	}
+	acc := vals[0]
+	if how == "mean" || how == "" || how == "sum" {
+		acc = 0
+	}
+	for _, v := range vals {
+		switch how {
+		case "max":
+			acc = math.Max(acc, v)
+		case "min":
+			acc = math.Min(acc, v)
+		default:
+			acc += v
+		}
+	}
+	if how == "mean" || how == "" {
+		acc /= float64(len(vals))
+	}
+	return acc
+}
+
+// ambiguity describes rows of one replication that a selection without an
+// agg cannot tell apart.
+func ambiguity(p *picked, rows []int) error {
+	var differ []string
+	for _, key := range []string{"trace", "label", "policy", "load", "estimates", "load_mode", "skip", "count", "procs"} {
+		var vals []string
+		for _, i := range rows {
+			if v := taskValue(&p.f.Tasks[i], key); !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) > 1 {
+			differ = append(differ, fmt.Sprintf("%s (%s)", key, strings.Join(vals, ", ")))
+		}
+	}
+	var keys []string
+	for _, i := range rows {
+		for k := range p.f.Tasks[i].ParamValues {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		var vals []string
+		for _, i := range rows {
+			if v := taskValue(&p.f.Tasks[i], k); !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) > 1 {
+			differ = append(differ, fmt.Sprintf("%s (%s)", k, strings.Join(vals, ", ")))
+		}
+	}
+	what := "which do not differ in their task columns"
+	if len(differ) > 0 {
+		what = "which differ in " + strings.Join(differ, " and ")
+	}
+	return fmt.Errorf("%w: %d rows of %s in one replication, %s; narrow it with setting or where, or combine them with agg",
+		ErrAmbiguous, len(rows), p.file, what)
+}
+
+// Value returns the selection's number: its value per replication,
+// combined by reps (mean by default). It fails when the selection matches
+// nothing, matches several rows per replication without an agg, or only
+// empty categories.
+func (o *Outputs) Value(s Selection) (float64, error) {
+	vals, _, err := o.repValues(s)
+	if err != nil {
+		return 0, err
+	}
+	var ok []float64
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			ok = append(ok, v)
+		}
+	}
+	if len(ok) == 0 {
+		return 0, fmt.Errorf("%w: the selected category has no jobs in any replication", ErrNoMatch)
+	}
+	how := s.Reps
+	if how == "" {
+		how = "mean"
+	}
+	return combine(how, ok), nil
+}
+
+// point is one point of a trend.
+type point struct {
+	at    string
+	value float64
+}
+
+// series returns the selection's value at each point along key: at the
+// given values in order, else at the distinct numeric values of the key
+// among the selected rows, ascending.
+func (o *Outputs) series(s Selection, key string, values []string) ([]point, error) {
+	at := func(v string) Selection {
+		switch key {
+		case "category":
+			return s.overlay(Selection{Category: v})
+		case "setting", "label":
+			return s.overlay(Selection{Setting: v})
+		}
+		return s.overlay(Selection{Where: []Filter{{Key: key, Values: []string{v}}}})
+	}
+	if len(values) == 0 {
+		p, err := o.pick(s)
+		if err != nil {
+			return nil, err
+		}
+		var nums []float64
+		for _, i := range p.rows {
+			x, ok := taskNumber(&p.f.Tasks[i], key)
+			if !ok {
+				col := p.f.Num[key]
+				if col == nil {
+					return nil, fmt.Errorf("along %s: not a numeric task column, parameter or column of %s; list the points in values", key, p.file)
+				}
+				x = col[i]
+			}
+			if !slices.Contains(nums, x) {
+				nums = append(nums, x)
+			}
+		}
+		slices.Sort(nums)
+		for _, x := range nums {
+			values = append(values, strconv.FormatFloat(x, 'g', -1, 64))
+		}
+		if len(values) < 2 {
+			return nil, fmt.Errorf("along %s: the selected rows have only one value (%s)", key, strings.Join(values, ""))
+		}
+	}
+	out := make([]point, 0, len(values))
+	for _, v := range values {
+		x, err := o.Value(at(v))
+		if err != nil {
+			return nil, fmt.Errorf("at %s=%s: %w", key, v, err)
+		}
+		out = append(out, point{at: v, value: x})
+	}
+	return out, nil
+}
+
+// rowValues returns the value of every selected row (or, with an agg, of
+// every replication), for invariants, with a description of each.
+func (o *Outputs) rowValues(s Selection) ([]float64, []string, error) {
+	if s.Agg != "" {
+		vals, p, err := o.repValues(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		_ = p
+		desc := make([]string, len(vals))
+		for i := range vals {
+			desc[i] = fmt.Sprintf("replication %d", i)
+		}
+		return vals, desc, nil
+	}
+	p, err := o.pick(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	var overall map[string]float64
+	if s.Metric == "share" {
+		overall = overallJobs(p.f)
+	}
+	var vals []float64
+	var desc []string
+	for _, i := range p.rows {
+		v := p.value(s, i, overall)
+		if math.IsNaN(v) {
+			continue
+		}
+		tc := &p.f.Tasks[i]
+		vals = append(vals, v)
+		desc = append(desc, fmt.Sprintf("task %d (%s, %s, load %s, replication %d)", tc.TaskIndex, tc.Label, tc.Trace, fmtNum(tc.Load), tc.Replication))
+	}
+	if len(vals) == 0 {
+		return nil, nil, fmt.Errorf("%w: the selected rows are all empty categories", ErrNoMatch)
+	}
+	return vals, desc, nil
+}
