@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/sim/workload"
+	"github.com/schedfarm/schedfarm/traces"
 )
 
 // TracesDir is the name of the directory that holds the shipped traces; it
@@ -57,6 +59,45 @@ func TraceName(path string) string {
 	return strings.TrimSuffix(name, ".swf")
 }
 
+// embeddedTrace returns the path of a copy of the shipped trace file
+// taken from the binary ([traces.FS]), written once into the user's cache
+// directory (schedfarm/shipped-traces; the temporary directory if there is
+// none). An existing copy is used when its content is the same.
+func embeddedTrace(file string) (string, error) {
+	data, err := traces.FS.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	dir := filepath.Join(base, "schedfarm", "shipped-traces")
+	path := filepath.Join(dir, file)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return path, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, file+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
 // resolveTrace finds the file behind a workload's trace value and hashes it.
 func (p *parser) resolveTrace(s string) (traceRef, error) {
 	if ref, ok := p.traceCache[s]; ok {
@@ -87,7 +128,9 @@ func resolveTrace(s, baseDir string) (traceRef, error) {
 			}
 		}
 		if path == "" {
-			return traceRef{}, problem(ErrUnknownTrace, "trace %q: %s not found in a %s/ directory of the spec's directory or its parents", s, file, TracesDir)
+			if path, err = embeddedTrace(file); err != nil {
+				return traceRef{}, problem(ErrUnknownTrace, "trace %q: %s not found in a %s/ directory of the spec's directory or its parents, and the copy in the binary cannot be written: %v", s, file, TracesDir, err)
+			}
 		}
 	} else {
 		path = s
