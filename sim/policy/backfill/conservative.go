@@ -9,6 +9,13 @@ import (
 
 // Conservative is conservative backfilling: a reservation for every job.
 type Conservative struct {
+	// Shape, when set, is called for every arriving job before it is
+	// placed, with the profile of running jobs and reservations
+	// (compressed, its origin at now). It may change the job's size
+	// ([sim.Machine.Mold]) but must leave the profile as it found it. The
+	// moldable policies choose a job's size there.
+	Shape func(t *sim.Task, prof *sim.Profile)
+
 	m        *sim.Machine
 	prof     *sim.Profile // running jobs and reservations, by estimate
 	q        []planned    // waiting jobs by (reservation, arrival)
@@ -39,6 +46,9 @@ func (p *Conservative) Init(m *sim.Machine) error {
 func (p *Conservative) Arrive(t *sim.Task) {
 	p.compact()
 	now := p.m.Now()
+	if p.Shape != nil {
+		p.Shape(t, p.prof)
+	}
 	e := planned{t, sim.Reservation{Start: p.prof.EarliestStart(now, t.Procs, t.Estimate), Dur: t.Estimate, Procs: t.Procs}}
 	_ = p.prof.Reserve(e.r.Start, e.r.Dur, e.r.Procs)
 	p.m.Promise(t, e.r.Start)
