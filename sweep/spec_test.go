@@ -353,14 +353,18 @@ func TestParse_PolicyParamValuesChecked(t *testing.T) {
 		if len(e.Params) == 0 {
 			continue
 		}
+		wl := "[{trace: tiny.swf}]"
+		if e.Moldable {
+			wl = "[{trace: tiny.swf, sigma: 0, range_factor: 1}]"
+		}
 		var b strings.Builder
-		b.WriteString("name: p\nworkloads: [{trace: tiny.swf}]\npolicies:\n  - name: " + e.Name + "\n    params:\n")
+		b.WriteString("name: p\nworkloads: " + wl + "\npolicies:\n  - name: " + e.Name + "\n    params:\n")
 		for _, p := range e.Params {
 			v, _ := json.Marshal(p.Default)
 			b.WriteString("      " + p.Name + ": " + string(v) + "\n")
 		}
 		explicit := MustTasks(t, MustParse(t, b.String()))
-		implicit := MustTasks(t, MustParse(t, "name: p\nworkloads: [{trace: tiny.swf}]\npolicies: [{name: "+e.Name+"}]\n"))
+		implicit := MustTasks(t, MustParse(t, "name: p\nworkloads: "+wl+"\npolicies: [{name: "+e.Name+"}]\n"))
 		if explicit[0].ID != implicit[0].ID {
 			t.Errorf("%s: explicit defaults give ID %s, implicit %s", e.Name, explicit[0].ID, implicit[0].ID)
 		}

@@ -28,7 +28,8 @@ var (
 )
 
 // loadSubset returns count jobs of a shipped trace after skip.
-func loadSubset(tb testing.TB, name string, est workload.EstimateModel, skip, count int) *workload.Workload {
+// A moldability, when given, annotates the jobs.
+func loadSubset(tb testing.TB, name string, est workload.EstimateModel, skip, count int, mold ...*workload.Moldability) *workload.Workload {
 	tb.Helper()
 	traceMu.Lock()
 	tr, ok := traceCache[name]
@@ -42,7 +43,11 @@ func loadSubset(tb testing.TB, name string, est workload.EstimateModel, skip, co
 		traceCache[name] = tr
 	}
 	traceMu.Unlock()
-	wl, err := tr.Build(workload.Options{Estimates: est, Skip: skip, Count: count})
+	opts := workload.Options{Estimates: est, Skip: skip, Count: count}
+	if len(mold) > 0 {
+		opts.Moldable = mold[0]
+	}
+	wl, err := tr.Build(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -72,7 +77,12 @@ func TestConformance(t *testing.T) {
 			for _, est := range []workload.EstimateModel{workload.EstimateAccurate, workload.EstimateTrace} {
 				t.Run(fmt.Sprintf("%s/%s/%v", e.Name, trace, est), func(t *testing.T) {
 					t.Parallel()
-					wl := loadSubset(t, trace, est, 2000, count)
+					var mold []*workload.Moldability
+					if e.Moldable {
+						// Moldable policies need moldable jobs.
+						mold = append(mold, &workload.Moldability{Sigma: 1, RangeFactor: 2})
+					}
+					wl := loadSubset(t, trace, est, 2000, count, mold...)
 					var outs [2][]byte
 					for i := range outs {
 						p, err := policy.New(e.Name, nil, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})

@@ -28,6 +28,8 @@ type Step struct {
 	Head  bool
 	K     int
 	S, E  sim.Time
+	// Lim is the job's fair-share limit at the decision.
+	Lim int
 }
 
 var _ sim.Policy = (*Schedule)(nil)
@@ -89,14 +91,15 @@ func (p *Schedule) Schedule() {
 			seen[cat] = true
 			continue
 		}
-		b := p.ch.best(p.prof, a, p.ch.limit(a), now)
+		lim := p.ch.limit(a)
+		b := p.ch.best(p.prof, a, lim, now)
 		if b.s == now {
 			if p.m.Mold(t, b.k) != nil || p.m.Start(t) != nil {
 				return
 			}
 			_ = p.prof.Reserve(now, b.e, b.k) // fits: b.s came from the profile
 			if p.Observe != nil {
-				p.steps = append(p.steps, Step{Task: t, Start: true, K: b.k, S: now, E: b.e})
+				p.steps = append(p.steps, Step{Task: t, Start: true, K: b.k, S: now, E: b.e, Lim: lim})
 			}
 			continue
 		}
@@ -106,7 +109,7 @@ func (p *Schedule) Schedule() {
 			_ = p.prof.Reserve(r.Start, r.Dur, r.Procs)
 			p.resv = append(p.resv, r)
 			if p.Observe != nil {
-				p.steps = append(p.steps, Step{Task: t, Head: !head, K: b.k, S: b.s, E: b.e})
+				p.steps = append(p.steps, Step{Task: t, Head: !head, K: b.k, S: b.s, E: b.e, Lim: lim})
 			}
 		}
 		head = true

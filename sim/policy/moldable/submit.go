@@ -10,6 +10,10 @@ import (
 // reservation, then keeps it (see the package documentation).
 type Submit struct {
 	*backfill.Conservative
+	// Observe, when set, is called with every size decision (for
+	// invariant checks in tests).
+	Observe func(now sim.Time, s Step)
+
 	ch chooser
 	m  *sim.Machine
 }
@@ -53,6 +57,10 @@ func (p *Submit) Finish(t *sim.Task) {
 // shape molds an arriving job to its best size.
 func (p *Submit) shape(t *sim.Task, prof *sim.Profile) {
 	a := t.Mold
-	b := p.ch.best(prof, a, p.ch.limit(a), p.m.Now())
+	lim := p.ch.limit(a)
+	b := p.ch.best(prof, a, lim, p.m.Now())
 	_ = p.m.Mold(t, b.k)
+	if p.Observe != nil {
+		p.Observe(p.m.Now(), Step{Task: t, K: b.k, S: b.s, E: b.e, Lim: lim})
+	}
 }
