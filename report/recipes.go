@@ -21,6 +21,15 @@ type Recipe struct {
 	Tables []TableJob
 	// Plots are made into the figures folder.
 	Plots []PlotOptions
+	// Steps make further files from the sweep (workload statistics, ...)
+	// into dir (the recipe's output folder) and return their paths.
+	Steps []Step
+}
+
+// Step is a recipe step beyond tables and plots.
+type Step struct {
+	Name string
+	Run  func(s *Sweep, dir string) ([]string, error)
 }
 
 // TableJob is one table file of a recipe.
@@ -184,6 +193,13 @@ func (r *Recipe) Make(outDir, dir string) ([]string, error) {
 		fs, err := s.Plots(p)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s plot: %w", r.Name, p.Kind, err)
+		}
+		files = append(files, fs...)
+	}
+	for _, st := range r.Steps {
+		fs, err := st.Run(s, dir)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", r.Name, st.Name, err)
 		}
 		files = append(files, fs...)
 	}

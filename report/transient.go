@@ -2,9 +2,11 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/results"
@@ -192,4 +194,39 @@ func (s *Sweep) transient(opts PlotOptions) ([]figure, error) {
 		out = append(out, figure{name: name, chart: byWorkload[w]})
 	}
 	return out, nil
+}
+
+// WriteTransientSummary writes, per series, the number of batches, how
+// many have R > 0 and R < 0, the mean R of each group and the largest
+// gain and loss, as a Markdown table.
+func WriteTransientSummary(w io.Writer, series []TransientSeries) error {
+	var b strings.Builder
+	b.WriteString("| workload | setting | batches | R > 0 | R < 0 | mean R > 0 | mean R < 0 | max R | min R |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, ts := range series {
+		var pos, neg int
+		var sp, sn float64
+		hi, lo := math.Inf(-1), math.Inf(1)
+		for _, r := range ts.R {
+			switch {
+			case r > 0:
+				pos++
+				sp += r
+			case r < 0:
+				neg++
+				sn += r
+			}
+			hi, lo = max(hi, r), min(lo, r)
+		}
+		mean := func(s float64, n int) string {
+			if n == 0 {
+				return "-"
+			}
+			return fmt.Sprintf("%+.3f", s/float64(n))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s | %s | %+.3f | %+.3f |\n",
+			ts.Workload.String(), ts.Setting, len(ts.R), pos, neg, mean(sp, pos), mean(sn, neg), hi, lo)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

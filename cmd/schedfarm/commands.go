@@ -8,6 +8,7 @@ func commands() []*cli.Command {
 		simCommand(),
 		tableCommand(),
 		plotCommand(),
+		tracestatsCommand(),
 		reproduceCommand(),
 		runCommand(),
 		coordinatorCommand(),
