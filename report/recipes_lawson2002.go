@@ -11,7 +11,7 @@ import (
 // scheduling with priorities and reservations for parallel systems".
 func init() {
 	workloadSpec := "specs/lawson2002/workload.yaml"
-	spec := "specs/lawson2002/lawson2002.yaml"
+	spec := "specs/lawson2002/fig05-07.yaml"
 	rTable := func(name, metric string, where ...results.Filter) TableJob {
 		return TableJob{Name: name, Opts: results.TableOptions{
 			Metric: metric, Scheme: "len4", Layout: results.LayoutWide, Baseline: "single", Compare: results.CompareR, Where: where,

@@ -23,7 +23,7 @@ var wantTasks = map[string]int{
 	"kettimuthu2005/fig31-34.yaml": 16,
 	"kettimuthu2005/fig35-44.yaml": 44,
 	"lawson2002/workload.yaml":     4,
-	"lawson2002/lawson2002.yaml":   24,
+	"lawson2002/fig05-07.yaml":     24,
 }
 
 // specFiles returns the .yaml files under this directory, slash-separated
