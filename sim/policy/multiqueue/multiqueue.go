@@ -114,6 +114,10 @@ type Policy struct {
 	delay    *Delay
 	finished []*sim.Task // completions of the current instant, not yet batched
 
+	// released is set when a job ended before its estimate and gave
+	// planned processors back: only then can a pivot move earlier.
+	released bool
+
 	part partitions
 	err  error
 }
@@ -190,6 +194,7 @@ func (p *Policy) Finish(t *sim.Task) {
 	p.prof.Advance(now)
 	if end := t.FirstStart + t.Estimate; end > now {
 		_ = p.prof.Release(now, end-now, t.Procs)
+		p.released = true
 	}
 	p.part.finish(now, int(p.job[t.Index].queue), t.Procs)
 	if p.cfg.Delay && p.cfg.AdaptiveDelay {
@@ -254,8 +259,14 @@ func (p *Policy) makePivot(q int) {
 
 // compress re-places the pivot reservations in start order (ties by
 // arrival), each at its earliest fit at or after max(now, not_before),
-// which is never later than before.
+// which is never later than before. It does so only after a job ended
+// before its estimate: otherwise the profile has only gained blocks since
+// each pivot was placed at its earliest fit, and none can move.
 func (p *Policy) compress(now sim.Time) {
+	if !p.released {
+		return
+	}
+	p.released = false
 	p.order = p.order[:0]
 	for q := range p.pivots {
 		if p.pivots[q].t != nil && p.pivots[q].start > now {
