@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -144,7 +145,7 @@ var recordSchema = arrow.NewSchema(append([]arrow.Field{
 	{Name: "suspended_time", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "overhead_time", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
-}, append(append(queueJobFields, moldFields...), qosJobFields...)...), nil)
+}, append(append(append(slices.Clone(queueJobFields), moldFields...), qosJobFields...), elasticJobFields...)...), nil)
 
 // nBaseJobCols is the number of job columns before the multiqueue and
 // moldable ones; moldStart is the first moldable one.
@@ -154,6 +155,9 @@ var moldStart = nBaseJobCols + len(queueJobFields)
 
 // qosFirst is the index of the first qosJobFields column.
 var qosFirst = recordSchema.FieldIndices("origin_id")[0]
+
+// elasticFirst is the index of the first elastic job column.
+var elasticFirst = recordSchema.NumFields() - len(elasticJobFields)
 
 // Marshal encodes the result: a small JSON header and the per-job rows as
 // an Arrow IPC stream with zstd compression. Equal results give equal
@@ -217,6 +221,7 @@ func recordsBatch(mem memory.Allocator, recs []metrics.Record) arrow.RecordBatch
 		appendQueueJob([]*array.Int64Builder{ints(15), ints(16), ints(17)}, j)
 		appendMoldCols(mold, j)
 		appendQoSJob(b, qosFirst, j)
+		appendElasticJob(b, elasticFirst, j)
 	}
 	return b.NewRecordBatch()
 }
@@ -306,7 +311,9 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 			case *array.Int64:
 				cols[i] = c
 			case *array.Float64:
-				fl[i-9] = c
+				if i == 9 || i == 10 {
+					fl[i-9] = c
+				}
 			}
 		}
 		for i := range int(rec.NumCols()) {
@@ -335,6 +342,7 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 				OverheadTime:  sim.Time(cols[13].Value(k)),
 				Kills:         int(cols[14].Value(k)),
 				MQ:            readQueueJob(cols[15:18], k),
+				Elastic:       readElasticJob(rec, elasticFirst, k),
 			})
 			readMoldCols(rec.Columns()[moldStart:], k, &recs[len(recs)-1])
 			readQoSJob(rec, qosFirst, k, &recs[len(recs)-1])

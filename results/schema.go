@@ -174,7 +174,7 @@ var tasksFields = append([]arrow.Field{
 	{Name: "wall_time_ms", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "worker", Type: arrow.BinaryTypes.String},
 	{Name: "error", Type: arrow.BinaryTypes.String},
-}, append(queueTaskFields, qosTaskFields...)...)
+}, append(append(slices.Clone(queueTaskFields), elasticTaskFields...), qosTaskFields...)...)
 
 // appendTaskCols appends the task columns of t (with result r, which may
 // be a failed one) n times to the first fields of b.

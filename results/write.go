@@ -342,6 +342,7 @@ func (o *outputs) writeJobs(w io.Writer) error {
 				appendQueueJob(ints[15:18], j)
 				appendMoldCols(mold, j)
 				appendQoSJob(b, nTask+qosFirst, j)
+				appendElasticJob(b, nTask+elasticFirst, j)
 				for si, s := range o.schemes {
 					cats[si].Append(s.Classify(j))
 				}
@@ -430,6 +431,7 @@ func (o *outputs) writeTasks(w io.Writer) error {
 		col(10).(*array.StringBuilder).Append(r.Err)
 		appendQueueTask(b, nTask+11, r.Stats.MultiQueue)
 		appendQoSTask(b, nTask+len(tasksFields)-len(qosTaskFields), &r.Stats)
+		appendElasticTask(b, nTask+11+len(queueTaskFields), r.Stats.Elastic)
 		if err := pf.added(1); err != nil {
 			b.Release()
 			return err

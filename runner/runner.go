@@ -51,11 +51,23 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	opts, err := Options(t)
-	if err != nil {
-		return nil, fmt.Errorf("task %d: %w: %w", t.Index, ErrDeterministic, err)
+	var (
+		w       *workload.Workload
+		simOpts sim.Options
+		err     error
+	)
+	if t.Workload.Synthetic != "" {
+		w, simOpts, err = Synthetic(t)
+		if err != nil {
+			return nil, fmt.Errorf("task %d: %w: %w", t.Index, ErrDeterministic, err)
+		}
+	} else {
+		opts, oerr := Options(t)
+		if oerr != nil {
+			return nil, fmt.Errorf("task %d: %w: %w", t.Index, ErrDeterministic, oerr)
+		}
+		w, err = c.WorkloadContext(ctx, tracePath, t.Workload.TraceSHA256, opts)
 	}
-	w, err := c.WorkloadContext(ctx, tracePath, t.Workload.TraceSHA256, opts)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -80,7 +92,7 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	if err != nil {
 		return nil, fmt.Errorf("task %d: %w: build policy: %w", t.Index, ErrDeterministic, err)
 	}
-	res, err := sim.Run(ctx, w.Procs, w.Jobs, p, sim.Options{})
+	res, err := sim.Run(ctx, w.Procs, w.Jobs, p, simOpts)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return nil, ctxErr
@@ -89,6 +101,7 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	}
 	recs := metrics.Records(res)
 	stats := metrics.Stats(w.Procs, recs)
+	stats.Elastic = metrics.ElasticStatsOf(res, recs)
 	if a, ok := p.(metrics.Annotator); ok {
 		a.Annotate(recs, &stats)
 	}
@@ -105,6 +118,25 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 		Jobs:     recs,
 		WallTime: time.Since(start),
 	}, nil
+}
+
+// Synthetic generates a task's synthetic workload (from its seed) and
+// returns the simulator options it needs (the generator's horizon).
+func Synthetic(t *sweep.Task) (*workload.Workload, sim.Options, error) {
+	gen := make(map[string]any, len(t.Workload.Gen))
+	for k, v := range t.Workload.Gen {
+		gen[k] = v
+	}
+	g, err := workload.ParseParsons1997(t.Workload.Procs, t.Workload.Load, gen)
+	if err != nil {
+		return nil, sim.Options{}, fmt.Errorf("synthetic %s: %w", t.Workload.Synthetic, err)
+	}
+	g.Seed = t.Seed
+	w, err := g.Generate()
+	if err != nil {
+		return nil, sim.Options{}, err
+	}
+	return w, sim.Options{Horizon: g.Horizon}, nil
 }
 
 // Options returns the workload options of a task.

@@ -58,6 +58,8 @@ type Flex struct {
 	Served float64
 	// Acquired is the processor-seconds spent working, Σ k·dt.
 	Acquired float64
+	// Desired is the job's desired (rigid) size, [Job.Procs] as given.
+	Desired int
 	// FirstProcs and LastProcs are the first and the latest allocation
 	// (0 before the first start).
 	FirstProcs, LastProcs int

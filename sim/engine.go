@@ -395,7 +395,7 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 			m.tasks[k].Origin = m.tasks[k].ID
 		}
 		if e := jobs[i].Elastic; e != nil {
-			m.tasks[k].Flex.Rem = e.Work
+			m.tasks[k].Flex.Rem, m.tasks[k].Flex.Desired = e.Work, jobs[i].Procs
 			if e.Tagged {
 				m.tagged++
 			}

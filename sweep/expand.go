@@ -194,7 +194,7 @@ func (p *parser) expand() {
 	traceSeen := map[string]bool{}
 	var dups int
 	for _, wp := range wps {
-		if !traceSeen[wp.trace.SHA256] {
+		if wp.w.Synthetic == "" && !traceSeen[wp.trace.SHA256] {
 			traceSeen[wp.trace.SHA256] = true
 			s.traces = append(s.traces, TraceFile(wp.trace))
 		}
@@ -233,6 +233,34 @@ func (p *parser) expand() {
 	}
 }
 
+// checkSynthetic checks a synthetic workload's keys; problems name the
+// key path of the value (workloads[0].gen.demand_cv).
+func checkSynthetic(w Workload, at func(string) string, add func(string, error)) error {
+	gen := make(map[string]any, len(w.Gen))
+	for k, v := range w.Gen {
+		gen[k] = v
+	}
+	_, err := workload.ParseParsons1997(w.Procs, w.Load, gen)
+	if err == nil {
+		return nil
+	}
+	var list []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		list = j.Unwrap()
+	} else {
+		list = []error{err}
+	}
+	for _, e := range list {
+		var ge *workload.GenError
+		if errors.As(e, &ge) {
+			add(at(ge.Key), problem(ErrValue, "%s", ge.Msg))
+		} else {
+			add(at("synthetic"), problem(ErrValue, "%v", e))
+		}
+	}
+	return err
+}
+
 // checkWorkload checks one workload grid point against the workload
 // package's rules and the trace's number of jobs.
 func checkWorkload(pt *point, paths map[string]string, entry string, add func(string, error)) error {
@@ -253,6 +281,9 @@ func checkWorkload(pt *point, paths map[string]string, entry string, add func(st
 		err := problem(ErrValue, "must be >= 1 with load_mode duplicate (copies can only add load), got %v", w.Load)
 		add(at("load"), err)
 		return err
+	}
+	if w.Synthetic != "" {
+		return checkSynthetic(w, at, add)
 	}
 	opts := workload.Options{Procs: w.Procs, Estimates: est, Skip: w.Skip, Count: w.Count, Load: w.Load, LoadMode: mode, Moldable: w.Moldability()}
 	if err := opts.Validate(); err != nil {

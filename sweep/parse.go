@@ -481,9 +481,18 @@ func (p *parser) workload(n *yaml.Node, path string) {
 	found := map[string]*yaml.Node{}
 	var zipNode *yaml.Node
 	var zipPath string
+	var genNode *yaml.Node
 	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
 		if key == "zip" {
 			zipNode, zipPath = v, kp
+			return
+		}
+		if key == "gen" {
+			genNode = v
+			return
+		}
+		if key == "synthetic" {
+			found[key] = v
 			return
 		}
 		if !slices.Contains(workloadKeys, key) {
@@ -496,7 +505,45 @@ func (p *parser) workload(n *yaml.Node, path string) {
 		p.wl = append(p.wl, workloadAxes{valid: false})
 		return
 	}
-	if found["trace"] == nil {
+	switch {
+	case found["synthetic"] != nil:
+		kp := joinPath(path, "synthetic")
+		if found["trace"] != nil {
+			p.add(joinPath(path, "trace"), found["trace"], problem(ErrValue, "a workload has either trace or synthetic, not both"))
+		}
+		if name, ok := p.str(found["synthetic"], kp); ok {
+			if !slices.Contains(workload.Synthetics(), name) {
+				p.add(kp, found["synthetic"], problem(ErrValue, "unknown synthetic workload %q (valid: %s)", name, strings.Join(workload.Synthetics(), ", ")))
+			} else {
+				ws.Synthetic = name
+				wa.axes = append(wa.axes, axis{name: "synthetic", paths: []string{kp},
+					set: []func(*point){func(pt *point) { pt.w.Synthetic, pt.w.Trace = name, name }}})
+			}
+		}
+		if genNode != nil {
+			ws.Gen = map[string][]float64{}
+			p.mapping(genNode, joinPath(path, "gen"), func(key string, v *yaml.Node, kp string) {
+				ax := axis{name: "gen." + key}
+				for _, it := range p.scalars(v, kp) {
+					f, ok := p.number(it.n, it.path)
+					if !ok {
+						continue
+					}
+					ws.Gen[key] = append(ws.Gen[key], f)
+					ax.paths = append(ax.paths, it.path)
+					ax.set = append(ax.set, func(pt *point) {
+						if pt.w.Gen == nil {
+							pt.w.Gen = map[string]float64{}
+						}
+						pt.w.Gen[key] = f
+					})
+				}
+				wa.axes = append(wa.axes, ax)
+			})
+		}
+	case genNode != nil:
+		p.add(joinPath(path, "gen"), genNode, problem(ErrValue, "gen: needs synthetic:"))
+	case found["trace"] == nil:
 		p.add(joinPath(path, "trace"), n, ErrRequired)
 	}
 	if (found["sigma"] == nil) != (found["range_factor"] == nil) {

@@ -102,6 +102,11 @@ type WorkloadSpec struct {
 	// al. 2003): Downey's variance of parallelism (>= 0) and the range
 	// factor (>= 1). Both or neither; none: rigid.
 	Sigma, RangeFactor []float64
+	// Synthetic is the synthetic workload's name (instead of Trace).
+	Synthetic string
+	// Gen are the generator's keys and their values (each an axis named
+	// "gen.<key>").
+	Gen map[string][]float64
 	// Zip lists groups of axis names whose values move together.
 	Zip [][]string
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -125,7 +126,7 @@ func TestParse_Defaults(t *testing.T) {
 	}
 	w := ts[0].Workload
 	want := sweep.Workload{Trace: "tiny", TraceSHA256: w.TraceSHA256, Estimates: "trace", Load: 1, LoadMode: "arrival"}
-	if w != want {
+	if !reflect.DeepEqual(w, want) {
 		t.Errorf("Workload = %+v, want %+v", w, want)
 	}
 	if s.Seed != 1 || s.Replications != 1 || !slices.Equal(s.Categories, []string{"ss16"}) || ts[0].Label != "easy" {

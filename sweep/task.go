@@ -58,6 +58,12 @@ type Workload struct {
 	// from the canonical JSON when nil, so rigid tasks keep their IDs.
 	Sigma       *float64 `json:"sigma,omitempty"`
 	RangeFactor *float64 `json:"range_factor,omitempty"`
+	// Synthetic names a synthetic workload generator (workload.Synthetics)
+	// used instead of a trace; Trace and TraceSHA256 are then empty and
+	// Skip, Count and Estimates unused. Gen holds its keys (gen: in the
+	// spec), all numbers.
+	Synthetic string             `json:"synthetic,omitempty"`
+	Gen       map[string]float64 `json:"gen,omitempty"`
 }
 
 // Moldable reports whether the workload is moldable.

@@ -481,9 +481,12 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 // execute fetches the task's trace and runs it, turning a panic into an
 // error wrapping errPanic.
 func (w *Worker) execute(ctx context.Context, t *sweep.Task) (res *results.TaskResult, err error) {
-	path, err := w.cache.path(ctx, t.Workload.TraceSHA256)
-	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", t.Workload.Trace, err)
+	var path string
+	if t.Workload.Synthetic == "" { // synthetic workloads need no trace
+		path, err = w.cache.path(ctx, t.Workload.TraceSHA256)
+		if err != nil {
+			return nil, fmt.Errorf("trace %s: %w", t.Workload.Trace, err)
+		}
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy"
@@ -30,7 +32,9 @@ func simCommand() *cli.Command {
 			"metrics and the per-category table of the chosen scheme.\n\n" +
 			"Policies: " + policyHelp(),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "trace", Required: true, Usage: "SWF trace `FILE` (.swf or .swf.gz)"},
+			&cli.StringFlag{Name: "trace", Usage: "SWF trace `FILE` (.swf or .swf.gz); or --synthetic"},
+			&cli.StringFlag{Name: "synthetic", Usage: "synthetic workload `NAME` instead of a trace: " + strings.Join(workload.Synthetics(), ", ")},
+			&cli.StringSliceFlag{Name: "gen", Usage: "synthetic workload key `KEY=VALUE` (repeatable), e.g. mean_interarrival=300"},
 			&cli.StringFlag{Name: "policy", Value: "easy", Usage: "policy `NAME`: " + strings.Join(policy.Names(), ", ")},
 			&cli.StringSliceFlag{Name: "param", Usage: "policy parameter `NAME=VALUE` (repeatable)"},
 			&cli.StringFlag{Name: "estimates", Value: "trace", Usage: "estimate model: trace or accurate"},
@@ -65,6 +69,12 @@ func policyHelp() string {
 func runSim(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (the trace is given with --trace)", c.Args().First())
+	}
+	if (c.String("trace") == "") == (c.String("synthetic") == "") {
+		return fmt.Errorf("give either --trace FILE or --synthetic NAME")
+	}
+	if c.String("synthetic") == "" && len(c.StringSlice("gen")) > 0 {
+		return fmt.Errorf("--gen needs --synthetic")
 	}
 	est, err := workload.ParseEstimateModel(c.String("estimates"))
 	if err != nil {
@@ -112,10 +122,18 @@ func runSim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	wl, err := workload.LoadContext(c.Context, c.String("trace"), workload.Options{
-		Procs: c.Int("procs"), Estimates: est, Skip: c.Int("skip"), Count: c.Int("count"),
-		Load: c.Float64("load"), LoadMode: mode, Seed: task.Seed, Moldable: task.Workload.Moldability(),
-	}, workload.Limits{})
+	var (
+		wl      *workload.Workload
+		simOpts sim.Options
+	)
+	if task.Workload.Synthetic != "" {
+		wl, simOpts, err = runner.Synthetic(task)
+	} else {
+		wl, err = workload.LoadContext(c.Context, c.String("trace"), workload.Options{
+			Procs: c.Int("procs"), Estimates: est, Skip: c.Int("skip"), Count: c.Int("count"),
+			Load: c.Float64("load"), LoadMode: mode, Seed: task.Seed, Moldable: task.Workload.Moldability(),
+		}, workload.Limits{})
+	}
 	if err != nil {
 		return err
 	}
@@ -125,7 +143,8 @@ func runSim(c *cli.Context) error {
 	}
 	began := time.Now()
 	segs := c.String("segments")
-	res, err := sim.Run(c.Context, wl.Procs, wl.Jobs, pol, sim.Options{Segments: segs != ""})
+	simOpts.Segments = segs != ""
+	res, err := sim.Run(c.Context, wl.Procs, wl.Jobs, pol, simOpts)
 	if err != nil {
 		return fmt.Errorf("simulate: %w", err)
 	}
@@ -137,6 +156,7 @@ func runSim(c *cli.Context) error {
 	elapsed := time.Since(began)
 	recs := metrics.Records(res)
 	st := metrics.Stats(wl.Procs, recs)
+	st.Elastic = metrics.ElasticStatsOf(res, recs)
 	if a, ok := pol.(metrics.Annotator); ok {
 		a.Annotate(recs, &st)
 	}
@@ -168,6 +188,10 @@ func runSim(c *cli.Context) error {
 	if q := st.QoPS; q != nil {
 		fmt.Fprintf(w, "offers %d, taken %d; schedule size N mean %.1f max %d over %d insertions\n", q.Offers, q.OffersTaken, q.MeanN, q.MaxN, q.Inserts)
 	}
+	if e := st.Elastic; e != nil {
+		fmt.Fprintf(w, "tagged jobs %d: mean turnaround %.0f s, makespan %d s (lower bound %d s), unfinished %d, max queue %d\n",
+			e.Tagged, e.MRT, e.MakespanTagged, e.MakespanLB, e.Unfinished, e.MaxQueue)
+	}
 	fmt.Fprintf(w, "overall: bounded slowdown mean %.3f max %.1f; turnaround mean %.0f s; wait mean %.0f s max %.0f s\n\n",
 		all.BSD.Mean, all.BSD.Max, all.Turnaround.Mean, all.Wait.Mean, all.Wait.Max)
 	fmt.Fprintf(w, "%s by %s category:\n\n", metric.Title, scheme.Name)
@@ -177,13 +201,27 @@ func runSim(c *cli.Context) error {
 // simSpec returns the one-task spec equivalent to the sim flags, and its task.
 func simSpec(c *cli.Context, name string, params policy.Values, est workload.EstimateModel, mode workload.LoadMode) (*sweep.Spec, *sweep.Task, error) {
 	trace := c.String("trace")
+	wdoc := map[string]any{
+		"trace": "./" + filepath.Base(trace), "procs": c.Int("procs"),
+		"skip": c.Int("skip"), "count": c.Int("count"), "estimates": est.String(),
+		"load": c.Float64("load"), "load_mode": mode.String(),
+	}
+	if syn := c.String("synthetic"); syn != "" {
+		gen := map[string]any{}
+		for _, kv := range c.StringSlice("gen") {
+			k, v, ok := strings.Cut(kv, "=")
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if !ok || k == "" || err != nil {
+				return nil, nil, fmt.Errorf("--gen %q: want KEY=NUMBER", kv)
+			}
+			gen[k] = f
+		}
+		wdoc = map[string]any{"synthetic": syn, "gen": gen, "procs": c.Int("procs"), "load": c.Float64("load")}
+		trace = "."
+	}
 	doc := map[string]any{
-		"name": "sim",
-		"workloads": []any{map[string]any{
-			"trace": "./" + filepath.Base(trace), "procs": c.Int("procs"),
-			"skip": c.Int("skip"), "count": c.Int("count"), "estimates": est.String(),
-			"load": c.Float64("load"), "load_mode": mode.String(),
-		}},
+		"name":       "sim",
+		"workloads":  []any{wdoc},
 		"policies":   []any{map[string]any{"name": name, "params": map[string]any(params)}},
 		"seed":       c.Uint64("seed"),
 		"categories": metrics.SchemeNames(),

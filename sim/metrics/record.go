@@ -52,6 +52,9 @@ type Record struct {
 	Moldable           bool
 	MinProcs, MaxProcs int
 	Work, Speedup      float64
+	// Elastic holds an elastic job's figures (LSF disciplines); nil for
+	// rigid jobs.
+	Elastic *ElasticInfo
 }
 
 // Chosen returns ProcsChosen, or Procs when it is unset.
@@ -155,6 +158,9 @@ func NewRecord(t *sim.Task) Record {
 		r.Start, r.End = -1, -1
 		return r
 	}
+	if t.Elastic != nil {
+		elasticRecord(&r, t)
+	}
 	r.Turnaround = t.End - t.Submit
 	r.Wait = r.Turnaround - t.Runtime
 	r.BSD = BoundedSlowdown(r.Wait, t.Runtime)
@@ -174,6 +180,9 @@ func Records(res *sim.Result) []Record {
 	out := make([]Record, len(res.Tasks))
 	for i := range res.Tasks {
 		out[i] = NewRecord(&res.Tasks[i])
+		if e := out[i].Elastic; e != nil && !e.Finished {
+			finishUnfinished(&out[i], res.End)
+		}
 	}
 	return out
 }
@@ -201,6 +210,8 @@ type RunStats struct {
 	MultiQueue *QueueStats `json:"multiqueue,omitempty"`
 	// QoPS holds the qops policy's figures (nil otherwise).
 	QoPS *QoPSStats `json:"qops,omitempty"`
+	// Elastic holds the figures of a run of elastic jobs (nil otherwise).
+	Elastic *ElasticStats `json:"elastic,omitempty"`
 }
 
 // QoPSStats are the whole-run figures of QoPS admission control.
@@ -242,7 +253,11 @@ func Stats(procs int, recs []Record) RunStats {
 		}
 		first = min(first, r.Submit)
 		last = max(last, r.End)
-		work += float64(r.Runtime) * float64(r.Chosen())
+		if r.Elastic != nil {
+			work += r.Elastic.ProcSeconds
+		} else {
+			work += float64(r.Runtime) * float64(r.Chosen())
+		}
 		s.Suspensions += r.Suspensions
 		s.Kills += r.Kills
 	}
