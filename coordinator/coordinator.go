@@ -25,6 +25,18 @@
 // [WithForce] is given, and the leftovers of an unfinished earlier run of
 // the sweep are purged from the streams.
 //
+// # Memory
+//
+// The coordinator's memory does not grow with the job rows of a sweep.
+// Results go to the store as they arrive (each message is decoded once, to
+// check it, and dropped). The outputs are written by streaming the results
+// from the store in task order ([results.StreamOutputs]): one decoded task
+// result at a time, a bounded chunk of rows in Arrow builders, and the
+// encoded pages of the current Parquet row group of each file. What does
+// grow with the sweep is small per task: the task list, its state map, and
+// the table rows (one per task and category of the table scheme). A
+// worker likewise holds at most one result per slot.
+//
 // # Failures
 //
 // A task that fails for good (the worker sends an error result) is
@@ -232,12 +244,9 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 				return rep, err
 			}
 		}
-		res, unreadable, err := r.load()
-		if err != nil {
-			return rep, err
-		}
+		unreadable, err := r.finish(ctx)
 		if len(unreadable) == 0 {
-			return rep, r.finish(ctx, res)
+			return rep, err
 		}
 		if round > 0 || c.nc == nil {
 			return rep, fmt.Errorf("read results of sweep %s: %d stored results do not decode (task %d: %w)",
@@ -267,28 +276,41 @@ type unreadable struct {
 	err  error
 }
 
-// load reads every task's result from the store, in task order; results
-// that do not decode are returned apart.
-func (r *run) load() ([]*results.TaskResult, []unreadable, error) {
-	res := make([]*results.TaskResult, len(r.tasks))
-	var bad []unreadable
-	for i := range r.tasks {
-		t := &r.tasks[i]
-		b, err := r.c.store.Result(t.ID, r.states[t.ID].Failed())
-		if err != nil {
-			return nil, nil, err
-		}
-		tr, err := results.Unmarshal(b)
-		if err != nil {
-			bad = append(bad, unreadable{t, err})
-			continue
-		}
-		// A cached result may come from another sweep where the task had
-		// another index.
-		tr.Index = t.Index
-		res[i] = tr
+func (u *unreadable) Error() string { return fmt.Sprintf("task %d: %v", u.task.Index, u.err) }
+
+// result reads and decodes the stored result of tasks[i]; a result that
+// does not decode gives an *unreadable error.
+func (r *run) result(i int) (*results.TaskResult, error) {
+	t := &r.tasks[i]
+	b, err := r.c.store.Result(t.ID, r.states[t.ID].Failed())
+	if err != nil {
+		return nil, err
 	}
-	return res, bad, nil
+	tr, err := results.Unmarshal(b)
+	if err != nil {
+		return nil, &unreadable{t, err}
+	}
+	// A cached result may come from another sweep where the task had
+	// another index.
+	tr.Index = t.Index
+	return tr, nil
+}
+
+// unreadableFrom returns the stored results that do not decode among
+// tasks[from:].
+func (r *run) unreadableFrom(from int) ([]unreadable, error) {
+	var bad []unreadable
+	for i := from; i < len(r.tasks); i++ {
+		_, err := r.result(i)
+		var u *unreadable
+		switch {
+		case errors.As(err, &u):
+			bad = append(bad, *u)
+		case err != nil:
+			return nil, err
+		}
+	}
+	return bad, nil
 }
 
 // begin loads or starts the run and fills r.id, r.rec, r.states.
@@ -617,10 +639,24 @@ func taskMsg(run string, t *sweep.Task) (*nats.Msg, error) {
 	return msg, nil
 }
 
-// finish writes the outputs from res (the results in task order) and
-// closes the run.
-func (r *run) finish(ctx context.Context, res []*results.TaskResult) error {
+// finish writes the outputs, streaming the results from the store one
+// task at a time, and closes the run. If stored results do not decode, it
+// writes nothing and returns them (with a nil error) so they can run
+// again.
+func (r *run) finish(ctx context.Context) ([]unreadable, error) {
 	c := r.c
+	err := results.StreamOutputs(r.rec.OutDir, r.spec, r.tasks, r.result, c.cfg.toolVersion)
+	var u *unreadable
+	if errors.As(err, &u) {
+		bad, err := r.unreadableFrom(r.byID[u.task.ID] + 1)
+		if err != nil {
+			return nil, err
+		}
+		return append([]unreadable{*u}, bad...), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("write outputs: %w", err)
+	}
 	if r.js != nil {
 		if err := r.purge(ctx, r.id); err != nil {
 			c.log.Warn("clean up run", "err", err)
@@ -631,21 +667,18 @@ func (r *run) finish(ctx context.Context, res []*results.TaskResult) error {
 			r.report.Failures = append(r.report.Failures, TaskFailure{Index: t.Index, ID: t.ID, Task: t.Describe(), Err: st.Err})
 		}
 	}
-	if err := results.WriteOutputs(r.rec.OutDir, r.spec, r.tasks, res, c.cfg.toolVersion); err != nil {
-		return fmt.Errorf("write outputs: %w", err)
-	}
 	r.report.OutDir = r.rec.OutDir
 	r.rec.Finished = time.Now().UTC()
 	if err := c.store.PutSweep(r.rec); err != nil {
-		return err
+		return nil, err
 	}
 	c.store.CollectGarbage()
 	c.say("sweep %s: %d tasks done (%d cached, %d failed) in %v; outputs in %s",
 		r.spec.Name, len(r.tasks), r.report.Cached, len(r.report.Failures), time.Since(r.rec.Started).Round(time.Millisecond), r.rec.OutDir)
 	if len(r.report.Failures) > 0 {
-		return &FailedError{Sweep: r.spec.Name, Total: len(r.tasks), Failures: r.report.Failures}
+		return nil, &FailedError{Sweep: r.spec.Name, Total: len(r.tasks), Failures: r.report.Failures}
 	}
-	return nil
+	return nil, nil
 }
 
 // say prints one line on the progress writer.

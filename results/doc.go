@@ -13,7 +13,9 @@
 //
 // # Output files
 //
-// [WriteOutputs] writes, rows ordered by task index and then by job:
+// [StreamOutputs] writes, rows ordered by task index and then by job,
+// taking one task result at a time so that memory does not grow with the
+// sweep ([WriteOutputs] is the same for results held in memory):
 //
 //   - jobs.parquet: one row per (task, job): the task columns, then
 //     job_id, submit, start, end, wait, runtime, estimate, procs,
@@ -38,7 +40,10 @@
 // where the task's policy has no such parameter), machine_procs, load,
 // load_mode, estimates, skip, count, replication and seed.
 //
-// Every Parquet file is zstd-compressed and carries key-value metadata:
+// Row groups hold 262,144 rows each (the last one fewer), whatever the
+// tasks' sizes, and carry min/max statistics on every column, so readers
+// skip row groups on task or parameter predicates. Every Parquet file is
+// zstd-compressed and carries key-value metadata:
 // the spec (schedfarm.spec), its sha256, the sweep name, the tool and
 // simulator versions, the traces' sha256 and the list of param_* columns
 // (see the Meta* constants).

@@ -288,9 +288,17 @@ func (o *outputs) tableScheme() (scheme, metric string) {
 	return scheme, metric
 }
 
-// sweepTables returns the tables of tables.md and tables.csv, from the
-// same rows the Parquet files hold.
-func (o *outputs) sweepTables() (*SweepTables, error) {
+// tableSink collects the rows of tables.md and tables.csv as results
+// stream by: one task row per task and the summary rows of the table
+// scheme, the same rows the Parquet files hold.
+type tableSink struct {
+	o  *outputs
+	st *SweepTables
+	s  *metrics.Scheme
+	si int // index of s among o.schemes, or -1
+}
+
+func (o *outputs) newTableSink() (*tableSink, error) {
 	scheme, metric := o.tableScheme()
 	s, err := metrics.LookupScheme(scheme)
 	if err != nil {
@@ -299,35 +307,33 @@ func (o *outputs) sweepTables() (*SweepTables, error) {
 	if _, err := metrics.LookupMetric(metric); err != nil {
 		return nil, err
 	}
-	st := &SweepTables{Name: o.spec.Name, Description: o.spec.Description, Metric: metric, Scheme: scheme}
-	for i := range o.tasks {
-		t, r := &o.tasks[i], o.res[i]
-		tc := o.taskCols(t, r)
-		st.Tasks = append(st.Tasks, TaskRow{TaskCols: tc, Stats: r.Stats, Error: r.Err})
-		if r.Err != "" {
-			continue
-		}
-		for _, a := range r.Summary(s) {
-			st.Summary = append(st.Summary, SummaryRow{TaskCols: tc, Scheme: s.Name, Aggregate: a})
+	ts := &tableSink{o: o, s: s, si: -1,
+		st: &SweepTables{Name: o.spec.Name, Description: o.spec.Description, Metric: metric, Scheme: scheme}}
+	for i, x := range o.schemes {
+		if x.Name == s.Name {
+			ts.si = i
 		}
 	}
-	return st, nil
+	return ts, nil
 }
 
-func (o *outputs) writeTablesMD(w io.Writer) error {
-	st, err := o.sweepTables()
-	if err != nil {
-		return err
+// add adds the rows of task t with result r; aggs are r's aggregates per
+// scheme of the sweep.
+func (ts *tableSink) add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) {
+	tc := ts.o.taskCols(t, r)
+	ts.st.Tasks = append(ts.st.Tasks, TaskRow{TaskCols: tc, Stats: r.Stats, Error: r.Err})
+	if r.Err != "" {
+		return
 	}
-	return st.WriteMarkdown(w)
-}
-
-func (o *outputs) writeTablesCSV(w io.Writer) error {
-	st, err := o.sweepTables()
-	if err != nil {
-		return err
+	var a []metrics.Aggregate
+	if ts.si >= 0 {
+		a = aggs[ts.si]
+	} else {
+		a = r.Summary(ts.s)
 	}
-	return st.WriteCSV(w)
+	for _, x := range a {
+		ts.st.Summary = append(ts.st.Summary, SummaryRow{TaskCols: tc, Scheme: ts.s.Name, Aggregate: x})
+	}
 }
 
 // taskCols returns the task columns of task t with result r as the

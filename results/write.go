@@ -23,84 +23,185 @@ import (
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
-// rowGroupRows is the number of rows per Parquet row group; writers flush
-// their builders at this size, which bounds their memory.
+// rowGroupRows is the number of rows per Parquet row group. Row groups
+// hold a fixed number of rows, whatever the tasks' sizes, so a file's
+// bytes do not depend on how results were chunked on the way.
 const rowGroupRows = 1 << 18
+
+// chunkRows is the number of rows the writers build in memory before
+// handing them to the Parquet encoder; it divides rowGroupRows and is a
+// multiple of the encoder's batch size (1024), so the encoded pages are
+// the same as if each row group had been built whole. It bounds the
+// builders' memory to a few megabytes.
+const chunkRows = 1 << 14
 
 // ErrMismatch is wrapped by [WriteOutputs] errors about results that do
 // not belong to their tasks.
 var ErrMismatch = errors.New("results do not match tasks")
 
-// WriteOutputs writes jobs.parquet, summary.parquet, tasks.parquet,
-// tables.md and tables.csv into dir (created if needed). res[i] is the
-// result of tasks[i]; every result must be present. Rows are ordered by
-// task Index, then job order; a failed task has a row in tasks.parquet
-// only (and a line in the tables).
+// ResultFunc returns the result of tasks[i] for [StreamOutputs]. It is
+// called once per task, in task order; the writer keeps no reference to a
+// result after the next call, so a caller that decodes results on demand
+// holds one result at a time.
+type ResultFunc func(i int) (*TaskResult, error)
+
+// WriteOutputs writes the outputs of [StreamOutputs] from results held in
+// memory: res[i] is the result of tasks[i]; every result must be present.
+func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) error {
+	if len(tasks) != len(res) {
+		return fmt.Errorf("write outputs: %w: %d tasks, %d results", ErrMismatch, len(tasks), len(res))
+	}
+	return StreamOutputs(dir, spec, tasks, func(i int) (*TaskResult, error) { return res[i], nil }, toolVersion)
+}
+
+// StreamOutputs writes jobs.parquet, summary.parquet, tasks.parquet,
+// tables.md and tables.csv into dir (created if needed), taking the
+// result of each task from get, one task at a time in task order. Rows
+// are ordered by task Index, then job order; a failed task has a row in
+// tasks.parquet only (and a line in the tables).
+//
+// Memory: the three Parquet files are written side by side as results
+// stream by. Apart from the result get returns, the writers hold at most
+// [chunkRows] rows in Arrow builders plus the encoded (compressed) pages
+// of the current row group of each file; the tables keep one summary row
+// per task and category of the table scheme. Nothing grows with the
+// number of job rows.
 //
 // Every file is written to a temporary file in dir first and renamed into
-// place only when all five were written, so a failure leaves the previous
-// outputs (if any) untouched and no partial file under an output name.
+// place only when all five were written, so a failure (including an error
+// from get) leaves the previous outputs (if any) untouched, no partial
+// file under an output name, and no directory that did not exist.
 //
 // For the same spec, tasks and results the bytes of jobs.parquet,
 // summary.parquet, tables.md and tables.csv are identical whatever the
 // workers and their timing; tasks.parquet differs only in its worker and
-// wall_time_ms columns.
-func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) error {
-	o, err := newOutputs(spec, tasks, res, toolVersion)
+// wall_time_ms columns. Each row group carries column statistics (min,
+// max, null count), so readers skip row groups on task or parameter
+// predicates.
+func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultFunc, toolVersion string) (err error) {
+	o, err := newOutputs(spec, tasks, toolVersion)
 	if err != nil {
 		return fmt.Errorf("write outputs: %w", err)
+	}
+	ts, err := o.newTableSink()
+	if err != nil {
+		return fmt.Errorf("write %s: %w", TablesMD, err)
+	}
+	created := false
+	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
+		created = true
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
-
-	files := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{JobsFile, o.writeJobs},
-		{SummaryFile, o.writeSummary},
-		{TasksFile, o.writeTasks},
-		{TablesMD, o.writeTablesMD},
-		{TablesCSV, o.writeTablesCSV},
-	}
-	var temps []string
+	var temps []*tempFile
 	defer func() {
 		for _, t := range temps {
-			os.Remove(t) // no-op after a successful rename
+			t.abort() // no-op after a successful rename
+		}
+		if err != nil && created {
+			os.Remove(dir) // only if empty
 		}
 	}()
-	for _, f := range files {
-		tmp, err := writeTemp(dir, f.name, f.write)
-		if tmp != "" {
-			temps = append(temps, tmp)
+	open := func(name string) (*tempFile, error) {
+		t, err := newTempFile(dir, name)
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", name, err)
 		}
+		temps = append(temps, t)
+		return t, nil
+	}
+	type sink struct {
+		name string
+		tf   *tempFile
+		s    interface {
+			add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
+			close() error
+		}
+	}
+	var sinks []sink
+	for _, f := range []struct {
+		name string
+		make func(io.Writer) (*parquetFile, error)
+	}{
+		{JobsFile, o.newJobs},
+		{SummaryFile, o.newSummary},
+		{TasksFile, o.newTasks},
+	} {
+		tf, err := open(f.name)
+		if err != nil {
+			return err
+		}
+		pf, err := f.make(tf.w)
 		if err != nil {
 			return fmt.Errorf("write %s: %w", f.name, err)
 		}
+		defer pf.release()
+		sinks = append(sinks, sink{f.name, tf, pf})
 	}
-	for i, f := range files {
-		if err := os.Rename(temps[i], filepath.Join(dir, f.name)); err != nil {
+	aggs := make([][]metrics.Aggregate, len(o.schemes))
+	for i := range tasks {
+		t := &tasks[i]
+		r, err := get(i)
+		switch {
+		case err != nil:
+			return fmt.Errorf("write outputs: result of task %d: %w", t.Index, err)
+		case r == nil:
+			return fmt.Errorf("write outputs: %w: task %d has no result", ErrMismatch, t.Index)
+		case r.TaskID != t.ID:
+			return fmt.Errorf("write outputs: %w: result %d is for task %.12s, not %.12s", ErrMismatch, i, r.TaskID, t.ID)
+		}
+		// Aggregates are computed once per task and scheme, for
+		// summary.parquet and the tables alike.
+		for si, s := range o.schemes {
+			aggs[si] = nil
+			if r.Err == "" {
+				aggs[si] = r.Summary(s)
+			}
+		}
+		for _, s := range sinks {
+			if err := s.s.add(t, r, aggs); err != nil {
+				return fmt.Errorf("write %s: %w", s.name, err)
+			}
+		}
+		ts.add(t, r, aggs)
+	}
+	for _, s := range sinks {
+		if err := s.s.close(); err != nil {
+			return fmt.Errorf("write %s: %w", s.name, err)
+		}
+		if err := s.tf.finish(); err != nil {
+			return fmt.Errorf("write %s: %w", s.name, err)
+		}
+	}
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{TablesMD, ts.st.WriteMarkdown},
+		{TablesCSV, ts.st.WriteCSV},
+	} {
+		tf, err := open(f.name)
+		if err != nil {
+			return err
+		}
+		if err := f.write(tf.w); err != nil {
+			return fmt.Errorf("write %s: %w", f.name, err)
+		}
+		if err := tf.finish(); err != nil {
+			return fmt.Errorf("write %s: %w", f.name, err)
+		}
+	}
+	for _, t := range temps {
+		if err := t.rename(); err != nil {
 			return fmt.Errorf("write outputs: %w", err)
 		}
 	}
 	return nil
 }
 
-// newOutputs checks that res[i] belongs to tasks[i] and prepares the
-// writers' shared state.
-func newOutputs(spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) (*outputs, error) {
-	if len(tasks) != len(res) {
-		return nil, fmt.Errorf("%w: %d tasks, %d results", ErrMismatch, len(tasks), len(res))
-	}
-	for i := range tasks {
-		switch r := res[i]; {
-		case r == nil:
-			return nil, fmt.Errorf("%w: task %d has no result", ErrMismatch, tasks[i].Index)
-		case r.TaskID != tasks[i].ID:
-			return nil, fmt.Errorf("%w: result %d is for task %.12s, not %.12s", ErrMismatch, i, r.TaskID, tasks[i].ID)
-		}
-	}
+// newOutputs prepares the writers' shared state.
+func newOutputs(spec *sweep.Spec, tasks []sweep.Task, toolVersion string) (*outputs, error) {
 	schemes := make([]*metrics.Scheme, len(spec.Categories))
 	for i, name := range spec.Categories {
 		s, err := metrics.LookupScheme(name)
@@ -109,7 +210,7 @@ func newOutputs(spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVer
 		}
 		schemes[i] = s
 	}
-	o := &outputs{spec: spec, tasks: tasks, res: res, schemes: schemes, pcs: paramColumns(tasks)}
+	o := &outputs{spec: spec, tasks: tasks, schemes: schemes, pcs: paramColumns(tasks)}
 	o.meta = o.metadata(toolVersion)
 	return o, nil
 }
@@ -117,53 +218,103 @@ func newOutputs(spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVer
 // WriteJobsFile writes only the jobs.parquet of [WriteOutputs], to path,
 // through a temporary file in the same directory: on error nothing is
 // left under path.
-func WriteJobsFile(path string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) error {
-	o, err := newOutputs(spec, tasks, res, toolVersion)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp, err := writeTemp(filepath.Dir(path), filepath.Base(path), o.writeJobs)
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		if tmp != "" {
-			os.Remove(tmp)
+func WriteJobsFile(path string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) (err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("write %s: %w", path, err)
 		}
-		return fmt.Errorf("write %s: %w", path, err)
+	}()
+	if len(tasks) != len(res) {
+		return fmt.Errorf("%w: %d tasks, %d results", ErrMismatch, len(tasks), len(res))
 	}
-	return nil
+	o, err := newOutputs(spec, tasks, toolVersion)
+	if err != nil {
+		return err
+	}
+	tf, err := newTempFile(filepath.Dir(path), filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	defer tf.abort()
+	pf, err := o.newJobs(tf.w)
+	if err != nil {
+		return err
+	}
+	defer pf.release()
+	for i := range tasks {
+		switch r := res[i]; {
+		case r == nil:
+			return fmt.Errorf("%w: task %d has no result", ErrMismatch, tasks[i].Index)
+		case r.TaskID != tasks[i].ID:
+			return fmt.Errorf("%w: result %d is for task %.12s, not %.12s", ErrMismatch, i, r.TaskID, tasks[i].ID)
+		}
+		if err := pf.add(&tasks[i], res[i], nil); err != nil {
+			return err
+		}
+	}
+	if err := pf.close(); err != nil {
+		return err
+	}
+	if err := tf.finish(); err != nil {
+		return err
+	}
+	tf.dest = path
+	return tf.rename()
 }
 
-// writeTemp writes a temporary file next to name in dir through write,
-// syncs and closes it, and returns its path.
-func writeTemp(dir, name string, write func(io.Writer) error) (string, error) {
+// tempFile is an output being written to a temporary file next to its
+// final name.
+type tempFile struct {
+	f    *os.File
+	w    *bufio.Writer
+	dest string
+	done bool // renamed into place
+}
+
+func newTempFile(dir, name string) (*tempFile, error) {
 	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	err = write(bw)
+	return &tempFile{f: f, w: bufio.NewWriterSize(f, 1<<20), dest: filepath.Join(dir, name)}, nil
+}
+
+// finish flushes, syncs and closes the file.
+func (t *tempFile) finish() error {
+	err := t.w.Flush()
 	if err == nil {
-		err = bw.Flush()
+		err = t.f.Sync()
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
+	if cerr := t.f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
+		err = os.Chmod(t.f.Name(), 0o644)
 	}
-	return f.Name(), err
+	return err
+}
+
+// rename moves the finished file to its final name.
+func (t *tempFile) rename() error {
+	if err := os.Rename(t.f.Name(), t.dest); err != nil {
+		return err
+	}
+	t.done = true
+	return nil
+}
+
+// abort closes and removes the file unless it was renamed into place.
+func (t *tempFile) abort() {
+	if !t.done {
+		t.f.Close()
+		os.Remove(t.f.Name())
+	}
 }
 
 // outputs holds what the writers share.
 type outputs struct {
 	spec    *sweep.Spec
 	tasks   []sweep.Task
-	res     []*TaskResult
 	schemes []*metrics.Scheme
 	pcs     []paramCol
 	meta    [][2]string
@@ -206,11 +357,17 @@ func (o *outputs) metadata(toolVersion string) [][2]string {
 	}
 }
 
-// parquetFile streams record batches of one schema into a Parquet file.
+// parquetFile streams the rows of one output file into Parquet: fill
+// appends a task's rows to the builder, in slices of at most room() rows,
+// calling added after each slice.
 type parquetFile struct {
-	fw   *pqarrow.FileWriter
-	b    *array.RecordBuilder
-	rows int
+	fw    *pqarrow.FileWriter
+	b     *array.RecordBuilder
+	meta  [][2]string
+	rows  int // rows in the builder
+	group int // rows in the current row group
+	fill  func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
+	freed bool
 }
 
 func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, error) {
@@ -225,6 +382,7 @@ func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, e
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithMaxRowGroupLength(rowGroupRows),
 		parquet.WithDictionaryDefault(false),
+		parquet.WithStats(true),
 	}
 	for _, f := range fields {
 		if f.Type.ID() == arrow.STRING {
@@ -236,36 +394,51 @@ func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, e
 	if err != nil {
 		return nil, err
 	}
-	return &parquetFile{fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, schema)}, nil
+	return &parquetFile{fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, schema), meta: o.meta}, nil
 }
 
-// added records that n rows were appended and flushes a full row group.
+// add appends the rows of task t with result r (and its aggregates per
+// scheme, nil for a failed task or when not needed).
+func (p *parquetFile) add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error {
+	return p.fill(t, r, aggs)
+}
+
+// room returns how many rows may be appended before the next added.
+func (p *parquetFile) room() int { return chunkRows - p.rows }
+
+// added records that n rows were appended and hands a full chunk to the
+// encoder.
 func (p *parquetFile) added(n int) error {
 	p.rows += n
-	if p.rows >= rowGroupRows {
+	if p.rows >= chunkRows {
 		return p.flush()
 	}
 	return nil
 }
 
+// flush encodes the builder's rows into the current row group, starting a
+// new row group when the current one is full.
 func (p *parquetFile) flush() error {
 	if p.rows == 0 {
 		return nil
 	}
+	if p.group >= rowGroupRows {
+		p.fw.NewBufferedRowGroup()
+		p.group = 0
+	}
 	rec := p.b.NewRecordBatch()
 	defer rec.Release()
+	p.group += p.rows
 	p.rows = 0
-	return p.fw.Write(rec)
+	return p.fw.WriteBuffered(rec)
 }
 
-// close flushes, writes the metadata and closes the file; it releases the
-// builder even on error.
-func (p *parquetFile) close(meta [][2]string) error {
-	defer p.b.Release()
+// close flushes, writes the metadata and closes the file.
+func (p *parquetFile) close() error {
 	if err := p.flush(); err != nil {
 		return err
 	}
-	for _, kv := range meta {
+	for _, kv := range p.meta {
 		if err := p.fw.AppendKeyValueMetadata(kv[0], kv[1]); err != nil {
 			return err
 		}
@@ -273,14 +446,23 @@ func (p *parquetFile) close(meta [][2]string) error {
 	return p.fw.Close()
 }
 
-func (o *outputs) writeJobs(w io.Writer) error {
+// release frees the builder; it may be called more than once.
+func (p *parquetFile) release() {
+	if !p.freed {
+		p.freed = true
+		p.b.Release()
+	}
+}
+
+// newJobs returns the writer of jobs.parquet.
+func (o *outputs) newJobs(w io.Writer) (*parquetFile, error) {
 	fields := append(taskFields(o.pcs), jobFields...)
 	for _, s := range o.schemes {
 		fields = append(fields, arrow.Field{Name: CategoryPrefix + s.Name, Type: arrow.BinaryTypes.String})
 	}
 	pf, err := o.newParquet(w, fields)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	nTask := len(taskFields(o.pcs))
 	b := pf.b
@@ -295,21 +477,20 @@ func (o *outputs) writeJobs(w io.Writer) error {
 			floats[k] = fb
 		}
 	}
-	mold := moldBuilders(b, nTask+moldStart)
 	cats := make([]*array.StringBuilder, len(o.schemes))
 	for i := range cats {
 		cats[i] = b.Field(nTask + len(jobFields) + i).(*array.StringBuilder)
 	}
-	for i := range o.tasks {
-		r := o.res[i]
+	mold := moldBuilders(b, nTask+moldStart)
+	pf.fill = func(t *sweep.Task, r *TaskResult, _ [][]metrics.Aggregate) error {
 		if r.Err != "" {
-			continue
+			return nil
 		}
-		// Append in slices of at most a row group so memory stays bounded
+		// Append in slices of at most a chunk so memory stays bounded
 		// for very large tasks.
 		for lo := 0; lo < len(r.Jobs); {
-			hi := min(len(r.Jobs), lo+rowGroupRows-pf.rows)
-			appendTaskCols(b, o.pcs, o.spec.Name, &o.tasks[i], r, hi-lo)
+			hi := min(len(r.Jobs), lo+pf.room())
+			appendTaskCols(b, o.pcs, o.spec.Name, t, r, hi-lo)
 			for k := lo; k < hi; k++ {
 				j := &r.Jobs[k]
 				ints[0].Append(j.JobID)
@@ -348,61 +529,65 @@ func (o *outputs) writeJobs(w io.Writer) error {
 				}
 			}
 			if err := pf.added(hi - lo); err != nil {
-				b.Release()
 				return err
 			}
 			lo = hi
 		}
+		return nil
 	}
-	return pf.close(o.meta)
+	return pf, nil
 }
 
-func (o *outputs) writeSummary(w io.Writer) error {
+// newSummary returns the writer of summary.parquet.
+func (o *outputs) newSummary(w io.Writer) (*parquetFile, error) {
 	pf, err := o.newParquet(w, append(taskFields(o.pcs), summaryFields...))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	nTask := len(taskFields(o.pcs))
 	b := pf.b
-	for i := range o.tasks {
-		r := o.res[i]
+	pf.fill = func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error {
 		if r.Err != "" {
-			continue
+			return nil
 		}
-		for _, s := range o.schemes {
-			aggs := r.Summary(s)
-			appendTaskCols(b, o.pcs, o.spec.Name, &o.tasks[i], r, len(aggs))
-			col := func(k int) array.Builder { return b.Field(nTask + k) }
-			for _, a := range aggs {
-				col(0).(*array.StringBuilder).Append(s.Name)
-				col(1).(*array.StringBuilder).Append(a.Category)
-				col(2).(*array.Int64Builder).Append(int64(a.Row))
-				col(3).(*array.Int64Builder).Append(int64(a.Col))
-				col(4).(*array.Int64Builder).Append(int64(a.Count))
-				for k, v := range []float64{a.BSD.Mean, a.BSD.Max, a.Turnaround.Mean, a.Turnaround.Max, a.Wait.Mean, a.Wait.Max, a.Slowdown.Mean, a.Slowdown.Max} {
-					col(5 + k).(*array.Float64Builder).Append(v)
+		for si, s := range o.schemes {
+			all := aggs[si]
+			for lo := 0; lo < len(all); {
+				hi := min(len(all), lo+pf.room())
+				appendTaskCols(b, o.pcs, o.spec.Name, t, r, hi-lo)
+				col := func(k int) array.Builder { return b.Field(nTask + k) }
+				for _, a := range all[lo:hi] {
+					col(0).(*array.StringBuilder).Append(s.Name)
+					col(1).(*array.StringBuilder).Append(a.Category)
+					col(2).(*array.Int64Builder).Append(int64(a.Row))
+					col(3).(*array.Int64Builder).Append(int64(a.Col))
+					col(4).(*array.Int64Builder).Append(int64(a.Count))
+					for k, v := range []float64{a.BSD.Mean, a.BSD.Max, a.Turnaround.Mean, a.Turnaround.Max, a.Wait.Mean, a.Wait.Max, a.Slowdown.Mean, a.Slowdown.Max} {
+						col(5 + k).(*array.Float64Builder).Append(v)
+					}
+					appendQoSSummary(b, nTask+len(summaryFields)-len(qosSummaryFields), &a)
 				}
-				appendQoSSummary(b, nTask+len(summaryFields)-len(qosSummaryFields), &a)
-			}
-			if err := pf.added(len(aggs)); err != nil {
-				b.Release()
-				return err
+				if err := pf.added(hi - lo); err != nil {
+					return err
+				}
+				lo = hi
 			}
 		}
+		return nil
 	}
-	return pf.close(o.meta)
+	return pf, nil
 }
 
-func (o *outputs) writeTasks(w io.Writer) error {
+// newTasks returns the writer of tasks.parquet.
+func (o *outputs) newTasks(w io.Writer) (*parquetFile, error) {
 	pf, err := o.newParquet(w, append(taskFields(o.pcs), tasksFields...))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	nTask := len(taskFields(o.pcs))
 	b := pf.b
-	for i := range o.tasks {
-		r := o.res[i]
-		appendTaskCols(b, o.pcs, o.spec.Name, &o.tasks[i], r, 1)
+	pf.fill = func(t *sweep.Task, r *TaskResult, _ [][]metrics.Aggregate) error {
+		appendTaskCols(b, o.pcs, o.spec.Name, t, r, 1)
 		col := func(k int) array.Builder { return b.Field(nTask + k) }
 		st := r.Stats
 		col(0).(*array.Int64Builder).Append(int64(st.Jobs))
@@ -420,7 +605,6 @@ func (o *outputs) writeTasks(w io.Writer) error {
 		if len(r.Baseline) > 0 {
 			j, err := json.Marshal(r.Baseline) // keys sorted: deterministic
 			if err != nil {
-				b.Release()
 				return fmt.Errorf("task %d: baseline: %w", r.Index, err)
 			}
 			baseline = string(j)
@@ -430,12 +614,9 @@ func (o *outputs) writeTasks(w io.Writer) error {
 		col(9).(*array.StringBuilder).Append(r.Worker)
 		col(10).(*array.StringBuilder).Append(r.Err)
 		appendQueueTask(b, nTask+11, r.Stats.MultiQueue)
-		appendQoSTask(b, nTask+len(tasksFields)-len(qosTaskFields), &r.Stats)
 		appendElasticTask(b, nTask+11+len(queueTaskFields), r.Stats.Elastic)
-		if err := pf.added(1); err != nil {
-			b.Release()
-			return err
-		}
+		appendQoSTask(b, nTask+len(tasksFields)-len(qosTaskFields), &r.Stats)
+		return pf.added(1)
 	}
-	return pf.close(o.meta)
+	return pf, nil
 }

@@ -1,0 +1,136 @@
+package coordinator_test
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim"
+	simmetrics "github.com/schedfarm/schedfarm/sim/metrics"
+)
+
+// memorySpec has 36 tasks; the test gives each a stored result of
+// memoryJobs jobs, 4.3 million job rows in all.
+const memorySpec = `
+name: memory
+workloads:
+  - trace: TRACE
+    count: 100
+    estimates: accurate
+    load: [1.0, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 1.35, 1.4, 1.45, 1.5, 1.55, 1.6, 1.65, 1.7, 1.75, 1.8, 1.85]
+policies:
+  - name: fcfs
+  - name: easy
+seed: 1
+categories: [ss16, ss4]
+`
+
+const memoryJobs = 120_000
+
+// syntheticResult returns a result of n made-up jobs for task id.
+func syntheticResult(id string, index, n int) *results.TaskResult {
+	r := &results.TaskResult{TaskID: id, Index: index, Worker: "w", WallTime: time.Second}
+	r.Jobs = make([]simmetrics.Record, n)
+	for k := range r.Jobs {
+		rt := sim.Time(1 + (k*7919+index)%50000)
+		w := sim.Time((k * 104729) % 30000)
+		sub := sim.Time(k * 30)
+		r.Jobs[k] = simmetrics.Record{
+			JobID: int64(k + 1), Submit: sub, Start: sub + w, End: sub + w + rt, Wait: w, Runtime: rt,
+			Estimate: 2 * rt, Procs: 1 + k%128, Turnaround: w + rt,
+			BSD: simmetrics.BoundedSlowdown(w, rt), Slowdown: 1 + float64(w)/float64(rt),
+		}
+	}
+	r.Stats = simmetrics.Stats(128, r.Jobs)
+	return r
+}
+
+// livePeak samples the live heap (as of the latest garbage collection)
+// until stop is called and returns the largest sample.
+func livePeak() (stop func() uint64) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var (
+		peak uint64
+		wg   sync.WaitGroup
+	)
+	done := make(chan struct{})
+	wg.Go(func() {
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			peak = max(peak, sample[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() uint64 { close(done); wg.Wait(); return peak }
+}
+
+// TestCoordinator_Run_boundedMemory writes the outputs of a sweep whose
+// job records alone, held together, would need 495 MB, under a 384 MB
+// memory limit and with frequent collections (GOGC 25), and checks that
+// the live heap stays below 256 MB: the results stream from the store one
+// task at a time. What the heap holds is one
+// decoded result (14 MB here) and the Parquet writers' current row groups
+// (encoded pages and per-column page buffers, about 100 MB for
+// jobs.parquet's 262,144-row groups).
+func TestCoordinator_Run_boundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 4.3 million job rows")
+	}
+	dir := t.TempDir()
+	spec := MustLoadSpec(t, dir, memorySpec)
+	tasks, err := spec.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := MustOpenStore(t, filepath.Join(dir, "state"))
+	for i := range tasks {
+		b, err := syntheticResult(tasks[i].ID, i, memoryJobs).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.RecordResult("earlier", tasks[i].ID, coordinator.TaskState{Index: i}, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const limit = 384 << 20
+	const bound = 256 << 20
+	held := int64(len(tasks)) * memoryJobs * int64(unsafe.Sizeof(simmetrics.Record{}))
+	if held < 3*bound/2 {
+		t.Fatalf("the sweep's records (%d MB) would fit the bound; make the test bigger", held>>20)
+	}
+	runtime.GC()
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
+	stop := livePeak()
+	out := filepath.Join(dir, "out")
+	rep, err := coordinator.New(st, nil, coordinator.WithOutDir(out)).Run(context.Background(), spec)
+	peak := stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cached != len(tasks) {
+		t.Fatalf("Run() report %+v, want every task cached", rep)
+	}
+	t.Logf("%d tasks x %d jobs: records alone %d MB, live heap peak %d MB", len(tasks), memoryJobs, held>>20, peak>>20)
+	if peak > bound {
+		t.Errorf("live heap peaked at %d MB writing the outputs, want at most %d MB", peak>>20, bound>>20)
+	}
+	jobs, err := results.ReadMetadata(filepath.Join(out, results.JobsFile))
+	if err != nil || jobs[results.MetaSweep] != "memory" {
+		t.Errorf("jobs.parquet metadata %v, %v", jobs, err)
+	}
+}

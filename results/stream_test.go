@@ -1,0 +1,102 @@
+package results_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// TestStreamOutputs_SameAsWriteOutputs checks that results taken one at a
+// time give the same bytes as results held together.
+func TestStreamOutputs_SameAsWriteOutputs(t *testing.T) {
+	r := MustRun(t, realSpec)
+	want := MustWrite(t, r, r.res)
+	dir := filepath.Join(t.TempDir(), "out")
+	calls := 0
+	err := results.StreamOutputs(dir, r.spec, r.tasks, func(i int) (*results.TaskResult, error) {
+		if i != calls {
+			t.Errorf("result %d asked for at call %d", i, calls)
+		}
+		calls++
+		return r.res[i], nil
+	}, "test-1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != len(r.tasks) {
+		t.Errorf("%d results asked for, want %d", calls, len(r.tasks))
+	}
+	for _, f := range outputFiles {
+		a, _ := os.ReadFile(filepath.Join(want, f))
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		if string(a) != string(b) {
+			t.Errorf("%s differs", f)
+		}
+	}
+}
+
+// TestStreamOutputs_ErrResult checks that an error from the result
+// function leaves no outputs and no directory behind.
+func TestStreamOutputs_ErrResult(t *testing.T) {
+	r := MustRun(t, realSpec)
+	dir := filepath.Join(t.TempDir(), "out")
+	boom := errors.New("boom")
+	err := results.StreamOutputs(dir, r.spec, r.tasks, func(i int) (*results.TaskResult, error) {
+		if i == 2 {
+			return nil, boom
+		}
+		return r.res[i], nil
+	}, "v")
+	if !errors.Is(err, boom) {
+		t.Fatalf("StreamOutputs = %v, want the result function's error", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("output directory left after a failed write (%v)", err)
+	}
+}
+
+// TestWriteOutputs_RowGroupStatistics checks that every row group of every
+// Parquet file carries min/max statistics on the task columns, so readers
+// can skip row groups on task and parameter predicates.
+func TestWriteOutputs_RowGroupStatistics(t *testing.T) {
+	r := MustRun(t, realSpec)
+	dir := MustWrite(t, r, r.res)
+	for _, name := range []string{results.JobsFile, results.SummaryFile, results.TasksFile} {
+		rd, err := file.OpenParquetFile(filepath.Join(dir, name), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := rd.MetaData()
+		for _, col := range []string{"task_index", "load", "param_suspension_factor"} {
+			ci := md.Schema.ColumnIndexByName(col)
+			if ci < 0 {
+				t.Fatalf("%s: no column %s", name, col)
+			}
+			for g := 0; g < rd.NumRowGroups(); g++ {
+				cc, err := md.RowGroup(g).ColumnChunk(ci)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, err := cc.Statistics()
+				if err != nil || st == nil || !st.HasMinMax() {
+					t.Errorf("%s row group %d column %s: no min/max statistics (%v)", name, g, col, err)
+				}
+			}
+		}
+		if name == results.JobsFile {
+			ci := md.Schema.ColumnIndexByName("task_index")
+			cc, _ := md.RowGroup(0).ColumnChunk(ci)
+			st, _ := cc.Statistics()
+			if is, ok := st.(*metadata.Int64Statistics); !ok || is.Min() != 0 || is.Max() != int64(len(r.tasks)-1) {
+				t.Errorf("%s: task_index statistics %v, want 0..%d", name, st, len(r.tasks)-1)
+			}
+		}
+		rd.Close()
+	}
+}
