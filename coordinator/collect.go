@@ -15,7 +15,7 @@ import (
 // collect receives results until every task of the run is finished.
 func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
 	for len(r.states) < len(r.tasks) {
-		it, err := cons.Messages(jetstream.PullMaxMessages(256))
+		it, err := cons.Messages(jetstream.PullMaxMessages(256), jetstream.PullExpiry(max(r.w.every, time.Second)))
 		if err != nil {
 			return fmt.Errorf("receive results: %w", err)
 		}
@@ -32,7 +32,17 @@ func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
 		if errors.As(err, &fatal) {
 			return fatal.err
 		}
-		r.c.log.Warn("receiving results, retrying", "err", err)
+		if !errors.Is(err, errFarmLost) {
+			r.c.log.Warn("receiving results, retrying", "err", err)
+			if lost := r.tick(ctx); lost != nil {
+				err = lost
+			}
+		}
+		if errors.Is(err, errFarmLost) {
+			if err := r.recover(ctx, err); err != nil {
+				r.c.log.Warn("recover the farm's streams, retrying", "err", err)
+			}
+		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
@@ -55,8 +65,13 @@ func (e *fatalError) Error() string { return e.err.Error() }
 // an error.
 func (r *run) receive(ctx context.Context, it jetstream.MessagesContext) error {
 	for len(r.states) < len(r.tasks) {
-		msg, err := it.Next(jetstream.NextContext(ctx))
-		if errors.Is(err, jetstream.ErrNoHeartbeat) {
+		wait, cancel := context.WithTimeout(ctx, r.w.every)
+		msg, err := it.Next(jetstream.NextContext(wait))
+		cancel()
+		if ctx.Err() == nil && (errors.Is(err, jetstream.ErrNoHeartbeat) || errors.Is(err, context.DeadlineExceeded)) {
+			if err := r.tick(ctx); err != nil {
+				return err
+			}
 			continue
 		}
 		if err != nil {

@@ -101,6 +101,8 @@ type config struct {
 	tty         *bool
 	interval    time.Duration
 	toolVersion string
+	watchEvery  time.Duration
+	idleWarning time.Duration
 	logger      *slog.Logger
 }
 
@@ -141,6 +143,14 @@ func WithToolVersion(v string) Option { return func(c *config) { c.toolVersion =
 // show (default: discard).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
+// WithWatch sets how often a coordinator waiting for results checks the
+// farm's streams (a server restarted with an empty store) and how long
+// without a task taken or finished before it says no worker is taking
+// tasks ([DefaultWatchInterval], [DefaultIdleWarning]).
+func WithWatch(every, idle time.Duration) Option {
+	return func(c *config) { c.watchEvery, c.idleWarning = every, idle }
+}
+
 // New returns a coordinator keeping its state in store and reaching the
 // workers through nc. nc may be nil: then only sweeps whose results are
 // all cached can run. Options: [WithOutDir], [WithForce],
@@ -151,6 +161,8 @@ func New(store *Store, nc *nats.Conn, opts ...Option) *Coordinator {
 		progress:    io.Discard,
 		interval:    DefaultProgressInterval,
 		toolVersion: "dev",
+		watchEvery:  DefaultWatchInterval,
+		idleWarning: DefaultIdleWarning,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -201,6 +213,7 @@ type run struct {
 	results jetstream.ObjectStore
 	prog    *progress
 	report  *Report
+	w       *watch
 }
 
 // Run runs the sweep to the end: every task finished (or failed) and the
@@ -482,7 +495,9 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 		r.prog.preset(id)
 	}
 
+	r.w = newWatch(r.c.cfg.watchEvery, r.c.cfg.idleWarning)
 	sub, err := r.c.nc.Subscribe(natsutil.StartedSubject(r.id), func(m *nats.Msg) {
+		r.w.touch()
 		r.prog.started(string(m.Data))
 	})
 	if err != nil {
@@ -504,6 +519,9 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	start := time.Now()
 	r.prog.begin()
 	if err := r.publish(ctx, pending); err != nil {
+		return err
+	}
+	if err := r.rememberStreams(ctx); err != nil {
 		return err
 	}
 	err = r.collect(ctx, cons)

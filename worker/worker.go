@@ -97,6 +97,7 @@ type Worker struct {
 	cache   *traceCache
 	results jetstream.ObjectStore
 	cons    jetstream.Consumer
+	consMu  sync.Mutex // guards cons after setup (see recreate)
 	hb      time.Duration
 }
 
@@ -360,7 +361,7 @@ func (w *Worker) setup(ctx context.Context) error {
 func (w *Worker) slot(ctx, execCtx context.Context) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		batch, err := w.cons.Fetch(1, jetstream.FetchMaxWait(w.cfg.fetchWait))
+		batch, err := w.consumer().Fetch(1, jetstream.FetchMaxWait(w.cfg.fetchWait))
 		if err == nil {
 			for msg := range batch.Messages() {
 				if ctx.Err() != nil {
@@ -376,6 +377,9 @@ func (w *Worker) slot(ctx, execCtx context.Context) {
 			continue
 		}
 		w.log.Warn("fetch task", "err", err)
+		if farmLost(err) {
+			w.recreate(ctx)
+		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(backoff):

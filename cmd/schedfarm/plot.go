@@ -31,11 +31,12 @@ func plotCommand() *cli.Command {
 			"is logarithmic. File names are derived from kind, metric, scheme, workload and category;\n" +
 			"the paths written are printed.\n\n" +
 			"Examples:\n" +
-			"  schedfarm plot out/fig07-14\n" +
-			"  schedfarm plot --metric turnaround_max --format svg out/fig07-14\n" +
-			"  schedfarm plot --kind load --scheme ss4 out/fig35-44\n" +
-			"  schedfarm plot --kind util out/fig35-44\n" +
-			"  schedfarm plot --kind transient --batch 1000 --baseline single out/fig06",
+			"  schedfarm plot out/quickstart\n" +
+			"  schedfarm plot out/reproduce/kettimuthu2005/fig07-14 --metric turnaround_max --format svg\n" +
+			"  schedfarm plot out/quickstart --kind load --scheme ss4\n" +
+			"  schedfarm plot out/quickstart --kind util\n" +
+			"  schedfarm plot out/quickstart --kind transient --batch 1000 --baseline easy\n" +
+			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Value: report.KindBars, Usage: "figure kind: " + strings.Join(report.Kinds, ", ")},
 			&cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"},

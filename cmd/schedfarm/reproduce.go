@@ -35,7 +35,7 @@ func reproduceCommand() *cli.Command {
 			"also stores each scorecard as specs/PAPER/scorecard.csv and regenerates the scorecard\n" +
 			"tables of REPRODUCING.md and the summary lines of README.md.\n\n" +
 			"Figure groups (a name without its paper prefix works too; a paper's name means all of its groups):\n" + strings.Join(names, "\n"),
-		Flags: append(sweepFlags(),
+		Flags: append(withOutUsage(sweepFlags(), "output root `DIR`: each group goes to DIR/PAPER/GROUP (default: out/reproduce)"),
 			&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: runtime.GOMAXPROCS(0), Usage: "tasks run at once"},
 			&cli.StringFlag{Name: "root", Value: ".", Usage: "repository `DIR` holding specs/ and traces/"},
 			&cli.StringFlag{Name: "claims-only", Usage: "grade the claims against the existing outputs in `DIR` (out/reproduce, a paper's or a group's folder) without running"},
@@ -100,7 +100,7 @@ func runReproduce(c *cli.Context) error {
 		}
 		fmt.Fprintf(w, "%s: %d tables and figures in %s (%v)\n", r.Name, len(files), dir, time.Since(start).Round(time.Millisecond))
 	}
-	fmt.Fprintf(w, "reproduced %d figure groups in %v\n", len(recipes), time.Since(began).Round(time.Second))
+	fmt.Fprintf(w, "reproduced %s in %v\n", count(len(recipes), "figure group"), time.Since(began).Round(time.Second))
 	return grade(c, outRoot, files, nil)
 }
 

@@ -177,7 +177,7 @@ func runSim(c *cli.Context) error {
 	w := c.App.Writer
 	aggs := metrics.Summarize(scheme, recs)
 	all := aggs[len(aggs)-1]
-	fmt.Fprintf(w, "trace %s: %d jobs on %d processors; dropped: %v\n", wl.Name, len(wl.Jobs), wl.Procs, wl.Drops)
+	fmt.Fprintf(w, "trace %s: %d jobs on %d processors; %v\n", wl.Name, len(wl.Jobs), wl.Procs, wl.Drops)
 	fmt.Fprintf(w, "policy %s (%s), estimates %v, load %g (%v)\n", entry.Name, orNone(params.Canonical()), est, c.Float64("load"), mode)
 	fmt.Fprintf(w, "utilization %.4f, makespan %d s, suspensions %d, kills %d, simulated in %v\n",
 		st.Utilization, st.Makespan, st.Suspensions, st.Kills, elapsed.Round(time.Millisecond))

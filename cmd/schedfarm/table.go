@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -24,11 +26,12 @@ func tableCommand() *cli.Command {
 			"baseline's value (--compare ratio: value / baseline; pct: change in percent; r: Lawson and\n" +
 			"Smirni's R = (s1 - s) / min(s1, s), s1 the baseline's value, positive when lower is better).\n\n" +
 			"Examples:\n" +
-			"  schedfarm table out/table4-5\n" +
-			"  schedfarm table --metric bsd_max --baseline NS out/fig07-14\n" +
-			"  schedfarm table --layout wide --where trace=ctc --where load=1 out/fig35-44\n" +
-			"  schedfarm table --scheme est2 --out out/fig19-30/est2 out/fig19-30\n" +
-			"  schedfarm table --metric slowdown_mean --scheme len4 --layout wide --baseline single --compare r out/fig05",
+			"  schedfarm table out/quickstart\n" +
+			"  schedfarm table out/reproduce/kettimuthu2005/fig07-14 --metric bsd_max --baseline NS\n" +
+			"  schedfarm table out/quickstart --layout wide --where trace=CTC-SP2-1996-3.1-cln --where load=1\n" +
+			"  schedfarm table out/quickstart --scheme ss4 --out out/quickstart/ss4\n" +
+			"  schedfarm table out/quickstart --metric slowdown_mean --scheme ss4 --layout wide --baseline easy --compare r\n" +
+			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"},
 			&cli.StringFlag{Name: "scheme", Usage: "category scheme `NAME`, one of the sweep's categories (default: the spec's outputs.tables.scheme, else its first)"},
@@ -76,13 +79,25 @@ func runTable(c *cli.Context) error {
 	return s.WriteMarkdown(c.App.Writer, opts)
 }
 
-// dirArg returns the one DIR argument of a command.
+// sweepDir returns dir, or dir/sweep when dir is a reproduced figure
+// group's folder (out/reproduce/PAPER/GROUP) rather than a sweep's output.
+func sweepDir(dir string) string {
+	if _, err := os.Stat(filepath.Join(dir, "summary.parquet")); err == nil {
+		return dir
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sweep", "summary.parquet")); err == nil {
+		return filepath.Join(dir, "sweep")
+	}
+	return dir
+}
+
+// dirArg returns the one DIR argument of a command (see sweepDir).
 func dirArg(c *cli.Context) (string, error) {
 	switch c.NArg() {
 	case 0:
 		return "", fmt.Errorf("%s: missing DIR, a sweep's output directory", c.Command.Name)
 	case 1:
-		return c.Args().First(), nil
+		return sweepDir(c.Args().First()), nil
 	}
 	return "", fmt.Errorf("%s: want one DIR, got %d arguments: %q", c.Command.Name, c.NArg(), c.Args().Slice())
 }

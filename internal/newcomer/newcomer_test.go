@@ -1,0 +1,352 @@
+package newcomer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// root is the repository root, seen from this package.
+const root = "../.."
+
+// command is one command line found in a Markdown file or a --help text.
+type command struct {
+	where string // file:line or "schedfarm CMD --help"
+	text  string
+}
+
+// rule says what to do with the commands it matches instead of running
+// them as written: skip them (with the reason) or run a variant.
+type rule struct {
+	match   *regexp.Regexp
+	skip    string                                                       // reason; "" runs the variant
+	variant func(text string) (cmd string, wantFail bool, expect string) // with skip == ""
+	used    bool
+}
+
+// rules are the commands not run as written. Each must match at least one
+// command, so a stale rule fails the test.
+func rules() []*rule {
+	return []*rule{
+		{match: regexp.MustCompile(`^go build -o schedfarm \./cmd/schedfarm$`),
+			skip: "the test builds the binary with this command before running the others"},
+		{match: regexp.MustCompile(`^\(?cd interop && npm ci\)?$`),
+			skip: "installs the DuckDB client from npm; .ci/run runs it before the tests"},
+		{match: regexp.MustCompile(`^go test `),
+			skip: "a test or benchmark command: go test runs the tests itself, benchmarks are measured by hand"},
+		{match: regexp.MustCompile(`^nats-server `),
+			skip: "needs a nats-server binary; the farm tests (farmtest) build and run one"},
+		{match: regexp.MustCompile(`^docker `),
+			skip: "needs Docker; deploy's test checks the compose file against the image"},
+		{match: regexp.MustCompile(`schedfarm reproduce (all\b|.*--record|.*--claims-only)`),
+			skip: "runs every figure group (many minutes) or rewrites the recorded scorecards in the repository; `schedfarm reproduce fig07-14` runs the same code"},
+		{match: regexp.MustCompile(`--nats[ =]nats://`),
+			variant: func(text string) (string, bool, string) {
+				// No server at that address: the command line must parse
+				// and the command give up after --connect-timeout.
+				cmd := regexp.MustCompile(`nats://[^ ]+`).ReplaceAllString(text, "nats://u:pw@127.0.0.1:1")
+				return cmd + " --connect-timeout 1s", true, "not reachable after"
+			}},
+	}
+}
+
+// TestNewcomer runs the newcomer's path; see the package doc.
+func TestNewcomer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary, runs the quickstart and a reproduction")
+	}
+	work := t.TempDir()
+	for _, d := range []string{"specs", "traces", "interop"} {
+		abs, err := filepath.Abs(filepath.Join(root, d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(work, d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(work, "schedfarm")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/schedfarm")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	env := append(os.Environ(), "PATH="+work+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"XDG_CACHE_HOME="+filepath.Join(work, ".cache"))
+
+	cmds := markdownCommands(t)
+	cmds = append(cmds, helpExamples(t, bin)...)
+	rs := rules()
+	for _, c := range cmds {
+		text, wantFail, expect := c.text, false, ""
+		var r *rule
+		for _, x := range rs {
+			if x.match.MatchString(c.text) {
+				r = x
+				break
+			}
+		}
+		if r != nil {
+			r.used = true
+			if r.skip != "" {
+				t.Logf("%s: not run: %s\n\t%s", c.where, r.skip, c.text)
+				continue
+			}
+			text, wantFail, expect = r.variant(c.text)
+		}
+		out, err := runShell(work, env, text, 10*time.Minute)
+		switch {
+		case wantFail && err == nil:
+			t.Errorf("%s: %s\nsucceeded, want it to fail saying %q", c.where, text, expect)
+		case !wantFail && err != nil:
+			t.Errorf("%s: %s\n%v\n%s", c.where, text, err, out)
+		case !strings.Contains(out, expect):
+			t.Errorf("%s: %s\noutput does not say %q:\n%s", c.where, text, expect, out)
+		default:
+			t.Logf("%s: ok: %s", c.where, text)
+		}
+	}
+	for _, r := range rs {
+		if !r.used {
+			t.Errorf("rule %q matches no command any more: remove it", r.match)
+		}
+	}
+	t.Run("Snippets", func(t *testing.T) { snippets(t, work, env) })
+}
+
+// runShell runs text with bash in dir and returns its combined output.
+func runShell(dir string, env []string, text string, timeout time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", text)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// markdownFiles returns the Markdown files a newcomer reads: README.md
+// first, then the other top-level ones and those one directory down.
+func markdownFiles(t *testing.T) []string {
+	t.Helper()
+	files := []string{filepath.Join(root, "README.md")}
+	for _, pat := range []string{"*.md", "*/*.md"} {
+		m, err := filepath.Glob(filepath.Join(root, pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(m)
+		for _, f := range m {
+			if !slices.Contains(files, f) && !strings.Contains(f, "node_modules") {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
+}
+
+// fence matches a fenced block's opening line and its language.
+var fence = regexp.MustCompile("^```\\s*([a-z]*)")
+
+// blocks returns the fenced blocks of languages langs in a Markdown file,
+// each with the line of its first content line.
+func blocks(t *testing.T, file string, langs ...string) (out []struct {
+	line int
+	text string
+}) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	in, keep, start := false, false, 0
+	var b strings.Builder
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		m := fence.FindStringSubmatch(line)
+		switch {
+		case m != nil && !in:
+			in, keep, start = true, slices.Contains(langs, m[1]), n+1
+			b.Reset()
+		case strings.HasPrefix(line, "```") && in:
+			in = false
+			if keep {
+				out = append(out, struct {
+					line int
+					text string
+				}{start, b.String()})
+			}
+		case in:
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return out
+}
+
+// comment matches a shell comment after a command.
+var comment = regexp.MustCompile(`\s+#.*$`)
+
+// markdownCommands returns the command lines of the sh blocks of every
+// Markdown file, continuation lines joined and comments removed.
+func markdownCommands(t *testing.T) []command {
+	var cmds []command
+	for _, f := range markdownFiles(t) {
+		rel, _ := filepath.Rel(root, f)
+		for _, b := range blocks(t, f, "sh", "bash", "shell", "console") {
+			lines := strings.Split(strings.TrimRight(b.text, "\n"), "\n")
+			for i := 0; i < len(lines); i++ {
+				at := b.line + i
+				text := strings.TrimPrefix(strings.TrimSpace(lines[i]), "$ ")
+				for strings.HasSuffix(text, `\`) && i+1 < len(lines) {
+					i++
+					text = strings.TrimSuffix(text, `\`) + " " + strings.TrimSpace(lines[i])
+				}
+				text = strings.TrimSpace(comment.ReplaceAllString(text, ""))
+				if text == "" || strings.HasPrefix(text, "#") {
+					continue
+				}
+				cmds = append(cmds, command{where: fmt.Sprintf("%s:%d", rel, at), text: text})
+			}
+		}
+	}
+	return cmds
+}
+
+// helpExamples returns the lines under "Examples:" of every command's
+// --help text, run as ./schedfarm.
+func helpExamples(t *testing.T, bin string) []command {
+	t.Helper()
+	out, err := exec.Command(bin, "--help").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	inCmds := false
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(l, "COMMANDS:"):
+			inCmds = true
+		case inCmds && strings.TrimSpace(l) == "":
+			inCmds = false
+		case inCmds:
+			name := strings.TrimSuffix(strings.Fields(l)[0], ",")
+			if name != "help" {
+				names = append(names, name)
+			}
+		}
+	}
+	if len(names) < 5 {
+		t.Fatalf("found commands %q in schedfarm --help", names)
+	}
+	var cmds []command
+	for _, name := range names {
+		help, err := exec.Command(bin, name, "--help").Output()
+		if err != nil {
+			t.Fatalf("schedfarm %s --help: %v", name, err)
+		}
+		in := false
+		for _, l := range strings.Split(string(help), "\n") {
+			s := strings.TrimSpace(l)
+			switch {
+			case s == "Examples:":
+				in = true
+			case in && strings.HasPrefix(s, "schedfarm "):
+				cmds = append(cmds, command{where: "schedfarm " + name + " --help", text: "./" + s})
+			case in:
+				in = false
+			}
+		}
+	}
+	return cmds
+}
+
+// snippets runs the notebook examples of README.md and docs/columns.md:
+// Python with the modules they import when installed, SQL with DuckDB
+// through the interop package when its node_modules is there. Every
+// snippet not run says why.
+func snippets(t *testing.T, work string, env []string) {
+	ci := os.Getenv("CI") == "true"
+	haveNode := fileExists(filepath.Join(root, "interop", "node_modules", "@duckdb"))
+	if _, err := exec.LookPath("node"); err != nil {
+		haveNode = false
+	}
+	ran := 0
+	for _, f := range []string{"README.md", filepath.Join("docs", "columns.md")} {
+		for _, b := range blocks(t, filepath.Join(root, f), "python") {
+			where := fmt.Sprintf("%s:%d", f, b.line)
+			if missing := missingModules(work, env, b.text); len(missing) > 0 {
+				t.Logf("%s: Python snippet not run: module %s not installed (Debian 12 packages pandas, not pyarrow or polars; .ci/run installs what Debian has)",
+					where, strings.Join(missing, ", "))
+				continue
+			}
+			file := filepath.Join(work, "snippet.py")
+			if err := os.WriteFile(file, []byte(b.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := runShell(work, env, "python3 snippet.py", 5*time.Minute); err != nil {
+				t.Errorf("%s: Python snippet failed: %v\n%s\n%s", where, err, out, b.text)
+			}
+			ran++
+		}
+		for _, b := range blocks(t, filepath.Join(root, f), "sql") {
+			where := fmt.Sprintf("%s:%d", f, b.line)
+			if !haveNode {
+				if ci {
+					t.Errorf("%s: node or interop/node_modules missing with CI=true", where)
+				} else {
+					t.Logf("%s: SQL snippet not run: node or interop/node_modules missing (run: cd interop && npm ci)", where)
+				}
+				continue
+			}
+			file := filepath.Join(work, "snippet.sql")
+			if err := os.WriteFile(file, []byte(b.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := runShell(work, env, "node interop/sql.mjs snippet.sql", 5*time.Minute); err != nil {
+				t.Errorf("%s: SQL snippet failed: %v\n%s", where, err, out)
+			}
+			ran++
+		}
+	}
+	t.Logf("%d notebook snippets run", ran)
+}
+
+// importRE finds the modules a Python snippet imports.
+var importRE = regexp.MustCompile(`(?m)^\s*(?:import|from)\s+([a-zA-Z_][a-zA-Z0-9_]*)`)
+
+// missingModules returns the modules the snippet needs that python3
+// cannot import; read_parquet in pandas needs pyarrow too.
+func missingModules(work string, env []string, code string) []string {
+	var need []string
+	for _, m := range importRE.FindAllStringSubmatch(code, -1) {
+		need = append(need, m[1])
+	}
+	if slices.Contains(need, "pandas") && strings.Contains(code, "read_parquet") {
+		need = append(need, "pyarrow")
+	}
+	var missing []string
+	for _, m := range need {
+		if slices.Contains(missing, m) {
+			continue
+		}
+		if _, err := runShell(work, env, "python3 -c 'import "+m+"'", time.Minute); err != nil {
+			missing = append(missing, m)
+		}
+	}
+	return missing
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
