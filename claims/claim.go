@@ -39,7 +39,7 @@ const (
 )
 
 // Aggregations of the rows a selection matches within one replication.
-var aggs = []string{"mean", "max", "min", "sum", "count"}
+var aggs = []string{"mean", "max", "min", "sum", "count", "median", "cv"}
 
 // Ratio forms: how a ratio claim compares a with b.
 var forms = []string{"ratio", "pct", "diff", "sym"}
@@ -113,7 +113,7 @@ type Selection struct {
 	// other column of the table; several values are alternatives.
 	Where []Filter
 	// Agg combines the rows matched in one replication: mean, max, min,
-	// sum or count. Without it a selection must match one row per
+	// sum, count, median or cv. Without it a selection must match one row per
 	// replication. Required for jobs.
 	Agg string
 	// Reps combines the replications: mean (default), max or min.

@@ -367,14 +367,35 @@ func (o *Outputs) repValues(s Selection) ([]float64, *picked, error) {
 	return out, p, nil
 }
 
-// combine reduces values by mean, max, min or sum; NaN when empty (0 for
-// a sum).
+// combine reduces values by mean, max, min, sum, median or cv (the
+// population standard deviation over the mean); NaN when empty (0 for a
+// sum).
 func combine(how string, vals []float64) float64 {
 	if len(vals) == 0 {
 		if how == "sum" {
 			return 0
 		}
 		return math.NaN()
+	}
+	switch how {
+	case "median":
+		v := slices.Clone(vals)
+		slices.Sort(v)
+		n := len(v)
+		if n%2 == 0 {
+			return (v[n/2-1] + v[n/2]) / 2
+		}
+		return v[n/2]
+	case "cv":
+		mean := combine("mean", vals)
+		var ss float64
+		for _, x := range vals {
+			ss += (x - mean) * (x - mean)
+		}
+		if mean == 0 {
+			return math.NaN()
+		}
+		return math.Sqrt(ss/float64(len(vals))) / mean
 	}
 	acc := vals[0]
 	if how == "mean" || how == "" || how == "sum" {
