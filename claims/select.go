@@ -476,7 +476,10 @@ func (o *Outputs) Value(s Selection) (float64, error) {
 		}
 	}
 	if len(ok) == 0 {
-		return 0, fmt.Errorf("%w: the selected category has no jobs in any replication", ErrNoMatch)
+		if s.table() == TableSummary {
+			return 0, fmt.Errorf("%w: the selected category has no jobs in any replication", ErrNoMatch)
+		}
+		return 0, fmt.Errorf("%w: the selected value is null (or, with agg, no row has one) in every replication", ErrNoMatch)
 	}
 	how := s.Reps
 	if how == "" {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
@@ -40,37 +41,41 @@ func (f *Frame) Columns() []string {
 }
 
 // ReadFrame reads every column of a Parquet file written by
-// [WriteOutputs].
+// [WriteOutputs]. It converts whole columns at a time: about as fast as
+// the typed readers.
 func ReadFrame(path string) (*Frame, error) {
 	f := &Frame{Num: map[string][]float64{}, Str: map[string][]string{}}
-	err := readRows(path, func(c *cols, i int, tc TaskCols) error {
-		f.Tasks = append(f.Tasks, tc)
+	err := readBatches(path, func(c *cols, n int, tcs []TaskCols) error {
+		f.Tasks = append(f.Tasks, tcs...)
 		for name, a := range c.byName {
-			valid := a.IsValid(i)
 			switch a := a.(type) {
+			case *array.String:
+				col := f.Str[name]
+				for i := range n {
+					if a.IsValid(i) {
+						col = append(col, a.Value(i))
+					} else {
+						col = append(col, "")
+					}
+				}
+				f.Str[name] = col
 			case *array.Float64:
-				f.Num[name] = append(f.Num[name], nullNaN(valid, func() float64 { return a.Value(i) }))
+				f.Num[name] = appendNum(f.Num[name], a, n, func(i int) float64 { return a.Value(i) })
 			case *array.Int64:
-				f.Num[name] = append(f.Num[name], nullNaN(valid, func() float64 { return float64(a.Value(i)) }))
+				f.Num[name] = appendNum(f.Num[name], a, n, func(i int) float64 { return float64(a.Value(i)) })
 			case *array.Uint64:
-				f.Num[name] = append(f.Num[name], nullNaN(valid, func() float64 { return float64(a.Value(i)) }))
+				f.Num[name] = appendNum(f.Num[name], a, n, func(i int) float64 { return float64(a.Value(i)) })
 			case *array.Int32:
-				f.Num[name] = append(f.Num[name], nullNaN(valid, func() float64 { return float64(a.Value(i)) }))
+				f.Num[name] = appendNum(f.Num[name], a, n, func(i int) float64 { return float64(a.Value(i)) })
 			case *array.Float32:
-				f.Num[name] = append(f.Num[name], nullNaN(valid, func() float64 { return float64(a.Value(i)) }))
+				f.Num[name] = appendNum(f.Num[name], a, n, func(i int) float64 { return float64(a.Value(i)) })
 			case *array.Boolean:
-				f.Num[name] = append(f.Num[name], nullNaN(valid, func() float64 {
+				f.Num[name] = appendNum(f.Num[name], a, n, func(i int) float64 {
 					if a.Value(i) {
 						return 1
 					}
 					return 0
-				}))
-			case *array.String:
-				s := ""
-				if valid {
-					s = a.Value(i)
-				}
-				f.Str[name] = append(f.Str[name], s)
+				})
 			}
 		}
 		return nil
@@ -81,9 +86,30 @@ func ReadFrame(path string) (*Frame, error) {
 	return f, nil
 }
 
-func nullNaN(valid bool, v func() float64) float64 {
-	if !valid {
-		return math.NaN()
+// appendNum appends n values of a column, NaN for nulls.
+func appendNum(dst []float64, a arrow.Array, n int, v func(i int) float64) []float64 {
+	for i := range n {
+		if a.IsValid(i) {
+			dst = append(dst, v(i))
+		} else {
+			dst = append(dst, math.NaN())
+		}
 	}
-	return v()
+	return dst
+}
+
+// readBatches reads a file like readRows but hands over one record batch
+// at a time, while it is alive: its columns, its number of rows and each
+// row's task columns.
+func readBatches(path string, batch func(c *cols, n int, tcs []TaskCols) error) error {
+	var tcs []TaskCols
+	return readRows(path, func(c *cols, i int, tc TaskCols) error {
+		tcs = append(tcs, tc)
+		if n := int(c.rec.NumRows()); i == n-1 {
+			err := batch(c, n, tcs)
+			tcs = nil
+			return err
+		}
+		return nil
+	})
 }
