@@ -287,3 +287,21 @@ func BenchmarkProfile_Compress(b *testing.B) {
 		p.Compress(3600, len(work), func(i int) *Reservation { return &work[i] })
 	}
 }
+
+func TestProfile_CopyFrom(t *testing.T) {
+	q := NewProfile(10, 0)
+	if err := q.Reserve(5, 10, 4); err != nil {
+		t.Fatal(err)
+	}
+	p := NewProfile(3, 7)
+	p.CopyFrom(q)
+	if p.String() != q.String() || p.Size() != 10 {
+		t.Fatalf("CopyFrom: %v (size %d), want %v", p, p.Size(), q)
+	}
+	if err := p.Reserve(0, 5, 10); err != nil {
+		t.Fatal(err)
+	}
+	if q.String() != "[0:10 5:6 15:10]" {
+		t.Errorf("changing the copy changed the original: %v", q)
+	}
+}

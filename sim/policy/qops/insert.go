@@ -32,17 +32,39 @@ type plan struct {
 	prof *sim.Profile
 }
 
-// inserter runs Original_QoPS (Figure 1). Its scratch slices are reused
-// between calls.
+// inserter runs Original_QoPS (Figure 1). Its scratch slices and the
+// plans it hands out are reused between calls: a plan the caller no
+// longer needs goes back with [inserter.put].
 type inserter struct {
 	now         sim.Time
+	size        int
 	k           int
 	leastLaxity bool
 	newJobFirst bool
 	pointNOnly  bool
-	tl          []entry
+	tl, rest    []entry
+	pool        []plan
 	// Statistics: calls and the schedule sizes N seen.
 	calls, sumN, maxN int
+}
+
+// get returns a plan whose storage may be reused.
+func (in *inserter) get() plan {
+	if n := len(in.pool); n > 0 {
+		pl := in.pool[n-1]
+		in.pool = in.pool[:n-1]
+		return pl
+	}
+	return plan{prof: sim.NewProfile(in.size, 0)}
+}
+
+// put takes back a plan the caller no longer uses.
+func (in *inserter) put(pl plan) {
+	if pl.prof == nil {
+		return
+	}
+	clear(pl.q)
+	in.pool = append(in.pool, plan{q: pl.q[:0], prof: pl.prof})
 }
 
 // key is the temporary list's sort key: the deadline, or the laxity
@@ -82,12 +104,18 @@ func points(n int) []int {
 // insert tries to admit j (with j.deadline set) into base: the insertion
 // points in increasing order, each from base, as alternatives. It
 // returns the first feasible plan (base is left unchanged) and true, or
-// false when every point fails.
-func (in *inserter) insert(base plan, j entry) (plan, bool) {
+// false when every point fails. run is the profile of the running jobs
+// alone: when j cannot end by its deadline even there, every point fails
+// (j violates its deadline wherever it is placed, until more than K
+// violations), and insert says so at once.
+func (in *inserter) insert(base plan, run *sim.Profile, j entry) (plan, bool) {
 	n := len(base.q)
 	in.calls++
 	in.sumN += n
 	in.maxN = max(in.maxN, n)
+	if j.deadline != sim.Never && run.EarliestStart(in.now, j.t.Procs, j.t.Estimate)+j.t.Estimate > j.deadline {
+		return plan{}, false
+	}
 	pts := points(n)
 	if in.pointNOnly {
 		pts = []int{n}
@@ -102,9 +130,15 @@ func (in *inserter) insert(base plan, j entry) (plan, bool) {
 
 // tryPoint is one insertion point p of Figure 1.
 func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
-	prof := base.prof.Clone()
-	sched := make([]entry, p, len(base.q)+1)
-	copy(sched, base.q[:p])
+	pl := in.get()
+	prof := pl.prof
+	prof.CopyFrom(base.prof)
+	sched := append(pl.q[:0], base.q[:p]...)
+	fail := func(tl []entry) (plan, bool) {
+		in.tl = tl
+		in.put(plan{q: sched, prof: prof})
+		return plan{}, false
+	}
 	tl := append(in.tl[:0], base.q[p:]...)
 	for i := range tl {
 		_ = prof.Release(tl[i].start, tl[i].t.Estimate, tl[i].t.Procs)
@@ -130,8 +164,7 @@ func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
 		}
 		violations++
 		if violations > in.k {
-			in.tl = tl
-			return plan{}, false
+			return fail(tl)
 		}
 		// T: the reservations starting at or before Jc's; they are
 		// sched[:T]. Positions m..T-1 go back to the list with Jc.
@@ -140,18 +173,18 @@ func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
 		if m >= t {
 			// Nothing to move: Jc would land on the same slot and
 			// violate again until more than K violations.
-			in.tl = tl
-			return plan{}, false
+			return fail(tl)
 		}
 		_ = prof.Release(jc.start, jc.t.Estimate, jc.t.Procs)
 		moved := sched[m:t]
 		for i := range moved {
 			_ = prof.Release(moved[i].start, moved[i].t.Estimate, moved[i].t.Procs)
 		}
-		rest := append(slices.Clone(moved), tl[head:]...)
+		rest := append(append(in.rest[:0], moved...), tl[head:]...)
 		sched = slices.Delete(sched, m, t)
 		in.sortTL(rest)
 		tl = append(append(tl[:0], jc), rest...)
+		in.rest = rest
 		head = 0
 	}
 	in.tl = tl

@@ -17,6 +17,8 @@ type Policy struct {
 	cfg      Config
 	m        *sim.Machine
 	cur      plan
+	run      *sim.Profile // the running jobs alone, by estimate
+	killRun  *sim.Profile // scratch: run without a kill victim
 	in       inserter
 	jobs     []jobInfo
 	compress bool // a job ended early since the last compression
@@ -68,7 +70,8 @@ func New(cfg Config) (*Policy, error) {
 func (p *Policy) Init(m *sim.Machine) error {
 	p.m = m
 	p.cur = plan{prof: sim.NewProfile(m.Size(), 0)}
-	p.in = inserter{k: p.cfg.KFactor, leastLaxity: p.cfg.LeastLaxity, newJobFirst: p.cfg.NewJobFirst, pointNOnly: p.cfg.pointNOnly}
+	p.run = sim.NewProfile(m.Size(), 0)
+	p.in = inserter{size: m.Size(), k: p.cfg.KFactor, leastLaxity: p.cfg.LeastLaxity, newJobFirst: p.cfg.NewJobFirst, pointNOnly: p.cfg.pointNOnly}
 	n := m.NumTasks()
 	all := make([]sim.Job, n)
 	var originals []sim.Job
@@ -141,13 +144,13 @@ func (p *Policy) Arrive(t *sim.Task) {
 	p.in.now = p.m.Now()
 	j := &p.jobs[t.Index]
 	if !j.deadlineJob {
-		pl, e0 := p.earliest(p.cur, t)
+		pl, e0 := p.earliest(p.cur, p.run, t)
 		dl := t.Submit + ceilTime(p.cfg.NodeadlineSlack*float64(e0-t.Submit))
 		p.admit(pl, t, dl)
 		return
 	}
 	d := j.requested
-	if pl, ok := p.in.insert(p.cur, entry{t: t, deadline: d}); ok {
+	if pl, ok := p.in.insert(p.cur, p.run, entry{t: t, deadline: d}); ok {
 		p.admit(pl, t, d)
 		return
 	}
@@ -160,11 +163,12 @@ func (p *Policy) Arrive(t *sim.Task) {
 	}
 	// Feedback (Figure 2): bisect between d and the end under an
 	// infinite deadline.
-	best, hi := p.earliest(p.cur, t)
+	best, hi := p.earliest(p.cur, p.run, t)
 	lo := d
 	for range p.cfg.RetryCount {
 		mid := (lo + hi) / 2
-		if pl, ok := p.in.insert(p.cur, entry{t: t, deadline: mid}); ok {
+		if pl, ok := p.in.insert(p.cur, p.run, entry{t: t, deadline: mid}); ok {
+			p.in.put(best)
 			hi, best = mid, pl
 		} else {
 			lo = mid
@@ -179,13 +183,14 @@ func (p *Policy) Arrive(t *sim.Task) {
 		p.admit(best, t, o)
 		return
 	}
+	p.in.put(best)
 	_ = p.m.Reject(t)
 }
 
 // earliest runs Original_QoPS with an infinite deadline, which succeeds
 // at the latest at point N, and returns the plan and the job's end in it.
-func (p *Policy) earliest(base plan, t *sim.Task) (plan, sim.Time) {
-	pl, ok := p.in.insert(base, entry{t: t, deadline: sim.Never})
+func (p *Policy) earliest(base plan, run *sim.Profile, t *sim.Task) (plan, sim.Time) {
+	pl, ok := p.in.insert(base, run, entry{t: t, deadline: sim.Never})
 	if !ok {
 		panic("qops: no insertion point for an infinite deadline") // point N always succeeds
 	}
@@ -197,6 +202,7 @@ func (p *Policy) earliest(base plan, t *sim.Task) (plan, sim.Time) {
 func (p *Policy) admit(pl plan, t *sim.Task, deadline sim.Time) {
 	i := slices.IndexFunc(pl.q, func(e entry) bool { return e.t == t })
 	pl.q[i].deadline = deadline
+	p.in.put(p.cur)
 	p.cur = pl
 	_ = p.m.Admit(t, deadline)
 }
@@ -222,24 +228,48 @@ func (p *Policy) killRestart(t *sim.Task, d sim.Time) bool {
 		}
 		return cmp.Compare(a.Index, b.Index)
 	})
+	if len(victims) == 0 {
+		return false
+	}
+	scratch := p.in.get() // its profile holds the base schedule without the victim's rest
+	defer p.in.put(scratch)
+	if p.killRun == nil {
+		p.killRun = sim.NewProfile(p.m.Size(), now)
+	}
+	run := p.killRun
 	for _, r := range victims {
-		base := plan{q: p.cur.q, prof: p.cur.prof.Clone()}
-		if end := p.jobs[r.Index].runStart + r.Estimate; end > now {
-			_ = base.prof.Release(now, end-now, r.Procs)
+		rest := p.jobs[r.Index].runStart + r.Estimate - now
+		run.CopyFrom(p.run)
+		if rest > 0 {
+			_ = run.Release(now, rest, r.Procs)
 		}
-		pl, ok := p.in.insert(base, entry{t: t, deadline: d})
+		// Without the victim, t must at least fit by d among the running jobs.
+		if run.EarliestStart(now, t.Procs, t.Estimate)+t.Estimate > d {
+			continue
+		}
+		scratch.prof.CopyFrom(p.cur.prof)
+		if rest > 0 {
+			_ = scratch.prof.Release(now, rest, r.Procs)
+		}
+		base := plan{q: p.cur.q, prof: scratch.prof}
+		pl, ok := p.in.insert(base, run, entry{t: t, deadline: d})
 		if !ok {
 			continue
 		}
-		pl, ok = p.in.insert(pl, entry{t: r, deadline: r.Deadline})
+		pl2, ok := p.in.insert(pl, run, entry{t: r, deadline: r.Deadline})
+		p.in.put(pl)
 		if !ok {
 			continue
 		}
 		if p.m.Kill(r) != nil {
+			p.in.put(pl2)
 			return false
 		}
+		if rest > 0 {
+			_ = p.run.Release(now, rest, r.Procs)
+		}
 		p.stats.Kills++
-		p.admit(pl, t, d)
+		p.admit(pl2, t, d)
 		return true
 	}
 	return false
@@ -250,8 +280,10 @@ func (p *Policy) killRestart(t *sim.Task, d sim.Time) bool {
 func (p *Policy) Finish(t *sim.Task) {
 	now := p.m.Now()
 	p.cur.prof.Advance(now)
+	p.run.Advance(now)
 	if end := p.jobs[t.Index].runStart + t.Estimate; end > now {
 		_ = p.cur.prof.Release(now, end-now, t.Procs)
+		_ = p.run.Release(now, end-now, t.Procs)
 		p.compress = true
 	}
 }
@@ -265,6 +297,7 @@ func (p *Policy) Timer(int) {}
 func (p *Policy) compact() {
 	now := p.m.Now()
 	p.cur.prof.Advance(now)
+	p.run.Advance(now)
 	if !p.compress {
 		return
 	}
@@ -293,6 +326,7 @@ func (p *Policy) Schedule() {
 			return
 		}
 		p.jobs[q[i].t.Index].runStart = now
+		_ = p.run.Reserve(now, q[i].t.Estimate, q[i].t.Procs)
 		i++
 	}
 	p.cur.q = slices.Delete(q, 0, i)
