@@ -63,7 +63,7 @@ func benchQoPS(b *testing.B, wl *workload.Workload, cfg Config) {
 		}
 		st = p.Stats()
 	}
-	b.ReportMetric((cpuTime() - cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MB")
 	b.ReportMetric(float64(len(wl.Jobs)), "jobs")
 	b.ReportMetric(st.MeanN, "meanN")
