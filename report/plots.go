@@ -32,7 +32,7 @@ const (
 )
 
 // Kinds lists the figure kinds.
-var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric, KindTransient}
+var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric, KindTransient, KindParam}
 
 // Formats lists the figure file formats.
 var Formats = []string{"png", "svg"}
@@ -55,6 +55,9 @@ type PlotOptions struct {
 	// its batch size in jobs (default [DefaultBatch]).
 	Baseline string
 	Batch    int
+	// X and Series are [KindParam]'s parameter on the x axis and the
+	// parameter (or "load") whose values are its lines.
+	X, Series string
 }
 
 // figure is one chart and its file name without extension.
@@ -121,6 +124,11 @@ func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
 		figs = f.util()
 	case KindUtilMetric:
 		figs = f.lines(true)
+	case KindParam:
+		var err error
+		if figs, err = f.param(opts.X, opts.Series); err != nil {
+			return nil, err
+		}
 	}
 	if len(figs) == 0 {
 		return nil, fmt.Errorf("no %s figure to draw: no results", opts.Kind)

@@ -21,6 +21,9 @@ type Recipe struct {
 	Tables []TableJob
 	// Plots are made into the figures folder.
 	Plots []PlotOptions
+	// Panels are tables and figures of a metric against a parameter
+	// (plot kind param), one per panel of the paper's figures.
+	Panels []Panel
 	// Steps make further files from the sweep (workload statistics, ...)
 	// into dir (the recipe's output folder) and return their paths.
 	Steps []Step
@@ -193,6 +196,13 @@ func (r *Recipe) Make(outDir, dir string) ([]string, error) {
 		fs, err := s.Plots(p)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s plot: %w", r.Name, p.Kind, err)
+		}
+		files = append(files, fs...)
+	}
+	for _, p := range r.Panels {
+		fs, err := s.writePanel(p, dir)
+		if err != nil {
+			return nil, fmt.Errorf("%s: panel %s: %w", r.Name, p.Name, err)
 		}
 		files = append(files, fs...)
 	}

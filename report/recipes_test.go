@@ -26,8 +26,20 @@ func TestRecipes(t *testing.T) {
 			for _, p := range spec.Policies {
 				labels = append(labels, p.Label)
 			}
-			if len(r.Steps) == 0 && (len(r.Tables) == 0 || len(r.Plots) == 0) {
-				t.Errorf("recipe makes no tables or no figures (and has no steps that make them)")
+			if len(r.Steps) == 0 && len(r.Panels) == 0 && (len(r.Tables) == 0 || len(r.Plots) == 0) {
+				t.Errorf("recipe makes no tables or no figures (and has no steps or panels that make them)")
+			}
+			for _, p := range r.Panels {
+				if p.Plot.Kind != KindParam || p.Plot.X == "" || p.Plot.Series == "" || p.Name == "" || p.Caption == "" {
+					t.Errorf("panel %+v: want kind param, x, series, a name and a caption", p)
+				}
+				for _, f := range p.Plot.Where {
+					for _, v := range f.Values {
+						if f.Key == "label" && !slices.Contains(labels, v) {
+							t.Errorf("panel %s: label %q is no policy label of %v", p.Name, v, labels)
+						}
+					}
+				}
 			}
 			for _, tj := range r.Tables {
 				if tj.Opts.Scheme != "" && !slices.Contains(spec.Categories, tj.Opts.Scheme) {

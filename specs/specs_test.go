@@ -24,6 +24,10 @@ var wantTasks = map[string]int{
 	"kettimuthu2005/fig35-44.yaml": 44,
 	"lawson2002/workload.yaml":     4,
 	"lawson2002/fig05-07.yaml":     24,
+	"islam2004/fig03-05.yaml":      144,
+	"islam2004/fig06-07.yaml":      120,
+	"islam2004/fig08-09.yaml":      81,
+	"islam2004/fig10-11.yaml":      60,
 }
 
 // specFiles returns the .yaml files under this directory, slash-separated

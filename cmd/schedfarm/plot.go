@@ -46,6 +46,8 @@ func plotCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: DIR/figures)"},
 			&cli.StringFlag{Name: "baseline", Usage: "transient: the setting `NAME` R compares with (a label, a policy name or a shown setting name)"},
 			&cli.IntFlag{Name: "batch", Value: report.DefaultBatch, Usage: "transient: jobs per batch"},
+			&cli.StringFlag{Name: "x", Usage: "param: the policy parameter `NAME` on the x axis"},
+			&cli.StringFlag{Name: "series", Usage: "param: the parameter `NAME` (or load) whose values are the lines"},
 		},
 		Action: runPlot,
 	}
@@ -69,7 +71,7 @@ func runPlot(c *cli.Context) error {
 	files, err := report.Plots(dir, report.PlotOptions{
 		Kind: c.String("kind"), Metric: c.String("metric"), Scheme: c.String("scheme"),
 		Where: where, Formats: formats, OutDir: c.String("out"),
-		Baseline: c.String("baseline"), Batch: c.Int("batch"),
+		Baseline: c.String("baseline"), Batch: c.Int("batch"), X: c.String("x"), Series: c.String("series"),
 	})
 	for _, f := range files {
 		fmt.Fprintln(c.App.Writer, f)
