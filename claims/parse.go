@@ -400,6 +400,8 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 			if s, ok := p.nonEmpty(v, kp); ok {
 				if len(s) > MaxQuote {
 					p.add(kp, v, problem(ErrValue, "%d bytes; a quote is at most one sentence (%d bytes)", len(s), MaxQuote))
+				} else if i := secondSentence(s); i >= 0 {
+					p.add(kp, v, problem(ErrValue, "more than one sentence (the second starts at %q); quote one", clip(s[i:], 30)))
 				}
 				c.Quote = strings.Join(strings.Fields(s), " ")
 			}
@@ -594,6 +596,38 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 		}
 	}
 	return expanded
+}
+
+// abbreviations end with a period without ending a sentence.
+var abbreviations = []string{"al.", "Fig.", "Figs.", "fig.", "e.g.", "i.e.", "vs.", "etc.", "Eq.", "No.", "Sec.", "approx.", "resp.", "cf.", "Dr.", "St."}
+
+// sentenceBreakRE finds a sentence end followed by the start of another.
+var sentenceBreakRE = regexp.MustCompile(`[.!?]["')]?\s+["'(]?[A-Z]`)
+
+// secondSentence returns where a second sentence starts in s, or -1.
+func secondSentence(s string) int {
+	for _, loc := range sentenceBreakRE.FindAllStringIndex(s, -1) {
+		word := s[:loc[0]+1]
+		if k := strings.LastIndexAny(word, " \t\n("); k >= 0 {
+			word = word[k+1:]
+		}
+		abbr := false
+		for _, a := range abbreviations {
+			abbr = abbr || word == a
+		}
+		// A single capital letter and a period is an initial ("A. Smith").
+		if !abbr && !(len(word) == 2 && word[0] >= 'A' && word[0] <= 'Z') {
+			return loc[1] - 1
+		}
+	}
+	return -1
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 // article returns the kind with "a" or "an" before it.

@@ -84,6 +84,12 @@ func TestParse_Errors(t *testing.T) {
 		{"ErrEachDuplicateID", "paper: p\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g, metric: m}, expected: '> 0', each: {trace: [x, x]}}\n",
 			claims.Options{}, claims.ErrValue, `id "a[x]" is already used`},
 		{"ErrSyntax", "paper: [", claims.Options{}, claims.ErrSyntax, "yaml"},
+		{"ErrTwoSentences", strings.Replace(base, "quote: q", "quote: 'As in Fig. 7 of Smith et al. it works. Then it fails.'", 1) +
+			"    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
+			claims.Options{}, claims.ErrValue, `more than one sentence (the second starts at "Then it fails.")`},
+		{"OneSentenceWithAbbreviations", strings.Replace(base, "quote: q", "quote: 'As in Fig. 7 (e.g. VS jobs) of Smith et al. it works.'", 1) +
+			"    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
+			claims.Options{}, nil, ""},
 		{"ErrQuoteTooLong", base[:len(base)-2] + strings.Repeat("x", 500) + "\n    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
 			claims.Options{}, claims.ErrValue, "at most one sentence"},
 	} {
