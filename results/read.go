@@ -131,6 +131,14 @@ func ReadJobs(path string) ([]JobRow, error) {
 			mc[k] = c.byName[f.Name]
 		}
 		readMoldCols(mc, i, j)
+		if c.valid("tagged", i) {
+			j.Elastic = &metrics.ElasticInfo{
+				Tagged: c.boolean("tagged", i), Finished: c.boolean("finished", i),
+				SeqFraction: c.f64("seq_fraction", i), ProcsLast: int(c.i64("procs_last", i)),
+				WorkDone: c.f64("work_done", i), Checkpoints: int(c.i64("checkpoints", i)),
+				Migrations: int(c.i64("migrations", i)), Reconfigurations: int(c.i64("reconfigurations", i)),
+			}
+		}
 		readQoSRow(c, i, j)
 		for name := range c.byName {
 			if s, ok := strings.CutPrefix(name, CategoryPrefix); ok {
@@ -187,6 +195,12 @@ func ReadTasks(path string) ([]TaskRow, error) {
 			qs = &metrics.QoPSStats{Offers: int(c.i64("offers", i)), OffersTaken: int(c.i64("offers_taken", i)),
 				MeanN: c.f64("schedule_mean_n", i), MaxN: int(c.i64("schedule_max_n", i))}
 		}
+		var es *metrics.ElasticStats
+		if c.valid("mrt", i) {
+			es = &metrics.ElasticStats{MRT: c.f64("mrt", i), MakespanTagged: c.i64("makespan_tagged", i),
+				Unfinished: int(c.i64("unfinished", i)), MaxQueue: int(c.i64("max_queue", i)),
+				MakespanLB: c.i64("makespan_lb", i)}
+		}
 		out = append(out, TaskRow{
 			TaskCols: tc,
 			Stats: metrics.RunStats{
@@ -201,6 +215,7 @@ func ReadTasks(path string) ([]TaskRow, error) {
 				ProcSeconds: c.f64("proc_seconds", i), ResourceCharge: c.f64("resource_charge", i),
 				QoSCharge: c.f64("qos_charge", i), DeadlineMisses: int(c.i64("deadline_misses", i)),
 				WastedProcSeconds: c.f64("wasted_proc_seconds", i),
+				Elastic:           es,
 			},
 			Drops:       int(c.i64("drops", i)),
 			DropsDetail: c.str("drops_detail", i),

@@ -1,0 +1,322 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+
+	"github.com/schedfarm/schedfarm/plot"
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// The figure groups of Parsons and Sevcik 1997, "Implementing
+// multiprocessor scheduling disciplines" (Table 3, Figs 3-5).
+func init() {
+	spec := "specs/parsons1997/table3.yaml"
+	Recipes = append(Recipes,
+		Recipe{
+			Name: "parsons1997/table3",
+			Spec: spec,
+			Doc:  "Parsons & Sevcik 1997, Table 3: MRT and makespan of the 200 measured jobs, ten LSF disciplines x four knowledge cases, 30 replications, beside the paper",
+			Steps: []Step{{Name: "table 3", Run: func(s *Sweep, dir string) ([]string, error) {
+				return lsfTableStep(s, filepath.Join(dir, "tables"), "table3.md")
+			}}},
+		},
+		Recipe{
+			Name: "parsons1997/table3-delay30",
+			Spec: "specs/parsons1997/table3-delay30.yaml",
+			Doc:  "Table 3 with a dispatch delay of 30 s at every (re)start",
+			Steps: []Step{{Name: "table 3, dispatch delay 30 s", Run: func(s *Sweep, dir string) ([]string, error) {
+				return lsfTableStep(s, filepath.Join(dir, "tables"), "table3-delay30.md")
+			}}},
+		},
+		Recipe{
+			Name: "parsons1997/fig03-04",
+			Spec: spec,
+			Doc:  "Figs 3-4: mean response time (log) and makespan per discipline, grouped by knowledge case",
+			Steps: []Step{{Name: "bars", Run: func(s *Sweep, dir string) ([]string, error) {
+				return lsfBarsStep(s, filepath.Join(dir, "figures"))
+			}}},
+		},
+		Recipe{
+			Name: "parsons1997/fig05",
+			Spec: spec,
+			Doc:  "Fig 5: mean wait of the measured jobs by minimum allocation class (8-32, 40-64, 72-96, 104-128), per discipline, no knowledge",
+			Steps: []Step{{Name: "wait by minimum", Run: func(s *Sweep, dir string) ([]string, error) {
+				return lsfWaitStep(s, filepath.Join(dir, "tables"))
+			}}},
+		},
+	)
+}
+
+// LSFDisciplines are Table 3's rows: the spec's labels, in order.
+var LSFDisciplines = []string{"RTC", "RTC-AD", "RTC-ADSUBSET", "PREEMPT", "PREEMPT-AD", "MIG", "MIG-AD", "MIG-ADSUBSET", "MALL-AD", "MALL-ADSUBSET"}
+
+// LSFCases are the four knowledge cases: (know_demand, know_speedup).
+var LSFCases = []struct {
+	Name            string
+	Demand, Speedup bool
+}{{"none", false, false}, {"demand", true, false}, {"speedup", false, true}, {"both", true, true}}
+
+// parsonsTable3 is the paper's Table 3: MRT/makespan (s) and unfinished
+// jobs, one run per cell; ">" marks the unfinished runs' lower bounds.
+var parsonsTable3 = map[string][4]string{
+	"RTC":           {"5853/147951", "4040/140342", "5279/130361", "5627/143507"},
+	"RTC-AD":        {"10611/129093", "8713/126531", "8034/91003", "8946/126917"},
+	"RTC-ADSUBSET":  {"8264/76637", "8410/81767", "8039/73324", "8074/75340"},
+	"PREEMPT":       {"5793/145440", "5039/143686", "5280/130314", "5028/143631"},
+	"PREEMPT-AD":    {">2293/>219105 (2)", "1078/127204", "2207/172768", "821/111489"},
+	"MIG":           {"678/83985", "662/81836", "690/82214", "660/82708"},
+	"MIG-AD":        {"769/88488", "858/103876", "784/86080", ">1342/>192031 (1)"},
+	"MIG-ADSUBSET":  {"770/90789", "854/106065", "769/85828", ">1347/>193772 (1)"},
+	"MALL-AD":       {"667/77534", "632/78760", "666/78215", "650/78840"},
+	"MALL-ADSUBSET": {"681/78537", "680/79191", "680/76481", "644/78065"},
+}
+
+// lsfCell is the replications of one discipline and knowledge case.
+type lsfCell struct {
+	mrt, makespan, lb, queue []float64
+	unfinished               int
+}
+
+// lsfCells groups the task rows by discipline (label) and case.
+func lsfCells(s *Sweep) (map[string]*[4]lsfCell, error) {
+	cells := map[string]*[4]lsfCell{}
+	for _, t := range s.Tasks {
+		if t.Error != "" {
+			return nil, fmt.Errorf("task %d failed: %s", t.TaskIndex, t.Error)
+		}
+		e := t.Stats.Elastic
+		if e == nil {
+			continue
+		}
+		kd, _ := t.ParamValues["know_demand"].(bool)
+		ks, _ := t.ParamValues["know_speedup"].(bool)
+		ci := -1
+		for i, c := range LSFCases {
+			if c.Demand == kd && c.Speedup == ks {
+				ci = i
+			}
+		}
+		if cells[t.Label] == nil {
+			cells[t.Label] = &[4]lsfCell{}
+		}
+		c := &cells[t.Label][ci]
+		c.mrt = append(c.mrt, e.MRT)
+		c.makespan = append(c.makespan, float64(e.MakespanTagged))
+		c.lb = append(c.lb, float64(e.MakespanLB))
+		c.queue = append(c.queue, float64(e.MaxQueue))
+		c.unfinished += e.Unfinished
+	}
+	if len(cells) == 0 {
+		return nil, fmt.Errorf("no task of %s has elastic figures", s.Dir)
+	}
+	return cells, nil
+}
+
+// meanCI returns the mean and the half width of its 95% confidence
+// interval (Student t with n-1 degrees of freedom; normal beyond 30).
+func meanCI(x []float64) (mean, half float64) {
+	n := float64(len(x))
+	if n == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, v := range x {
+		mean += v
+	}
+	mean /= n
+	if n < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	sd := math.Sqrt(ss / (n - 1))
+	t := 1.96
+	if tq := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+		2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045}; int(n)-2 < len(tq) {
+		t = tq[int(n)-2]
+	}
+	return mean, t * sd / math.Sqrt(n)
+}
+
+// lsfTableStep writes Table 3: ours (mean ± 95% CI over the replications,
+// total unfinished measured jobs) beside the paper's one run per cell.
+func lsfTableStep(s *Sweep, dir, name string) ([]string, error) {
+	cells, err := lsfCells(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := mkdir(dir); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, name)
+	err = writeFile(path, func(w io.Writer) error {
+		n := 0
+		for _, c := range cells {
+			n = max(n, len(c[0].mrt))
+		}
+		fmt.Fprintf(w, "# %s\n\n", s.Description)
+		fmt.Fprintf(w, "Mean response time / makespan of the 200 measured jobs, s: ours as mean ± 95%% CI over %d replications "+
+			"(unfinished measured jobs summed over the replications in parentheses), the paper's single run below it.\n\n", n)
+		fmt.Fprintf(w, "| discipline | | none | demand | speedup | both |\n|---|---|---|---|---|---|\n")
+		for _, d := range LSFDisciplines {
+			c := cells[d]
+			if c == nil {
+				continue
+			}
+			fmt.Fprintf(w, "| %s | ours |", d)
+			for i := range LSFCases {
+				m, mh := meanCI(c[i].mrt)
+				k, kh := meanCI(c[i].makespan)
+				unf := ""
+				if c[i].unfinished > 0 {
+					unf = fmt.Sprintf(" (%d)", c[i].unfinished)
+				}
+				fmt.Fprintf(w, " %.0f±%.0f / %.0f±%.0f%s |", m, mh, k, kh, unf)
+			}
+			fmt.Fprintf(w, "\n| | paper |")
+			for i := range LSFCases {
+				fmt.Fprintf(w, " %s |", parsonsTable3[d][i])
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "\nLargest queue (pending + stopped jobs), mean over the replications of each run's maximum:\n\n")
+		fmt.Fprintf(w, "| discipline | none | demand | speedup | both |\n|---|---|---|---|---|\n")
+		for _, d := range LSFDisciplines {
+			if c := cells[d]; c != nil {
+				fmt.Fprintf(w, "| %s |", d)
+				for i := range LSFCases {
+					q, _ := meanCI(c[i].queue)
+					fmt.Fprintf(w, " %.1f |", q)
+				}
+				fmt.Fprintln(w)
+			}
+		}
+		var lbs []float64
+		for _, c := range cells {
+			lbs = append(lbs, c[0].lb...)
+		}
+		lb, lbh := meanCI(lbs)
+		fmt.Fprintf(w, "\nMakespan lower bound (largest submit + T(128) of a measured job): %.0f ± %.0f s (paper: \"minimum makespan ... 65412 seconds\").\n", lb, lbh)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []string{path}, nil
+}
+
+// lsfBarsStep draws Figs 3 and 4: MRT (log axis) and makespan per
+// discipline, one bar per knowledge case.
+func lsfBarsStep(s *Sweep, dir string) ([]string, error) {
+	cells, err := lsfCells(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := mkdir(dir); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range []struct {
+		file, title, ylabel string
+		log                 bool
+		get                 func(c *lsfCell) []float64
+	}{
+		{"fig03-mrt.svg", "Mean response time of the measured jobs", "MRT (s)", true, func(c *lsfCell) []float64 { return c.mrt }},
+		{"fig04-makespan.svg", "Makespan of the measured jobs", "makespan (s)", false, func(c *lsfCell) []float64 { return c.makespan }},
+	} {
+		b := plot.Bars{Title: f.title, XLabel: "discipline", YLabel: f.ylabel, LogY: f.log}
+		for _, d := range LSFDisciplines {
+			if cells[d] != nil {
+				b.Categories = append(b.Categories, d)
+			}
+		}
+		for i, kc := range LSFCases {
+			sr := plot.Series{Name: kc.Name}
+			for _, d := range b.Categories {
+				m, _ := meanCI(f.get(&cells[d][i]))
+				sr.Values = append(sr.Values, m)
+			}
+			b.Series = append(b.Series, sr)
+		}
+		path := filepath.Join(dir, f.file)
+		if err := b.Save(path); err != nil {
+			return nil, err
+		}
+		out = append(out, path)
+	}
+	return out, nil
+}
+
+// lsfMinClasses are Fig 5's classes of minimum allocation.
+var lsfMinClasses = []struct {
+	Name     string
+	Lo, High int
+}{{"8-32", 8, 32}, {"40-64", 40, 64}, {"72-96", 72, 96}, {"104-128", 104, 128}}
+
+// lsfWaitStep writes the mean wait of the measured jobs by minimum class
+// per discipline (no knowledge), from jobs.parquet.
+func lsfWaitStep(s *Sweep, dir string) ([]string, error) {
+	rows, err := results.ReadJobs(filepath.Join(s.Dir, results.JobsFile))
+	if err != nil {
+		return nil, err
+	}
+	type acc struct{ sum, n float64 }
+	waits := map[string]*[4]acc{}
+	for _, r := range rows {
+		j := &r.Job
+		if j.Elastic == nil || !j.Elastic.Tagged {
+			continue
+		}
+		if kd, _ := r.ParamValues["know_demand"].(bool); kd {
+			continue
+		}
+		if ks, _ := r.ParamValues["know_speedup"].(bool); ks {
+			continue
+		}
+		if waits[r.Label] == nil {
+			waits[r.Label] = &[4]acc{}
+		}
+		for i, c := range lsfMinClasses {
+			if j.MinProcs >= c.Lo && j.MinProcs <= c.High {
+				waits[r.Label][i].sum += float64(j.Wait)
+				waits[r.Label][i].n++
+			}
+		}
+	}
+	if err := mkdir(dir); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "fig05-wait-by-min.md")
+	err = writeFile(path, func(w io.Writer) error {
+		fmt.Fprintf(w, "# Mean wait of the measured jobs by minimum allocation, no knowledge (s)\n\n")
+		fmt.Fprintf(w, "| discipline |")
+		for _, c := range lsfMinClasses {
+			fmt.Fprintf(w, " min %s |", c.Name)
+		}
+		fmt.Fprintf(w, "\n|---|---|---|---|---|\n")
+		for _, d := range LSFDisciplines {
+			a := waits[d]
+			if a == nil {
+				continue
+			}
+			fmt.Fprintf(w, "| %s |", d)
+			for i := range lsfMinClasses {
+				if a[i].n == 0 {
+					fmt.Fprintf(w, " - |")
+					continue
+				}
+				fmt.Fprintf(w, " %.0f |", a[i].sum/a[i].n)
+			}
+			fmt.Fprintln(w)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []string{path}, nil
+}
