@@ -142,7 +142,7 @@ func TestWriteOutputs_DuckDB(t *testing.T) {
 		}
 	}
 	for _, f := range got.Files {
-		if f.Metadata[results.MetaSpecSHA256] != r.spec.Hash || f.Metadata[results.MetaSpec] != string(r.spec.Raw) {
+		if f.Metadata[results.MetaSpecSHA256] != r.spec.Hash || f.Metadata[results.MetaSpec] != string(r.spec.Canonical()) {
 			t.Errorf("DuckDB: %s metadata %v, want the spec and its sha256", f.Path, f.Metadata)
 		}
 	}

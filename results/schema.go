@@ -23,7 +23,7 @@ const (
 
 // Key-value metadata keys of every Parquet file.
 const (
-	MetaSpec       = "schedfarm.spec"        // the spec's YAML as given
+	MetaSpec       = "schedfarm.spec"        // the spec's YAML re-serialised, comments removed (sweep.Spec.Canonical)
 	MetaSpecSHA256 = "schedfarm.spec_sha256" // hex sha256 of the spec
 	MetaSweep      = "schedfarm.sweep"       // the sweep's name
 	MetaVersion    = "schedfarm.version"     // the tool version

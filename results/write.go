@@ -272,6 +272,13 @@ type tempFile struct {
 }
 
 func newTempFile(dir, name string) (*tempFile, error) {
+	// Temporaries of this output left by a killed writer are stale: the
+	// outputs of one directory are written by one process at a time.
+	if stale, err := filepath.Glob(filepath.Join(dir, "."+name+".tmp-*")); err == nil {
+		for _, p := range stale {
+			os.Remove(p)
+		}
+	}
 	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
 		return nil, err
@@ -347,7 +354,7 @@ func (o *outputs) metadata(toolVersion string) [][2]string {
 	}
 	pj, _ := json.Marshal(params)
 	return [][2]string{
-		{MetaSpec, string(o.spec.Raw)},
+		{MetaSpec, string(o.spec.Canonical())},
 		{MetaSpecSHA256, o.spec.Hash},
 		{MetaSweep, o.spec.Name},
 		{MetaVersion, toolVersion},

@@ -198,7 +198,7 @@ func TestWriteOutputs_ReadBack(t *testing.T) {
 				t.Errorf("%s: traces metadata %q: %v", f, md[results.MetaTraces], err)
 			}
 			tr := r.spec.Traces()[0]
-			if md[results.MetaSpec] != string(r.spec.Raw) || md[results.MetaSpecSHA256] != r.spec.Hash ||
+			if md[results.MetaSpec] != string(r.spec.Canonical()) || md[results.MetaSpecSHA256] != r.spec.Hash ||
 				md[results.MetaVersion] != "test-1.0" || md[results.MetaSimVersion] != sim.Version ||
 				md[results.MetaSweep] != "results-test" || traces[tr.Name] != tr.SHA256 ||
 				md[results.MetaParams] != ssParamColumns(t) {

@@ -321,6 +321,10 @@ func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 		p.add(path, n, problem(ErrType, "must be a string, got %s", describe(n)))
 		return "", false
 	}
+	if len(n.Value) > MaxStringLength {
+		p.add(path, n, problem(ErrValue, "%d bytes, want at most %d", len(n.Value), MaxStringLength))
+		return "", false
+	}
 	return n.Value, true
 }
 

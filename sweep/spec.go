@@ -161,6 +161,9 @@ type TraceFile struct {
 // resolved from the file's directory. A spec with problems gives a
 // [*ValidationError] naming the file.
 func Load(path string) (*Spec, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxSpecSize {
+		return nil, fmt.Errorf("read spec %s: %d bytes, want at most %d", path, fi.Size(), MaxSpecSize)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
