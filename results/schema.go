@@ -42,7 +42,8 @@ const CategoryPrefix = "cat_"
 
 // paramCol is one parameter column: the parameter's name and kind. A name
 // that is an int in one policy and a float in another is a float column;
-// one that is a bool in one and a number in another is a string column.
+// one that is a bool in one and a number in another, or a string
+// parameter anywhere, is a string column.
 type paramCol struct {
 	name   string
 	kind   policy.Kind
@@ -74,8 +75,10 @@ func paramColumns(tasks []sweep.Task) []paramCol {
 			c, ok := kinds[p.Name]
 			switch {
 			case !ok:
-				c = paramCol{name: p.Name, kind: p.Kind}
+				c = paramCol{name: p.Name, kind: p.Kind, asText: p.Kind == policy.String}
 			case c.kind == p.Kind:
+			case c.kind == policy.String || p.Kind == policy.String:
+				c.asText = true
 			case c.kind != policy.Bool && p.Kind != policy.Bool:
 				c.kind = policy.Float
 			default:

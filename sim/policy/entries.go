@@ -24,8 +24,20 @@ var entries = []Entry{
 	},
 	{
 		Name: "conservative", Family: "backfill",
-		Doc:   "conservative backfilling: every job gets a reservation at arrival; the schedule is compressed when a job ends early",
-		Build: func(Values, Env) (sim.Policy, error) { return backfill.NewConservative(), nil },
+		Doc: "conservative backfilling: every job gets a reservation at arrival; the schedule is compressed when a job ends early",
+		Params: []Param{
+			{Name: "compress", Kind: String, Default: backfill.StartOrder.String(), Choices: backfill.OrderNames(),
+				Doc: "order in which compression re-places reservations: start_order (by reservation start, as Kettimuthu et al. 2005) or queue_order (by arrival, as Mu'alem & Feitelson 2001)"},
+		},
+		Build: func(v Values, _ Env) (sim.Policy, error) {
+			c := backfill.NewConservative()
+			o, err := backfill.ParseOrder(v.String("compress"))
+			if err != nil {
+				return nil, err
+			}
+			c.Order = o
+			return c, nil
+		},
 	},
 	{
 		Name: "ss", Family: "preempt",

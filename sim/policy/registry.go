@@ -32,26 +32,29 @@ type Kind uint8
 
 // Parameter kinds.
 const (
-	Float Kind = iota // float64
-	Int               // int64
-	Bool              // bool
+	Float  Kind = iota // float64
+	Int                // int64
+	Bool               // bool
+	String             // string, one of the parameter's Choices
 )
 
 // String returns the kind's name.
-func (k Kind) String() string { return [...]string{"float", "int", "bool"}[k] }
+func (k Kind) String() string { return [...]string{"float", "int", "bool", "string"}[k] }
 
 // Param describes one parameter of a policy.
 type Param struct {
 	Name    string
 	Kind    Kind
-	Default any // float64, int64 or bool
+	Default any // float64, int64, bool or string
 	// Min and Max bound numeric values (inclusive); NaN means unbounded.
 	Min, Max float64
-	Doc      string
+	// Choices are the values a String parameter accepts.
+	Choices []string
+	Doc     string
 }
 
 // Values are a policy's parameter values after validation, defaults
-// filled in: float64, int64 or bool by [Param.Kind].
+// filled in: float64, int64, bool or string by [Param.Kind].
 type Values map[string]any
 
 // Float returns a Float parameter.
@@ -62,6 +65,9 @@ func (v Values) Int(name string) int64 { return v[name].(int64) }
 
 // Bool returns a Bool parameter.
 func (v Values) Bool(name string) bool { return v[name].(bool) }
+
+// String returns a String parameter.
+func (v Values) String(name string) string { return v[name].(string) }
 
 // Env is what a constructor may know about the run it builds a policy for.
 type Env struct {
@@ -220,6 +226,12 @@ func (p *Param) convert(raw any) (any, error) {
 		return fmt.Errorf("%w: %s", ErrBadParam, fmt.Sprintf(format, a...))
 	}
 	switch p.Kind {
+	case String:
+		x, ok := raw.(string)
+		if !ok || !slices.Contains(p.Choices, x) {
+			return nil, bad("%v is not one of %s", raw, strings.Join(p.Choices, ", "))
+		}
+		return x, nil
 	case Bool:
 		switch x := raw.(type) {
 		case bool:

@@ -2,13 +2,55 @@ package backfill
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
 )
 
+// Order is the order in which conservative backfilling re-places the
+// waiting jobs' reservations when it compresses the schedule (see the
+// package doc).
+type Order uint8
+
+// Compression orders.
+const (
+	// StartOrder re-places reservations in order of their start times
+	// (ties by arrival): the default.
+	StartOrder Order = iota
+	// QueueOrder re-places reservations in queue (arrival) order.
+	QueueOrder
+)
+
+// orderNames are the orders' names, as specs spell them.
+var orderNames = [...]string{StartOrder: "start_order", QueueOrder: "queue_order"}
+
+// OrderNames returns the names of the compression orders, default first.
+func OrderNames() []string { return orderNames[:] }
+
+// String returns the order's name ("start_order" or "queue_order").
+func (o Order) String() string {
+	if int(o) < len(orderNames) {
+		return orderNames[o]
+	}
+	return fmt.Sprintf("Order(%d)", o)
+}
+
+// ParseOrder returns the order called name.
+func ParseOrder(name string) (Order, error) {
+	for i, n := range orderNames {
+		if n == name {
+			return Order(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown compression order %q (valid: start_order, queue_order)", name)
+}
+
 // Conservative is conservative backfilling: a reservation for every job.
 type Conservative struct {
+	// Order is the compression order (default [StartOrder]).
+	Order Order
+
 	// Shape, when set, is called for every arriving job before it is
 	// placed, with the profile of running jobs and reservations
 	// (compressed, its origin at now). It may change the job's size
@@ -21,6 +63,8 @@ type Conservative struct {
 	q        []planned    // waiting jobs by (reservation, arrival)
 	compress bool         // a job ended early since the last compression
 	timer    sim.Timer
+
+	byArrival []int32 // positions in q by arrival, for QueueOrder
 }
 
 // planned is a waiting job and its reservation.
@@ -81,14 +125,24 @@ func (p *Conservative) Finish(t *sim.Task) {
 func (p *Conservative) Timer(int) {}
 
 // compact compresses the schedule if a job ended early: every reservation
-// is released and placed again, in order of start time.
+// is released and placed again, in order of start time or of arrival.
 func (p *Conservative) compact() {
 	p.prof.Advance(p.m.Now())
 	if !p.compress {
 		return
 	}
 	p.compress = false
-	if p.prof.Compress(p.m.Now(), len(p.q), func(i int) *sim.Reservation { return &p.q[i].r }) {
+	r := func(i int) *sim.Reservation { return &p.q[i].r }
+	if p.Order == QueueOrder {
+		// q is by (reservation, arrival): visit it by arrival.
+		p.byArrival = p.byArrival[:0]
+		for i := range p.q {
+			p.byArrival = append(p.byArrival, int32(i))
+		}
+		slices.SortFunc(p.byArrival, func(a, b int32) int { return cmp.Compare(p.q[a].t.Index, p.q[b].t.Index) })
+		r = func(i int) *sim.Reservation { return &p.q[p.byArrival[i]].r }
+	}
+	if p.prof.Compress(p.m.Now(), len(p.q), r) {
 		for _, e := range p.q {
 			p.m.Promise(e.t, e.r.Start)
 		}

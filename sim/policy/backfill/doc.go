@@ -18,12 +18,30 @@
 //   - Conservative gives every job, at arrival, a reservation at the
 //     earliest time (its "anchor point") it fits in the profile of running
 //     jobs and earlier reservations. When a job ends before its estimate,
-//     the schedule is compressed (Kettimuthu et al. 2005, section 2.1.1):
-//     reservations are released one by one in order of their start times
-//     (ties by arrival) and each is re-placed at the earliest time it fits,
-//     which is never later than before. Compression happens before the
-//     jobs arriving at the same instant are placed. A job starts when its
-//     reservation time comes.
+//     the schedule is compressed: the waiting jobs whose reservation lies
+//     in the future are taken one at a time; each one's reservation is
+//     released and re-made at the earliest time it fits in the profile of
+//     the running jobs and every other reservation as it is at that moment
+//     (those already re-placed at their new times, the others at their old
+//     ones). That time is never later than before, since the job's own old
+//     place is free again, so no reservation is ever delayed. Every early
+//     end of an instant is given back first and the schedule is compressed
+//     once, before the jobs arriving at that instant are placed. A job
+//     starts when its reservation time comes. The order of the compression
+//     is the parameter compress:
+//   - compress: start_order (the default) takes the jobs in order of their
+//     reservations' start times, ties by arrival: "in the order of
+//     increasing reservation start time guarantees" (Kettimuthu et al.
+//     2005, section 2.1.1). The papers reproduced here were produced with
+//     it.
+//   - compress: queue_order takes them in queue (arrival, that is submit)
+//     order, as Mu'alem & Feitelson 2001 and simulators that follow them
+//     do. A job that arrived early but holds a late reservation is
+//     re-placed before later jobs with earlier reservations have moved, so
+//     it may stay behind a reservation that moves away right after (see
+//     the compress-order scenario in the policy package's testdata). With
+//     accurate estimates no job ends early and the two orders give the
+//     same schedule.
 package backfill
 
 import (

@@ -81,12 +81,16 @@ type block struct {
 }
 
 // refConservative keeps a list of blocks and finds each anchor point by
-// trying now and every block end in turn.
+// trying now and every block end in turn. Compression takes the waiting
+// jobs in order of reservation start (start_order) or, with queue set, in
+// arrival order (queue_order); each is re-placed at its earliest start
+// with every other job where it is at that moment.
 type refConservative struct {
 	m     *sim.Machine
 	q     []*sim.Task // by (reservation, arrival)
 	resv  map[*sim.Task]sim.Time
 	early bool
+	queue bool
 }
 
 func (p *refConservative) Init(m *sim.Machine) error {
@@ -159,7 +163,11 @@ func (p *refConservative) compress() {
 		return
 	}
 	p.early = false
-	for _, t := range slices.Clone(p.q) {
+	order := slices.Clone(p.q)
+	if p.queue {
+		sort.Slice(order, func(i, j int) bool { return order[i].Index < order[j].Index })
+	}
+	for _, t := range order {
 		if p.resv[t] > p.m.Now() {
 			p.resv[t] = p.anchor(t)
 		}
@@ -193,9 +201,10 @@ func (p *refConservative) Schedule() {
 	}
 }
 
-// TestAgainstReference runs the fast EASY and conservative policies and
-// the reference ones on subsets of the real traces and requires identical
-// start times for every job.
+// TestAgainstReference runs the fast EASY and conservative (both
+// compression orders) policies and the reference ones on subsets of the
+// real traces, accurate and trace estimates, at loads 1.0 and 1.4, and
+// requires identical start times for every job.
 func TestAgainstReference(t *testing.T) {
 	files := map[string]string{
 		"ctc": "CTC-SP2-1996-3.1-cln.swf.gz", "sdsc": "SDSC-SP2-1998-4.2-cln.swf.gz",
@@ -205,38 +214,50 @@ func TestAgainstReference(t *testing.T) {
 	if testing.Short() {
 		count = 400
 	}
+	queueOrder := func() sim.Policy {
+		c := backfill.NewConservative()
+		c.Order = backfill.QueueOrder
+		return c
+	}
 	for _, name := range []string{"ctc", "sdsc", "kth", "sdsc-par"} {
 		tr, err := workload.Read(filepath.Join("..", "..", "..", "traces", files[name]), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, est := range []workload.EstimateModel{workload.EstimateAccurate, workload.EstimateTrace} {
-			wl, err := tr.Build(workload.Options{Estimates: est, Skip: 3000, Count: count})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, pair := range []struct {
-				name      string
-				fast, ref sim.Policy
-			}{
-				{"easy", backfill.NewEASY(), &refEASY{}},
-				{"conservative", backfill.NewConservative(), &refConservative{}},
-			} {
-				t.Run(fmt.Sprintf("%s/%s/%v", pair.name, name, est), func(t *testing.T) {
-					a, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, pair.fast, sim.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					b, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, pair.ref, sim.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					for i := range a.Tasks {
-						if a.Tasks[i].FirstStart != b.Tasks[i].FirstStart {
-							t.Fatalf("job %d starts at %d, reference at %d", a.Tasks[i].ID, a.Tasks[i].FirstStart, b.Tasks[i].FirstStart)
+			for _, load := range []float64{1, 1.4} {
+				n := count
+				if load > 1 {
+					n = count * 2 / 3 // longer queues: the reference is quadratic
+				}
+				wl, err := tr.Build(workload.Options{Estimates: est, Skip: 3000, Count: n, Load: load})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, pair := range []struct {
+					name      string
+					fast, ref sim.Policy
+				}{
+					{"easy", backfill.NewEASY(), &refEASY{}},
+					{"conservative", backfill.NewConservative(), &refConservative{}},
+					{"conservative-queue_order", queueOrder(), &refConservative{queue: true}},
+				} {
+					t.Run(fmt.Sprintf("%s/%s/%v/load%g", pair.name, name, est, load), func(t *testing.T) {
+						a, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, pair.fast, sim.Options{})
+						if err != nil {
+							t.Fatal(err)
 						}
-					}
-				})
+						b, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, pair.ref, sim.Options{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						for i := range a.Tasks {
+							if a.Tasks[i].FirstStart != b.Tasks[i].FirstStart {
+								t.Fatalf("job %d starts at %d, reference at %d", a.Tasks[i].ID, a.Tasks[i].FirstStart, b.Tasks[i].FirstStart)
+							}
+						}
+					})
+				}
 			}
 		}
 	}
