@@ -79,6 +79,7 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 // max, null count), so readers skip row groups on task or parameter
 // predicates.
 func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultFunc, toolVersion string) (err error) {
+	defer func() { err = explainWriteErr(dir, err) }()
 	o, err := newOutputs(spec, tasks, toolVersion)
 	if err != nil {
 		return fmt.Errorf("write outputs: %w", err)
