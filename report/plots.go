@@ -52,7 +52,10 @@ type PlotOptions struct {
 	// sweep's directory); it is created if needed.
 	OutDir string
 	// Baseline is the setting [KindTransient] compares with, and Batch
-	// its batch size in jobs (default [DefaultBatch]).
+	// its batch size in jobs (default [DefaultBatch]). With [KindBars],
+	// Baseline makes each bar the percent change 100 (setting - baseline)
+	// / baseline of the category's metric (Srinivasan et al. Figs 1-11),
+	// and the baseline itself is not drawn.
 	Baseline string
 	Batch    int
 	// X and Series are [KindParam]'s parameter on the x axis and the
@@ -113,7 +116,12 @@ func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		f = &figures{c: c, where: opts.Where}
+		f = &figures{c: c, where: opts.Where, baseline: -1}
+		if opts.Kind == KindBars && opts.Baseline != "" {
+			if f.baseline, err = c.FindSetting(opts.Baseline); err != nil {
+				return nil, fmt.Errorf("--baseline: %w", err)
+			}
+		}
 	}
 	switch opts.Kind {
 	case KindBars:
@@ -153,6 +161,8 @@ func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
 type figures struct {
 	c     *results.Collation
 	where []results.Filter
+	// baseline is the setting bars are compared with (-1: none).
+	baseline int
 }
 
 // subtitle is the second line of a title: what is drawn, and the
@@ -223,6 +233,16 @@ func (f *figures) bars() []figure {
 			}
 			what := fmt.Sprintf("%s by %s category", c.Metric.Title, s.Name)
 			name := fmt.Sprintf("%s-%s-%s-%s", KindBars, c.Metric.Name, s.Name, slug(workloadSlug(w)))
+			var base []results.Cell
+			if f.baseline >= 0 {
+				if base = c.Cells(wi, f.baseline); base == nil {
+					continue
+				}
+				bn := c.Settings[f.baseline].Name
+				b.YLabel, b.AutoLog = "% change of "+c.Metric.Title+" vs "+bn, false
+				what = fmt.Sprintf("%% change of %s vs %s by %s category", c.Metric.Title, bn, s.Name)
+				name += "-vs-" + slug(bn)
+			}
 			if g.name != "" {
 				what += ", " + g.name + " " + groupNoun(s)
 				name += "-" + slug(g.name)
@@ -230,13 +250,17 @@ func (f *figures) bars() []figure {
 			b.Title = w.String() + "\n" + f.subtitle(what)
 			for si, st := range c.Settings {
 				cells := c.Cells(wi, si)
-				if cells == nil {
+				if cells == nil || si == f.baseline {
 					continue
 				}
 				vals := make([]float64, 0, len(cats))
 				for i := g.from; i < g.to; i++ {
 					for j := range s.Cols {
-						vals = append(vals, cells[i*len(s.Cols)+j].Value)
+						v := cells[i*len(s.Cols)+j].Value
+						if base != nil {
+							v = pctChange(v, base[i*len(s.Cols)+j].Value)
+						}
+						vals = append(vals, v)
 					}
 				}
 				if allNaN(vals) {
@@ -250,6 +274,14 @@ func (f *figures) bars() []figure {
 		}
 	}
 	return out
+}
+
+// pctChange returns 100 (v - base) / base; NaN when base is 0 or NaN.
+func pctChange(v, base float64) float64 {
+	if base == 0 || math.IsNaN(base) {
+		return math.NaN()
+	}
+	return 100 * (v - base) / base
 }
 
 // groupNoun names what a row group holds.

@@ -104,6 +104,14 @@ func TestSweep_Plots(t *testing.T) {
 			notTexts: []string{"CONS"},
 		},
 		{
+			// Percent change against NS: NS itself is not drawn.
+			name:     "BarsBaseline",
+			opts:     report.PlotOptions{Formats: []string{"svg"}, Baseline: "NS", Where: []results.Filter{{Key: "load", Values: []string{"1"}}}},
+			files:    []string{"bars-bsd_mean-ss16-" + ctcSlug + "-load1-vs-ns.svg"},
+			texts:    []string{"% change of mean bounded slowdown vs NS", "FCFS", "CONS"},
+			notTexts: []string{"NS", "mean bounded slowdown (log scale)"},
+		},
+		{
 			name: "BarsEst2",
 			opts: report.PlotOptions{Scheme: "est2", Formats: []string{"svg"}, Where: []results.Filter{{Key: "load", Values: []string{"1"}}}},
 			files: []string{

@@ -18,7 +18,8 @@ func plotCommand() *cli.Command {
 		ArgsUsage: "DIR",
 		Description: "Reads summary.parquet and tasks.parquet in DIR (a sweep's output directory) and draws:\n" +
 			"  bars         per workload, grouped bars per category, one bar per policy setting\n" +
-			"               (Kettimuthu et al. Figs 7-34); est2 gives a figure per estimate group\n" +
+			"               (Kettimuthu et al. Figs 7-34); est2 gives a figure per estimate group; with\n" +
+			"               --baseline, each bar is 100 (setting - baseline) / baseline (Srinivasan et al.)\n" +
 			"  load         per category (and all jobs), the metric against the load factor, one line\n" +
 			"               per setting (Figs 37-40)\n" +
 			"  util         utilization against the load factor, one line per setting (Figs 35-36)\n" +
@@ -36,6 +37,7 @@ func plotCommand() *cli.Command {
 			"  schedfarm plot out/quickstart --kind load --scheme ss4\n" +
 			"  schedfarm plot out/quickstart --kind util\n" +
 			"  schedfarm plot out/quickstart --kind transient --batch 1000 --baseline easy\n" +
+			"  schedfarm plot out/quickstart --baseline easy --metric turnaround_mean\n" +
 			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Value: report.KindBars, Usage: "figure kind: " + strings.Join(report.Kinds, ", ")},
@@ -44,7 +46,7 @@ func plotCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; as in schedfarm table)"},
 			&cli.StringFlag{Name: "format", Value: strings.Join(report.Formats, ","), Usage: "comma-separated file `FORMATS`: png, svg"},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: DIR/figures)"},
-			&cli.StringFlag{Name: "baseline", Usage: "transient: the setting `NAME` R compares with (a label, a policy name or a shown setting name)"},
+			&cli.StringFlag{Name: "baseline", Usage: "transient: the setting `NAME` R compares with; bars: draw each other setting's percent change against it (a label, a policy name or a shown setting name)"},
 			&cli.IntFlag{Name: "batch", Value: report.DefaultBatch, Usage: "transient: jobs per batch"},
 			&cli.StringFlag{Name: "x", Usage: "param: the policy parameter `NAME` on the x axis"},
 			&cli.StringFlag{Name: "series", Usage: "param: the parameter `NAME` (or load) whose values are the lines"},
