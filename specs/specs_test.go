@@ -30,6 +30,12 @@ var wantTasks = map[string]int{
 	"islam2004/fig10-11.yaml":         60,
 	"parsons1997/table3.yaml":         1200,
 	"parsons1997/table3-delay30.yaml": 1200,
+	"srinivasan2003/fig01-03.yaml":    12,
+	"srinivasan2003/sec41.yaml":       3,
+	"srinivasan2003/fig04.yaml":       3,
+	"srinivasan2003/fig05.yaml":       4,
+	"srinivasan2003/fig06-11.yaml":    48,
+	"srinivasan2003/sec21.yaml":       8,
 }
 
 // specFiles returns the .yaml files under this directory, slash-separated
