@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Series is one named sequence of values, one per category.
@@ -105,8 +107,21 @@ func (b *Bars) Save(path string) error {
 	// A log axis for bars draws log10 of the values from a base of 1
 	// (slowdowns are >= 1), with ticks labelled as powers of ten.
 	logY := b.LogY || (b.AutoLog && spansDecades(all))
+	// Bars on a log axis grow from one decade below the smallest value,
+	// so that a value near the bottom decade (a slowdown of 1) still
+	// draws a bar.
+	base := 0.0
 	if logY {
-		p.Y.Tick.Marker = powTicks{}
+		lo := math.Inf(1)
+		for _, v := range all {
+			if v > 0 && !math.IsInf(v, 0) {
+				lo = min(lo, v)
+			}
+		}
+		if !math.IsInf(lo, 1) {
+			base = math.Floor(math.Log10(lo)) - 1
+		}
+		p.Y.Tick.Marker = powTicks{base: base}
 		p.Y.Label.Text += " (log scale)"
 	}
 	n := len(b.Series)
@@ -118,7 +133,7 @@ func (b *Bars) Save(path string) error {
 			case math.IsNaN(v) || (logY && v <= 0):
 				vals[j] = 0
 			case logY:
-				vals[j] = math.Log10(v)
+				vals[j] = math.Log10(v) - base
 			default:
 				vals[j] = v
 			}
@@ -196,13 +211,13 @@ func (l *Lines) Save(path string) error {
 	return save(p, 6*vg.Inch, 4.5*vg.Inch, path)
 }
 
-// powTicks labels a log10-transformed axis with powers of ten.
-type powTicks struct{}
+// powTicks labels an axis of log10(value) - base with powers of ten.
+type powTicks struct{ base float64 }
 
-func (powTicks) Ticks(lo, hi float64) []plot.Tick {
+func (t powTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
 	for k := math.Floor(lo); k <= math.Ceil(hi); k++ {
-		ts = append(ts, plot.Tick{Value: k, Label: strconv.FormatFloat(math.Pow(10, k), 'g', -1, 64)})
+		ts = append(ts, plot.Tick{Value: k, Label: strconv.FormatFloat(math.Pow(10, k+t.base), 'g', -1, 64)})
 		for m := 2.0; m < 10; m++ {
 			if v := k + math.Log10(m); v <= hi {
 				ts = append(ts, plot.Tick{Value: v})
@@ -222,8 +237,29 @@ func save(p *plot.Plot, w, h vg.Length, path string) error {
 	if ext != "png" && ext != "svg" {
 		return fmt.Errorf("plot %s: format %q not supported (use .png or .svg)", path, ext)
 	}
+	if ext == "png" {
+		// Enough dots per inch for at least MinPNGWidth pixels.
+		dpi := max(96, int(math.Ceil(MinPNGWidth/float64(w/vg.Inch))))
+		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))
+		p.Draw(draw.New(c))
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("plot %s: %w", path, err)
+		}
+		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(f); err != nil {
+			f.Close()
+			return fmt.Errorf("plot %s: %w", path, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("plot %s: %w", path, err)
+		}
+		return nil
+	}
 	if err := p.Save(w, h, path); err != nil {
 		return fmt.Errorf("plot %s: %w", path, err)
 	}
 	return nil
 }
+
+// MinPNGWidth is the least width of a PNG figure, in pixels.
+const MinPNGWidth = 1600

@@ -32,7 +32,7 @@ func TestBars_Save(t *testing.T) {
 		}
 		if ext == "png" {
 			img, err := png.Decode(bytes.NewReader(data))
-			if err != nil || img.Bounds().Dx() < 400 {
+			if err != nil || img.Bounds().Dx() < MinPNGWidth {
 				t.Fatalf("png: %v %v", err, img.Bounds())
 			}
 		} else {
@@ -65,5 +65,25 @@ func TestLines_Save(t *testing.T) {
 	bad := &Lines{Series: []XY{{Name: "a", X: []float64{1}, Y: nil}}}
 	if err := bad.Save(filepath.Join(dir, "bad.png")); err == nil {
 		t.Errorf("mismatched series saved")
+	}
+}
+
+// TestBars_LogBase: on a log axis, bars grow from one decade below the
+// smallest value, so a value of 1 draws a bar, and the ticks still name
+// the values (1 at the height of log10(1) - base).
+func TestBars_LogBase(t *testing.T) {
+	b := &Bars{Categories: []string{"a", "b"}, Series: []Series{{Name: "x", Values: []float64{1, 1000}}}, LogY: true}
+	if err := b.Save(filepath.Join(t.TempDir(), "b.svg")); err != nil {
+		t.Fatal(err)
+	}
+	ticks := powTicks{base: -1}.Ticks(0, 4)
+	labels := map[float64]string{}
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			labels[tk.Value] = tk.Label
+		}
+	}
+	if labels[0] != "0.1" || labels[1] != "1" || labels[4] != "1000" {
+		t.Errorf("tick labels %v, want 0.1 at 0, 1 at 1, 1000 at 4", labels)
 	}
 }
