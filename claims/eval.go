@@ -38,6 +38,7 @@ func (c *Claim) Groups() []string {
 // row, naming the claim and its selection.
 func Evaluate(f *File, o *Outputs) *Scorecard {
 	sc := &Scorecard{Paper: f.Paper}
+	o.prepare(f.Claims)
 	for i := range f.Claims {
 		c := &f.Claims[i]
 		run := true

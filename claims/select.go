@@ -24,6 +24,7 @@ type Outputs struct {
 	// outputs.
 	Only   []string
 	frames map[string]*results.Frame
+	want   map[string][]string // group/table -> columns claims read
 }
 
 // NewOutputs returns the outputs under dir.
@@ -45,18 +46,87 @@ func (o *Outputs) Has(group string) bool {
 	return err == nil
 }
 
-// frame returns a group's table, reading it on first use.
-func (o *Outputs) frame(group, table string) (*results.Frame, error) {
+// frame returns a group's table with at least the named columns (those
+// the file has), reading it on first use and again when a claim needs
+// columns not read yet.
+func (o *Outputs) frame(group, table string, cols []string) (*results.Frame, error) {
 	key := group + "/" + table
-	if f, ok := o.frames[key]; ok {
-		return f, nil
+	f := o.frames[key]
+	if f != nil {
+		missing := false
+		for _, c := range cols {
+			_, num := f.Num[c]
+			_, str := f.Str[c]
+			missing = missing || (f.File[c] != "" && !num && !str)
+		}
+		if !missing {
+			return f, nil
+		}
 	}
-	f, err := results.ReadFrame(filepath.Join(o.SweepDir(group), table+".parquet"))
+	want := append(slices.Clone(o.want[key]), cols...)
+	if f != nil {
+		for c := range f.Num {
+			want = append(want, c)
+		}
+		for c := range f.Str {
+			want = append(want, c)
+		}
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	path := filepath.Join(o.SweepDir(group), table+".parquet")
+	var err error
+	if table == TableJobs {
+		// The job rows take their task columns from tasks.parquet.
+		var tf *results.Frame
+		if tf, err = o.frame(group, TableTasks, nil); err == nil {
+			f, err = results.ReadJobsFrame(path, tf.Tasks, want...)
+		}
+	} else {
+		f, err = results.ReadFrame(path, want...)
+	}
 	if err != nil {
 		return nil, err
 	}
 	o.frames[key] = f
 	return f, nil
+}
+
+// columns returns the columns of its table a selection reads besides the
+// task columns; along is a trend's key ("" for none).
+func (s *Selection) columns(along string) []string {
+	out := []string{s.Metric}
+	switch t := s.table(); t {
+	case TableSummary:
+		out = append(out, "scheme", "category", "jobs")
+	case TableTasks:
+		out = append(out, "error")
+	case TableJobs:
+		if s.Scheme != "" {
+			out = append(out, results.CategoryPrefix+s.Scheme)
+		}
+	}
+	for _, w := range s.Where {
+		out = append(out, w.Key)
+	}
+	if along != "" {
+		out = append(out, along)
+	}
+	return out
+}
+
+// prepare records the columns every claim reads, so each table is read
+// once with all of them.
+func (o *Outputs) prepare(cs []Claim) {
+	if o.want == nil {
+		o.want = map[string][]string{}
+	}
+	for i := range cs {
+		for _, s := range selectionsOf(&cs[i]) {
+			key := s.s.Group + "/" + s.s.table()
+			o.want[key] = append(o.want[key], s.s.columns(cs[i].Along)...)
+		}
+	}
 }
 
 // taskKeys are the task columns a where filter or along key names
@@ -76,19 +146,20 @@ type picked struct {
 }
 
 // pick returns the rows a selection matches, or an error naming the first
-// condition that leaves no row and the values it could have taken.
-func (o *Outputs) pick(s Selection) (*picked, error) {
+// condition that leaves no row and the values it could have taken; along
+// is a trend's key, read too.
+func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 	t := s.table()
-	f, err := o.frame(s.Group, t)
+	f, err := o.frame(s.Group, t, s.columns(along))
 	if err != nil {
 		return nil, err
 	}
 	file := filepath.ToSlash(filepath.Join(s.Group, "sweep", t+".parquet"))
 	if s.Metric != "" && !(t == TableSummary && (s.Metric == "share" || s.Metric == "count")) {
-		if _, ok := f.Num[s.Metric]; !ok {
+		if f.File[s.Metric] != "num" {
 			var have []string
-			for k := range f.Num {
-				if !strings.HasPrefix(k, results.ParamPrefix) && !slices.Contains(frameTaskCols, k) {
+			for _, k := range f.Columns() {
+				if f.File[k] == "num" && !strings.HasPrefix(k, results.ParamPrefix) && !slices.Contains(frameTaskCols, k) {
 					have = append(have, k)
 				}
 			}
@@ -142,13 +213,13 @@ func (o *Outputs) pick(s Selection) (*picked, error) {
 		want := s.Setting
 		conds = append(conds, cond{
 			name:  fmt.Sprintf("setting %q", want),
-			match: func(i int) bool { return f.Tasks[i].Label == want },
-			value: func(i int) string { return f.Tasks[i].Label },
+			match: func(i int) bool { return f.Task(i).Label == want },
+			value: func(i int) string { return f.Task(i).Label },
 		})
 	}
 	params := map[string]bool{}
-	for i := range f.Tasks {
-		for k := range f.Tasks[i].ParamValues {
+	for k := range f.Tasks {
+		for k := range f.Tasks[k].ParamValues {
 			params[k] = true
 		}
 	}
@@ -159,8 +230,8 @@ func (o *Outputs) pick(s Selection) (*picked, error) {
 			rf := results.Filter{Key: w.Key, Values: w.Values}
 			conds = append(conds, cond{
 				name:  w.Key + "=" + strings.Join(w.Values, "|"),
-				match: func(i int) bool { return rf.Match(&f.Tasks[i]) },
-				value: func(i int) string { return taskValue(&f.Tasks[i], w.Key) },
+				match: func(i int) bool { return rf.Match(f.Task(i)) },
+				value: func(i int) string { return taskValue(f.Task(i), w.Key) },
 			})
 		case f.Num[w.Key] != nil:
 			col := f.Num[w.Key]
@@ -294,7 +365,7 @@ func (p *picked) value(s Selection, i int, overall map[string]float64) float64 {
 		case "count", "jobs":
 			return jobs
 		case "share":
-			all := overall[f.Tasks[i].TaskID+"\x00"+f.Str["scheme"][i]]
+			all := overall[f.Task(i).TaskID+"\x00"+f.Str["scheme"][i]]
 			if all == 0 {
 				return math.NaN()
 			}
@@ -314,7 +385,7 @@ func overallJobs(f *results.Frame) map[string]float64 {
 	cats, schemes, jobs := f.Str["category"], f.Str["scheme"], f.Num["jobs"]
 	for i := range f.Len() {
 		if cats != nil && cats[i] == metrics.Overall {
-			out[f.Tasks[i].TaskID+"\x00"+schemes[i]] = jobs[i]
+			out[f.Task(i).TaskID+"\x00"+schemes[i]] = jobs[i]
 		}
 	}
 	return out
@@ -324,7 +395,7 @@ func overallJobs(f *results.Frame) map[string]float64 {
 // replication order), combining the rows of a replication by the
 // selection's agg.
 func (o *Outputs) repValues(s Selection) ([]float64, *picked, error) {
-	p, err := o.pick(s)
+	p, err := o.pick(s, "")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -335,7 +406,7 @@ func (o *Outputs) repValues(s Selection) ([]float64, *picked, error) {
 	byRep := map[int][]int{}
 	var reps []int
 	for _, i := range p.rows {
-		r := p.f.Tasks[i].Replication
+		r := p.f.Task(i).Replication
 		if _, ok := byRep[r]; !ok {
 			reps = append(reps, r)
 		}
@@ -424,7 +495,7 @@ func ambiguity(p *picked, rows []int) error {
 	for _, key := range []string{"trace", "label", "policy", "load", "estimates", "load_mode", "skip", "count", "procs"} {
 		var vals []string
 		for _, i := range rows {
-			if v := taskValue(&p.f.Tasks[i], key); !slices.Contains(vals, v) {
+			if v := taskValue(p.f.Task(i), key); !slices.Contains(vals, v) {
 				vals = append(vals, v)
 			}
 		}
@@ -434,7 +505,7 @@ func ambiguity(p *picked, rows []int) error {
 	}
 	var keys []string
 	for _, i := range rows {
-		for k := range p.f.Tasks[i].ParamValues {
+		for k := range p.f.Task(i).ParamValues {
 			if !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
@@ -444,7 +515,7 @@ func ambiguity(p *picked, rows []int) error {
 	for _, k := range keys {
 		var vals []string
 		for _, i := range rows {
-			if v := taskValue(&p.f.Tasks[i], k); !slices.Contains(vals, v) {
+			if v := taskValue(p.f.Task(i), k); !slices.Contains(vals, v) {
 				vals = append(vals, v)
 			}
 		}
@@ -508,13 +579,13 @@ func (o *Outputs) series(s Selection, key string, values []string) ([]point, err
 		return s.overlay(Selection{Where: []Filter{{Key: key, Values: []string{v}}}})
 	}
 	if len(values) == 0 {
-		p, err := o.pick(s)
+		p, err := o.pick(s, key)
 		if err != nil {
 			return nil, err
 		}
 		var nums []float64
 		for _, i := range p.rows {
-			x, ok := taskNumber(&p.f.Tasks[i], key)
+			x, ok := taskNumber(p.f.Task(i), key)
 			if !ok {
 				col := p.f.Num[key]
 				if col == nil {
@@ -560,7 +631,7 @@ func (o *Outputs) rowValues(s Selection) ([]float64, []string, error) {
 		}
 		return vals, desc, nil
 	}
-	p, err := o.pick(s)
+	p, err := o.pick(s, "")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -575,7 +646,7 @@ func (o *Outputs) rowValues(s Selection) ([]float64, []string, error) {
 		if math.IsNaN(v) {
 			continue
 		}
-		tc := &p.f.Tasks[i]
+		tc := p.f.Task(i)
 		vals = append(vals, v)
 		desc = append(desc, fmt.Sprintf("task %d (%s, %s, load %s, replication %d)", tc.TaskIndex, tc.Label, tc.Trace, fmtNum(tc.Load), tc.Replication))
 	}

@@ -25,8 +25,8 @@ func TestReadFrame(t *testing.T) {
 		t.Fatalf("Len()=%d, want %d", f.Len(), len(sum))
 	}
 	for i, s := range sum {
-		if f.Tasks[i].TaskID != s.TaskID || f.Tasks[i].Label != s.Label || f.Tasks[i].Load != s.Load {
-			t.Fatalf("row %d: task columns %+v, want %+v", i, f.Tasks[i], s.TaskCols)
+		if f.Task(i).TaskID != s.TaskID || f.Task(i).Label != s.Label || f.Task(i).Load != s.Load {
+			t.Fatalf("row %d: task columns %+v, want %+v", i, *f.Task(i), s.TaskCols)
 		}
 		if f.Str["category"][i] != s.Category || f.Num["jobs"][i] != float64(s.Aggregate.Count) ||
 			f.Num["bsd_mean"][i] != s.BSD.Mean || f.Num["wait_max"][i] != s.Wait.Max {
@@ -62,5 +62,23 @@ func TestReadFrame(t *testing.T) {
 	}
 	if want := len(r.res) * len(r.res[0].Jobs); jobs.Len() != want || len(jobs.Str["cat_ss16"]) != want {
 		t.Fatalf("jobs: %d rows, %d categories, want %d", jobs.Len(), len(jobs.Str["cat_ss16"]), want)
+	}
+	// Two columns of jobs.parquet with the task columns of tasks.parquet
+	// give the same rows.
+	few, err := results.ReadJobsFrame(filepath.Join(dir, results.JobsFile), ft.Tasks, "wait", "cat_ss4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if few.Len() != jobs.Len() || len(few.Num) != 1 || len(few.Str) != 2 { // wait; task_id and cat_ss4
+		t.Fatalf("ReadJobsFrame: %d rows, columns %v %v", few.Len(), len(few.Num), len(few.Str))
+	}
+	for i := range jobs.Len() {
+		if few.Num["wait"][i] != jobs.Num["wait"][i] || few.Str["cat_ss4"][i] != jobs.Str["cat_ss4"][i] ||
+			few.Task(i).TaskID != jobs.Task(i).TaskID || few.Task(i).Params != jobs.Task(i).Params {
+			t.Fatalf("ReadJobsFrame row %d differs from ReadFrame's", i)
+		}
+	}
+	if _, err := results.ReadJobsFrame(filepath.Join(dir, results.JobsFile), ft.Tasks[:1], "wait"); err == nil {
+		t.Error("ReadJobsFrame with missing tasks succeeded")
 	}
 }
