@@ -186,12 +186,20 @@ type Reservation struct {
 
 // Compress moves n reservations earlier where the profile allows, taking
 // them in index order (conservative backfilling passes them in order of
-// start time): each one starting after now is released and placed again
-// at the earliest time >= now it fits, which is never later than before
-// because its own old place is free again. r(i) gives reservation i; its
-// Start is updated in place. Compress reports whether any start changed.
-// Reservations starting at or before now are left alone. Cost: n times
-// [Profile.EarliestStart] plus a release and a reserve.
+// start time or of arrival): each one starting after now is released and
+// placed again at the earliest time >= now it fits, which is never later
+// than before because its own old place is free again. r(i) gives
+// reservation i; its Start is updated in place. Compress reports whether
+// any start changed. Reservations starting at or before now are left
+// alone.
+//
+// Cost: a reservation that moves is released and reserved again (O(k)
+// each); one that does not (most of them) costs a scan of the profile
+// from now to its start ([Profile.earliestWithout], which counts its own
+// processors as free without releasing them) and no slice copies. A
+// compression is still O(n k) in the worst case: with a long queue and
+// many early ends (trace estimates at high load) this scan dominates
+// conservative backfilling's cost.
 func (p *Profile) Compress(now Time, n int, r func(i int) *Reservation) bool {
 	moved := false
 	for i := 0; i < n; i++ {
@@ -199,15 +207,66 @@ func (p *Profile) Compress(now Time, n int, r func(i int) *Reservation) bool {
 		if rv.Start <= now {
 			continue
 		}
-		_ = p.Release(rv.Start, rv.Dur, rv.Procs)
-		at := p.EarliestStart(now, rv.Procs, rv.Dur)
-		_ = p.Reserve(at, rv.Dur, rv.Procs)
-		if at != rv.Start {
-			rv.Start = at
-			moved = true
+		at := p.earliestWithout(now, rv)
+		if at == rv.Start {
+			continue
 		}
+		_ = p.Release(rv.Start, rv.Dur, rv.Procs)
+		_ = p.Reserve(at, rv.Dur, rv.Procs)
+		rv.Start = at
+		moved = true
 	}
 	return moved
+}
+
+// earliestWithout returns the time EarliestStart(from, rv.Procs, rv.Dur)
+// would return after releasing rv (which is in the profile), without
+// releasing it: the earliest time >= from at which rv fits if rv's own
+// processors were free during [rv.Start, rv.Start+rv.Dur). That time is
+// never after rv.Start, so the scan stops there. The profile's steps are
+// walked as if split at rv's start and end.
+func (p *Profile) earliestWithout(from Time, rv *Reservation) Time {
+	s, e := rv.Start, rv.Start+rv.Dur
+	from = max(from, p.times[0])
+	if from >= s {
+		return s
+	}
+	i := p.index(from)
+	pos, cand := from, from
+	for {
+		next := Never
+		if i+1 < len(p.times) {
+			next = p.times[i+1]
+		}
+		own := pos >= s && pos < e
+		if pos < s && s < next {
+			next = s
+		} else if own && e < next {
+			next = e
+		}
+		f := p.free[i]
+		if own {
+			f += rv.Procs
+		}
+		if f < rv.Procs {
+			cand = Never
+		} else if cand == Never {
+			if pos >= s {
+				return s
+			}
+			cand = pos
+		}
+		if cand != Never && (next == Never || next-cand >= rv.Dur) {
+			return cand
+		}
+		if next == Never {
+			return s // unreachable: the last step has every processor free
+		}
+		pos = next
+		if i+1 < len(p.times) && p.times[i+1] == pos {
+			i++
+		}
+	}
 }
 
 // Advance moves the origin to now, forgetting the past. now must not be

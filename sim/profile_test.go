@@ -305,3 +305,35 @@ func TestProfile_CopyFrom(t *testing.T) {
 		t.Errorf("changing the copy changed the original: %v", q)
 	}
 }
+
+// TestProfile_earliestWithout checks, on random profiles, that the scan
+// that counts a reservation's processors as free gives what releasing it
+// and searching gives.
+func TestProfile_earliestWithout(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for it := 0; it < 3000; it++ {
+		p := NewProfile(16, 0)
+		var rs []Reservation
+		for k := 0; k < 1+rng.IntN(12); k++ {
+			procs, dur := 1+rng.IntN(16), Time(1+rng.IntN(50))
+			at := p.EarliestStart(Time(rng.IntN(60)), procs, dur)
+			if p.Reserve(at, dur, procs) == nil {
+				rs = append(rs, Reservation{Start: at, Dur: dur, Procs: procs})
+			}
+		}
+		rv := rs[rng.IntN(len(rs))]
+		from := Time(rng.IntN(40))
+		got := p.earliestWithout(from, &rv)
+		q := p.Clone()
+		if err := q.Release(rv.Start, rv.Dur, rv.Procs); err != nil {
+			t.Fatal(err)
+		}
+		want := q.EarliestStart(from, rv.Procs, rv.Dur)
+		if rv.Start <= from {
+			want = rv.Start
+		}
+		if got != want {
+			t.Fatalf("profile %v, reservation %+v from %d: earliestWithout = %d, want %d", p, rv, from, got, want)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package policy_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+var (
+	benchLoadCount = flag.Int("loadbench.count", 0, "jobs of the CTC trace BenchmarkPolicyLoad simulates (0: all)")
+	benchLoadEst   = flag.String("loadbench.estimates", "trace", "estimate model of BenchmarkPolicyLoad (trace or accurate)")
+)
+
+// BenchmarkPolicyLoad simulates every registered policy (default
+// parameters; moldable policies are left out: they need moldable
+// workloads) over the whole CTC trace with its users' estimates at loads
+// 1.0 to 1.6 (arrival_scale): a cost that grows faster than the work
+// shows up as a steep row. One sub-benchmark per policy and load:
+//
+//	go test ./sim/policy -run '^$' -bench 'PolicyLoad/conservative/' -benchtime 1x
+func BenchmarkPolicyLoad(b *testing.B) {
+	est, err := workload.ParseEstimateModel(*benchLoadEst)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range policy.Entries() {
+		if e.Moldable {
+			continue
+		}
+		for _, load := range []float64{1.0, 1.2, 1.4, 1.6} {
+			b.Run(fmt.Sprintf("%s/%.1f", e.Name, load), func(b *testing.B) {
+				wl := loadWorkload(b, "ctc", workload.Options{Estimates: est, Count: *benchLoadCount, Load: load})
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					p, err := policy.New(e.Name, nil, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(wl.Jobs)), "jobs")
+			})
+		}
+	}
+}
+
+// loadWorkload builds a workload of a shipped trace (read once per test
+// binary, as loadSubset does).
+func loadWorkload(tb testing.TB, name string, opts workload.Options) *workload.Workload {
+	tb.Helper()
+	loadSubset(tb, name, opts.Estimates, 0, 1) // reads and caches the trace
+	traceMu.Lock()
+	tr := traceCache[name]
+	traceMu.Unlock()
+	wl, err := tr.Build(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return wl
+}
