@@ -117,8 +117,9 @@ func WithOutDir(dir string) Option { return func(c *config) { c.outDir = dir } }
 func WithForce(force bool) Option { return func(c *config) { c.force = force } }
 
 // WithProgress sets where the progress display goes (default: nowhere).
-// A terminal gets a bar redrawn in place, anything else a plain line every
-// progress interval.
+// A terminal gets a bar redrawn in place, anything else (a log) a plain
+// line every progress interval and each time another 5% of the tasks is
+// done.
 func WithProgress(w io.Writer) Option { return func(c *config) { c.progress = w } }
 
 // WithProgressBar forces the progress bar on or off, whatever the

@@ -35,7 +35,9 @@ type Snapshot struct {
 	Failed  int `json:"failed"`
 	Running int `json:"running"`
 	// Rate is tasks finished per second in this session; ETA the time to
-	// finish the rest at that rate (0: unknown).
+	// finish the rest, from the durations of the finished and running
+	// tasks (see progress.eta), or at that rate before any task's
+	// duration is known (0: unknown).
 	Rate float64       `json:"rate"`
 	ETA  time.Duration `json:"eta"`
 	// Updated is when the snapshot was taken.
@@ -52,8 +54,16 @@ type progress struct {
 
 	mu      sync.Mutex
 	snap    Snapshot
-	running map[string]bool
-	over    map[string]bool // tasks finished
+	running map[string]time.Time // task -> when a worker started it
+	over    map[string]bool      // tasks finished
+	// took and timed sum and count the durations of the tasks finished
+	// in this session whose start was seen.
+	took  time.Duration
+	timed int
+	// step is the last twentieth of the sweep a plain line was printed
+	// for; next signals the display loop to print one.
+	step    int
+	next    chan struct{}
 	began   time.Time
 	session int
 	width   int // length of the last bar drawn
@@ -67,9 +77,10 @@ func newProgress(w io.Writer, tty bool, interval time.Duration, sweepName string
 		w: w, tty: tty, interval: interval,
 		file:    filepath.Join(stateDir, "progress", sweepName+".json"),
 		snap:    Snapshot{Sweep: sweepName, RunID: runID, PID: os.Getpid(), Total: total, Done: done, Failed: failed},
-		running: map[string]bool{},
+		running: map[string]time.Time{},
 		over:    map[string]bool{},
 		quit:    make(chan struct{}),
+		next:    make(chan struct{}, 1),
 	}
 	p.wg.Go(p.loop)
 	return p
@@ -92,8 +103,8 @@ func (p *progress) preset(id string) {
 // started notes that a worker started a task.
 func (p *progress) started(id string) {
 	p.mu.Lock()
-	if !p.over[id] {
-		p.running[id] = true
+	if _, ok := p.running[id]; !ok && !p.over[id] {
+		p.running[id] = time.Now()
 	}
 	p.mu.Unlock()
 }
@@ -101,12 +112,25 @@ func (p *progress) started(id string) {
 // finished notes a task's result.
 func (p *progress) finished(id string, failed bool) {
 	p.mu.Lock()
+	if at, ok := p.running[id]; ok {
+		p.took += time.Since(at)
+		p.timed++
+	}
 	delete(p.running, id)
 	p.over[id] = true
 	p.snap.Done++
 	p.session++
 	if failed {
 		p.snap.Failed++
+	}
+	if p.snap.Total > 0 {
+		if step := p.snap.Done * 20 / p.snap.Total; step > p.step {
+			p.step = step
+			select {
+			case p.next <- struct{}{}:
+			default:
+			}
+		}
 	}
 	p.mu.Unlock()
 }
@@ -123,8 +147,38 @@ func (p *progress) snapshot() Snapshot {
 			s.Rate = float64(p.session) / el
 			s.ETA = time.Duration(float64(s.Total-s.Done) / s.Rate * float64(time.Second)).Round(time.Second)
 		}
+		if p.timed > 0 {
+			s.ETA = p.eta(s.Total - s.Done).Round(time.Second)
+		}
 	}
 	return s
+}
+
+// eta estimates the time to finish left tasks (running ones included)
+// from the durations of the tasks finished and of those running: a queued
+// task takes the mean duration of the finished ones; a running task needs
+// the rest of that mean, or, once it has run longer than the mean, as long
+// again as it has run so far (a long task is likely to go on), so the
+// estimate grows while a long task runs instead of standing still. The
+// work is shared by as many slots as tasks are running (at least one),
+// and the estimate is never below the longest running task's rest.
+// Called with p.mu held.
+func (p *progress) eta(left int) time.Duration {
+	mean := p.took / time.Duration(p.timed)
+	queued := left - len(p.running)
+	work := time.Duration(max(queued, 0)) * mean
+	var longest time.Duration
+	now := time.Now()
+	for _, at := range p.running {
+		ran := now.Sub(at)
+		rest := mean - ran
+		if ran >= mean {
+			rest = ran
+		}
+		work += rest
+		longest = max(longest, rest)
+	}
+	return max(work/time.Duration(max(len(p.running), 1)), longest)
 }
 
 func (p *progress) loop() {
@@ -142,6 +196,13 @@ func (p *progress) loop() {
 			return
 		case <-drawT.C:
 			p.draw(false)
+		case <-p.next:
+			// Another twentieth of the sweep is done: a plain line now
+			// (a terminal's bar is redrawn often anyway).
+			if !p.tty {
+				p.draw(false)
+				drawT.Reset(draw)
+			}
 		case <-fileT.C:
 			p.save()
 		}
