@@ -251,19 +251,29 @@ func (p *Policy) Key(t *sim.Task) float64 {
 
 // byKey sorts ts by key, ties by arrival.
 func (p *Policy) byKey(ts []*sim.Task) {
-	keys := make(map[*sim.Task]float64, len(ts))
-	for _, t := range ts {
-		keys[t] = p.Key(t)
+	if len(ts) < 2 {
+		return
 	}
-	slices.SortStableFunc(ts, func(a, b *sim.Task) int {
-		if ka, kb := keys[a], keys[b]; ka != kb {
-			if ka < kb {
+	type kt struct {
+		k float64
+		t *sim.Task
+	}
+	buf := make([]kt, len(ts))
+	for i, t := range ts {
+		buf[i] = kt{p.Key(t), t}
+	}
+	slices.SortFunc(buf, func(a, b kt) int {
+		if a.k != b.k {
+			if a.k < b.k {
 				return -1
 			}
 			return 1
 		}
-		return a.Index - b.Index
+		return a.t.Index - b.t.Index
 	})
+	for i := range buf {
+		ts[i] = buf[i].t
+	}
 }
 
 // protected reports whether t holds processors and may not be preempted:
@@ -406,6 +416,9 @@ func (p *Policy) selectJobs(cands []*sim.Task, avail int, size func(*sim.Task) i
 
 // runToCompletion: LSF-RTC, LSF-RTC-AD, LSF-RTC-ADSUBSET.
 func (p *Policy) runToCompletion() {
+	if p.m.Free() < p.unit {
+		return // nothing can start
+	}
 	var pend []*sim.Task
 	for _, t := range p.jobs {
 		if t.State == sim.Waiting {
