@@ -38,6 +38,9 @@ type Bars struct {
 	Series                []Series
 	// LogY forces a logarithmic y axis; AutoLog lets the data decide.
 	LogY, AutoLog bool
+	// Legend is the legend's position (see [LegendPositions]; "" is
+	// top-right).
+	Legend string
 }
 
 // XY is one named line.
@@ -52,6 +55,9 @@ type Lines struct {
 	Title, XLabel, YLabel string
 	Series                []XY
 	LogY, AutoLog         bool
+	// Legend is the legend's position (see [LegendPositions]; "" is
+	// top-left).
+	Legend string
 }
 
 // palette is a colour-blind-safe set (Okabe-Ito).
@@ -149,8 +155,12 @@ func (b *Bars) Save(path string) error {
 		p.Legend.Add(s.Name, bars)
 	}
 	p.Legend.Top = true
+	placeLegend(p, b.Legend)
 	// Headroom above the tallest bar for the legend.
 	p.Y.Max += 0.18 * (p.Y.Max - math.Min(p.Y.Min, 0))
+	if !logY {
+		p.Y.Tick.Marker = niceTicks{}
+	}
 	p.NominalX(b.Categories...)
 	p.X.Tick.Label.Rotation = math.Pi / 4
 	p.X.Tick.Label.XAlign = draw.XRight
@@ -204,9 +214,12 @@ func (l *Lines) Save(path string) error {
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
+	placeLegend(p, l.Legend)
 	if !logY {
 		p.Y.Max += 0.15 * (p.Y.Max - p.Y.Min)
+		p.Y.Tick.Marker = niceTicks{}
 	}
+	padX(p, 0.04)
 	p.Add(plotter.NewGrid())
 	return save(p, 6*vg.Inch, 4.5*vg.Inch, path)
 }

@@ -87,3 +87,48 @@ func TestBars_LogBase(t *testing.T) {
 		t.Errorf("tick labels %v, want 0.1 at 0, 1 at 1, 1000 at 4", labels)
 	}
 }
+
+// TestStyle_Apply: --log, --linear and --legend reach the charts, and bad
+// values are named.
+func TestStyle_Apply(t *testing.T) {
+	b := &Bars{AutoLog: true}
+	Style{YScale: ScaleLinear, Legend: "bottom-left"}.Apply(b)
+	if b.LogY || b.AutoLog || b.Legend != "bottom-left" {
+		t.Errorf("linear: %+v", b)
+	}
+	l := &Lines{}
+	Style{YScale: ScaleLog}.Apply(l)
+	if !l.LogY || l.Legend != "" {
+		t.Errorf("log: %+v", l)
+	}
+	if err := (Style{Legend: "middle"}).Check(); err == nil || !strings.Contains(err.Error(), `"middle"`) {
+		t.Errorf("Check(legend middle)=%v", err)
+	}
+	for _, pos := range LegendPositions {
+		l := &Lines{Series: []XY{{Name: "a", X: []float64{1, 2}, Y: []float64{1, 3}}}, Legend: pos}
+		if err := l.Save(filepath.Join(t.TempDir(), "l.svg")); err != nil {
+			t.Errorf("legend %s: %v", pos, err)
+		}
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	var labels []string
+	for _, tk := range (niceTicks{}).Ticks(0, 1600) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0 500 1000 1500" {
+		t.Errorf("ticks of [0, 1600]: %s, want 0 500 1000 1500", got)
+	}
+	labels = nil
+	for _, tk := range (niceTicks{}).Ticks(0.9, 1.35) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0.9 1 1.1 1.2 1.3" {
+		t.Errorf("ticks of [0.9, 1.35]: %s", got)
+	}
+}

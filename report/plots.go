@@ -61,6 +61,9 @@ type PlotOptions struct {
 	// X and Series are [KindParam]'s parameter on the x axis and the
 	// parameter (or "load") whose values are its lines.
 	X, Series string
+	// Style forces the y scale and the legend position of every figure
+	// (default: each figure's own choice).
+	Style plot.Style
 }
 
 // figure is one chart and its file name without extension.
@@ -148,6 +151,7 @@ func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
 	for _, fg := range figs {
 		for _, ext := range opts.Formats {
 			path := filepath.Join(opts.OutDir, fg.name+"."+ext)
+			opts.Style.Apply(fg.chart)
 			if err := fg.chart.Save(path); err != nil {
 				return out, err
 			}

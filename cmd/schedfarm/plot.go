@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
@@ -34,7 +35,7 @@ func plotCommand() *cli.Command {
 			"Examples:\n" +
 			"  schedfarm plot out/quickstart\n" +
 			"  schedfarm plot out/reproduce/kettimuthu2005/fig07-14 --metric turnaround_max --format svg\n" +
-			"  schedfarm plot out/quickstart --kind load --scheme ss4\n" +
+			"  schedfarm plot out/quickstart --kind load --scheme ss4 --linear --legend bottom-right\n" +
 			"  schedfarm plot out/quickstart --kind util\n" +
 			"  schedfarm plot out/quickstart --kind transient --batch 1000 --baseline easy\n" +
 			"  schedfarm plot out/quickstart --baseline easy --metric turnaround_mean\n" +
@@ -46,6 +47,9 @@ func plotCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; as in schedfarm table)"},
 			&cli.StringFlag{Name: "format", Value: strings.Join(report.Formats, ","), Usage: "comma-separated file `FORMATS`: png, svg"},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: DIR/figures)"},
+			&cli.BoolFlag{Name: "log", Usage: "logarithmic y axis on every figure (default: when the values span more than two decades)"},
+			&cli.BoolFlag{Name: "linear", Usage: "linear y axis on every figure"},
+			&cli.StringFlag{Name: "legend", Usage: "legend `POSITION`: " + strings.Join(plot.LegendPositions, ", ") + " (default: each figure's own)"},
 			&cli.StringFlag{Name: "baseline", Usage: "transient: the setting `NAME` R compares with; bars: draw each other setting's percent change against it (a label, a policy name or a shown setting name)"},
 			&cli.IntFlag{Name: "batch", Value: report.DefaultBatch, Usage: "transient: jobs per batch"},
 			&cli.StringFlag{Name: "x", Usage: "param: the policy parameter `NAME` on the x axis"},
@@ -70,7 +74,19 @@ func runPlot(c *cli.Context) error {
 			formats = append(formats, f)
 		}
 	}
-	files, err := report.Plots(dir, report.PlotOptions{
+	style := plot.Style{Legend: c.String("legend")}
+	switch {
+	case c.Bool("log") && c.Bool("linear"):
+		return cliUsageError(c, "--log and --linear exclude each other")
+	case c.Bool("log"):
+		style.YScale = plot.ScaleLog
+	case c.Bool("linear"):
+		style.YScale = plot.ScaleLinear
+	}
+	if err := style.Check(); err != nil {
+		return cliUsageError(c, "--legend: %v", err)
+	}
+	files, err := report.Plots(dir, report.PlotOptions{Style: style,
 		Kind: c.String("kind"), Metric: c.String("metric"), Scheme: c.String("scheme"),
 		Where: where, Formats: formats, OutDir: c.String("out"),
 		Baseline: c.String("baseline"), Batch: c.Int("batch"), X: c.String("x"), Series: c.String("series"),
