@@ -49,7 +49,7 @@ func WriteMarkdown(w io.Writer, tables []Table, level int) error {
 
 // TablesCSVHeader is the header row of [WriteTablesCSV].
 var TablesCSVHeader = []string{
-	"trace", "machine_procs", "skip", "count", "estimates", "load_mode", "load",
+	"trace", "machine_procs", "skip", "count", "estimates", "load_mode", "load", "sigma", "range_factor",
 	"setting", "policy", "label", "params",
 	"scheme", "category", "row", "col", "reps", "jobs", "metric", "value",
 	"baseline", "baseline_value", "compare", "compared", "failed", "errors",
@@ -71,8 +71,12 @@ func WriteTablesCSV(w io.Writer, tables []Table) error {
 	for i := range tables {
 		for _, v := range tables[i].Values {
 			wl, st := v.Workload, v.Setting
+			sigma, rf := "", ""
+			if wl.Moldable {
+				sigma, rf = fmtFloat(wl.Sigma), fmtFloat(wl.RangeFactor)
+			}
 			rec := []string{
-				wl.Trace, strconv.Itoa(wl.Procs), strconv.Itoa(wl.Skip), strconv.Itoa(wl.Count), wl.Estimates, wl.LoadMode, fmtFloat(wl.Load),
+				wl.Trace, strconv.Itoa(wl.Procs), strconv.Itoa(wl.Skip), strconv.Itoa(wl.Count), wl.Estimates, wl.LoadMode, fmtFloat(wl.Load), sigma, rf,
 				st.Name, st.Policy, st.Label, st.Params,
 				v.Scheme, v.Category, strconv.Itoa(v.Row), strconv.Itoa(v.Col), strconv.Itoa(v.Reps), num(v.Jobs), v.Metric, num(v.Value),
 				v.Baseline, num(v.BaselineValue), v.Compare, num(v.Compared), strconv.Itoa(v.Failed), v.Errors,

@@ -20,7 +20,8 @@
 // parameter grid; for each replication. A grid is the cartesian product of
 // its axes, the last axis varying fastest; axes joined by a zip group move
 // together and take the place of the group's first member. Workload axes
-// come in the order trace, procs, skip, count, estimates, load_mode, load;
+// come in the order trace, procs, skip, count, estimates, load_mode, load,
+// sigma, range_factor;
 // parameter axes in the order they are written in the spec.
 //
 // A task's seed is derived from the spec's base seed, the workload and the
