@@ -120,6 +120,17 @@
 // less), the prose reading 0.44 and 0.41, and SS itself 0.42 and 0.40 (see
 // the last paragraph).
 //
+// "The average slowdown of the category" may also mean that of the scheme
+// being tuned: [SSConfig.TSSBaselineSS] takes the limits from a plain SS
+// run of the same jobs ([BaselineSS]). It does not reproduce Figures 15 and
+// 17 either (CTC: 1 of the 6 categories the paper names improves by 5% or
+// more, 6 of the other 10 get worse by more than 10%). Nor does any reading
+// with [SSConfig.HoldRemembered]: its better CTC worst cases come from the
+// placement, as plain SS with it does as well. A category's worst case is a
+// single job and moves far with the schedule: with SF 1.98 or 2.02 instead
+// of 2, or a 55 s interval instead of 60 s, the 16 CTC category maxima of
+// plain SS change by factors 0.5 to 19 (REPRODUCING.md).
+//
 // # Immediate service
 //
 // Section 2.3 gives IS in one paragraph; the rest is this package's:
