@@ -3,6 +3,7 @@ package preempt
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -27,8 +28,9 @@ type ISConfig struct {
 }
 
 // DefaultISConfig returns the IS settings of Chiang and Vernon, without
-// overhead, suspended jobs competing by priority ([ISConfig.ResumePreempt]).
-func DefaultISConfig() ISConfig { return ISConfig{Timeslice: DefaultTimeslice, ResumePreempt: true} }
+// overhead; suspended jobs resume on free processors only (the
+// Kettimuthu et al. specs set [ISConfig.ResumePreempt]).
+func DefaultISConfig() ISConfig { return ISConfig{Timeslice: DefaultTimeslice} }
 
 // Validate checks the configuration; errors wrap [ErrInvalidConfig].
 func (c ISConfig) Validate() error {
@@ -118,13 +120,24 @@ func (p *IS) Schedule() {
 			}
 			return a.Index - b.Index
 		})
+		// floor is the lowest instantaneous xfactor of a job that may be
+		// suspended; a suspended job at or below it cannot reclaim. Jobs
+		// suspended or resumed in this loop only raise the true floor.
+		floor := math.Inf(1)
+		if p.cfg.ResumePreempt {
+			for _, r := range p.m.Active() {
+				if r.State == sim.Running && now-r.SegStart >= p.cfg.Timeslice {
+					floor = min(floor, instXfactor(r, now))
+				}
+			}
+		}
 		for _, t := range ready {
 			if p.pending[t.Index] || t.State != sim.Suspended {
 				continue
 			}
 			if p.canResume(t) {
 				p.start(t)
-			} else if p.cfg.ResumePreempt {
+			} else if p.cfg.ResumePreempt && p.ixf[t.Index] > floor {
 				p.reclaim(t, now)
 			}
 		}
