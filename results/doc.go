@@ -40,7 +40,7 @@
 // where the task's policy has no such parameter), machine_procs, load,
 // load_mode, estimates, skip, count, replication and seed.
 //
-// Row groups hold 262,144 rows each (the last one fewer), whatever the
+// Row groups hold 65,536 rows each (the last one fewer), whatever the
 // tasks' sizes, and carry min/max statistics on every column, so readers
 // skip row groups on task or parameter predicates. Every Parquet file is
 // zstd-compressed and carries key-value metadata:

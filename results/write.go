@@ -26,7 +26,7 @@ import (
 // rowGroupRows is the number of rows per Parquet row group. Row groups
 // hold a fixed number of rows, whatever the tasks' sizes, so a file's
 // bytes do not depend on how results were chunked on the way.
-const rowGroupRows = 1 << 18
+const rowGroupRows = 1 << 16
 
 // chunkRows is the number of rows the writers build in memory before
 // handing them to the Parquet encoder; it divides rowGroupRows and is a
