@@ -3,32 +3,21 @@ package preempt
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"maps"
-	"sync"
 
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy/backfill"
+	"github.com/schedfarm/schedfarm/sim/policy/internal/runcache"
 )
 
 // baselineCacheSize bounds the number of workloads whose TSS baseline is
 // kept in the process.
 const baselineCacheSize = 8
 
-type baselineEntry struct {
-	once sync.Once
-	val  map[string]float64
-	err  error
-}
-
-// baselines caches TSS baselines by workload hash, oldest evicted first.
-var baselines struct {
-	sync.Mutex
-	m     map[[sha256.Size]byte]*baselineEntry
-	order [][sha256.Size]byte
-}
+// baselines caches TSS baselines by workload, the last few kept.
+var baselines = runcache.New[map[string]float64](baselineCacheSize)
 
 // Baseline returns the TSS baseline of a workload: the mean bounded
 // slowdown of each non-empty ss16 category (by label) when jobs run on
@@ -38,7 +27,7 @@ var baselines struct {
 // every job, and concurrent calls for the same workload simulate it once.
 // The returned map is the caller's.
 func Baseline(procs int, jobs []sim.Job) (map[string]float64, error) {
-	return cachedBaseline(workloadKey(procs, jobs, ""), func() (map[string]float64, error) {
+	return cachedBaseline(runcache.Key("", procs, jobs), func() (map[string]float64, error) {
 		return computeBaseline(procs, jobs, backfill.NewEASY())
 	})
 }
@@ -50,7 +39,7 @@ func Baseline(procs int, jobs []sim.Job) (map[string]float64, error) {
 func BaselineSS(cfg SSConfig, procs int, jobs []sim.Job) (map[string]float64, error) {
 	cfg.Tunable, cfg.Overhead = false, Overhead{}
 	tag := fmt.Sprintf("ss %v %v %v %v %v", cfg.SuspensionFactor, cfg.WidthRatio, cfg.Interval, cfg.HoldRemembered, cfg.HoldBackfill)
-	return cachedBaseline(workloadKey(procs, jobs, tag), func() (map[string]float64, error) {
+	return cachedBaseline(runcache.Key(tag, procs, jobs), func() (map[string]float64, error) {
 		p, err := NewSS(cfg, procs, jobs)
 		if err != nil {
 			return nil, err
@@ -60,23 +49,8 @@ func BaselineSS(cfg SSConfig, procs int, jobs []sim.Job) (map[string]float64, er
 }
 
 func cachedBaseline(key [sha256.Size]byte, compute func() (map[string]float64, error)) (map[string]float64, error) {
-	baselines.Lock()
-	if baselines.m == nil {
-		baselines.m = make(map[[sha256.Size]byte]*baselineEntry)
-	}
-	e, ok := baselines.m[key]
-	if !ok {
-		e = &baselineEntry{}
-		baselines.m[key] = e
-		baselines.order = append(baselines.order, key)
-		if len(baselines.order) > baselineCacheSize {
-			delete(baselines.m, baselines.order[0])
-			baselines.order = append(baselines.order[:0], baselines.order[1:]...)
-		}
-	}
-	baselines.Unlock()
-	e.once.Do(func() { e.val, e.err = compute() })
-	return maps.Clone(e.val), e.err
+	val, err := baselines.Get(key, compute)
+	return maps.Clone(val), err
 }
 
 func computeBaseline(procs int, jobs []sim.Job, pol sim.Policy) (map[string]float64, error) {
@@ -95,24 +69,4 @@ func computeBaseline(procs int, jobs []sim.Job, pol sim.Policy) (map[string]floa
 		}
 	}
 	return out, nil
-}
-
-func workloadKey(procs int, jobs []sim.Job, tag string) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write([]byte(tag))
-	var b [40]byte
-	binary.LittleEndian.PutUint64(b[:8], uint64(procs))
-	binary.LittleEndian.PutUint64(b[8:16], uint64(len(jobs)))
-	h.Write(b[:16])
-	for _, j := range jobs {
-		binary.LittleEndian.PutUint64(b[0:], uint64(j.ID))
-		binary.LittleEndian.PutUint64(b[8:], uint64(j.Submit))
-		binary.LittleEndian.PutUint64(b[16:], uint64(j.Runtime))
-		binary.LittleEndian.PutUint64(b[24:], uint64(j.Estimate))
-		binary.LittleEndian.PutUint64(b[32:], uint64(j.Procs))
-		h.Write(b[:])
-	}
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
 }

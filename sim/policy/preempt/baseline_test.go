@@ -76,9 +76,7 @@ func TestBaseline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	baselines.Lock()
-	size := len(baselines.m)
-	baselines.Unlock()
+	size := baselines.Len()
 	if size > baselineCacheSize {
 		t.Errorf("cache holds %d workloads, want at most %d", size, baselineCacheSize)
 	}

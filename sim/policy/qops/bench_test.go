@@ -51,9 +51,7 @@ func benchQoPS(b *testing.B, wl *workload.Workload, cfg Config) {
 	var st Stats
 	cpu0 := cpuTime()
 	for b.Loop() {
-		easyRuns.Lock()
-		easyRuns.m, easyRuns.order = nil, nil
-		easyRuns.Unlock()
+		easyRuns.Reset()
 		p, err := New(cfg)
 		if err != nil {
 			b.Fatal(err)

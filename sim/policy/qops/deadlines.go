@@ -2,32 +2,16 @@ package qops
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy/backfill"
+	"github.com/schedfarm/schedfarm/sim/policy/internal/runcache"
 )
 
-// easyCacheSize bounds the number of workloads whose EASY end times are
-// kept in the process.
-const easyCacheSize = 8
-
-type easyEntry struct {
-	once sync.Once
-	ends map[int64]sim.Time
-	err  error
-}
-
-// easyRuns caches EASY end times by workload hash, oldest evicted first.
-var easyRuns struct {
-	sync.Mutex
-	m     map[[sha256.Size]byte]*easyEntry
-	order [][sha256.Size]byte
-}
+// easyRuns caches EASY end times by workload, the last few kept.
+var easyRuns = runcache.New[map[int64]sim.Time](8)
 
 // EASYEnds returns the completion time of every job under EASY
 // backfilling on procs processors, by job ID. It is deterministic;
@@ -35,53 +19,17 @@ var easyRuns struct {
 // a SHA-256 of procs and every job, and concurrent calls for the same
 // workload simulate it once. The returned map must not be modified.
 func EASYEnds(procs int, jobs []sim.Job) (map[int64]sim.Time, error) {
-	key := workloadKey(procs, jobs)
-	easyRuns.Lock()
-	if easyRuns.m == nil {
-		easyRuns.m = make(map[[sha256.Size]byte]*easyEntry)
-	}
-	e, ok := easyRuns.m[key]
-	if !ok {
-		e = &easyEntry{}
-		easyRuns.m[key] = e
-		easyRuns.order = append(easyRuns.order, key)
-		if len(easyRuns.order) > easyCacheSize {
-			delete(easyRuns.m, easyRuns.order[0])
-			easyRuns.order = append(easyRuns.order[:0], easyRuns.order[1:]...)
-		}
-	}
-	easyRuns.Unlock()
-	e.once.Do(func() {
+	return easyRuns.Get(runcache.Key("", procs, jobs), func() (map[int64]sim.Time, error) {
 		res, err := sim.Run(context.Background(), procs, jobs, backfill.NewEASY(), sim.Options{})
 		if err != nil {
-			e.err = fmt.Errorf("qops deadlines: easy run: %w", err)
-			return
+			return nil, fmt.Errorf("qops deadlines: easy run: %w", err)
 		}
-		e.ends = make(map[int64]sim.Time, len(res.Tasks))
+		ends := make(map[int64]sim.Time, len(res.Tasks))
 		for i := range res.Tasks {
-			e.ends[res.Tasks[i].ID] = res.Tasks[i].End
+			ends[res.Tasks[i].ID] = res.Tasks[i].End
 		}
+		return ends, nil
 	})
-	return e.ends, e.err
-}
-
-func workloadKey(procs int, jobs []sim.Job) [sha256.Size]byte {
-	h := sha256.New()
-	var b [40]byte
-	binary.LittleEndian.PutUint64(b[:8], uint64(procs))
-	binary.LittleEndian.PutUint64(b[8:16], uint64(len(jobs)))
-	h.Write(b[:16])
-	for _, j := range jobs {
-		binary.LittleEndian.PutUint64(b[0:], uint64(j.ID))
-		binary.LittleEndian.PutUint64(b[8:], uint64(j.Submit))
-		binary.LittleEndian.PutUint64(b[16:], uint64(j.Runtime))
-		binary.LittleEndian.PutUint64(b[24:], uint64(j.Estimate))
-		binary.LittleEndian.PutUint64(b[32:], uint64(j.Procs))
-		h.Write(b[:])
-	}
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
 }
 
 // RequestedDeadline returns section 5's deadline of a job that submits at
