@@ -1,10 +1,8 @@
 package claims
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
@@ -111,47 +110,21 @@ func parentPath(path string) string {
 	return path[:i]
 }
 
-func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
-func decodeYAML(data []byte) (root *yaml.Node, err error) {
-	defer func() {
-		// A claims file must never crash the process.
-		if r := recover(); r != nil {
-			root, err = nil, problem(ErrSyntax, "yaml: %v", r)
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, problem(ErrSyntax, "%v", err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+// decodeYAML decodes exactly one YAML document into a node tree; it
+// returns nil for an empty document.
+func decodeYAML(data []byte) (*yaml.Node, error) {
+	n, err := yamlnode.Decode(data)
+	switch {
+	case errors.Is(err, yamlnode.ErrMultipleDocuments):
 		return nil, problem(ErrSyntax, "must be a single YAML document")
-	}
-	n := resolve(&doc)
-	if n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		n = resolve(n.Content[0])
-	}
-	if n == nil || n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
-		return nil, nil
+	case err != nil:
+		return nil, problem(ErrSyntax, "%v", err)
 	}
 	return n, nil
 }
 
 func describe(n *yaml.Node) string {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n == nil {
 		return "nothing"
 	}
@@ -170,14 +143,14 @@ func describe(n *yaml.Node) string {
 }
 
 func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.add(path, n, problem(ErrType, "must be a mapping, got %s", describe(n)))
 		return
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+		k, v := yamlnode.Resolve(n.Content[i]), yamlnode.Resolve(n.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode {
 			p.add(path, k, problem(ErrType, "keys must be strings, got %s", describe(k)))
 			continue
@@ -199,14 +172,14 @@ func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.N
 }
 
 func (p *parser) list(n *yaml.Node, path string) []*yaml.Node {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
 		p.add(path, n, problem(ErrType, "must be a list, got %s", describe(n)))
 		return nil
 	}
 	out := make([]*yaml.Node, len(n.Content))
 	for i, c := range n.Content {
-		out[i] = resolve(c)
+		out[i] = yamlnode.Resolve(c)
 	}
 	return out
 }
@@ -218,7 +191,7 @@ func isScalar(n *yaml.Node) bool {
 // text returns a scalar's text (any scalar: numbers and booleans as
 // written).
 func (p *parser) text(n *yaml.Node, path string) (string, bool) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if !isScalar(n) {
 		p.add(path, n, problem(ErrType, "must be a single value, got %s", describe(n)))
 		return "", false
@@ -227,7 +200,7 @@ func (p *parser) text(n *yaml.Node, path string) (string, bool) {
 }
 
 func (p *parser) str(n *yaml.Node, path string) (string, bool) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 		p.add(path, n, problem(ErrType, "must be a string, got %s", describe(n)))
 		return "", false
@@ -245,7 +218,7 @@ func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) {
 }
 
 func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
 		var f float64
 		if err := n.Decode(&f); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
@@ -257,7 +230,7 @@ func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
 }
 
 func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" {
 		var b bool
 		if err := n.Decode(&b); err == nil {
@@ -270,7 +243,7 @@ func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
 
 // values returns a scalar or a non-empty list of scalars as text.
 func (p *parser) values(n *yaml.Node, path string) []string {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.SequenceNode {
 		if len(n.Content) == 0 {
 			p.add(path, n, problem(ErrRequired, "must not be an empty list"))

@@ -1,10 +1,8 @@
 package sweep
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -13,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
@@ -59,14 +58,6 @@ func (p *parser) line(path string, n *yaml.Node) {
 }
 
 var nameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
-
-// resolve follows aliases.
-func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
-		n = n.Alias
-	}
-	return n
-}
 
 func (p *parser) parse(data []byte) {
 	root, err := decodeYAML(data)
@@ -173,35 +164,13 @@ func (p *parser) parse(data []byte) {
 
 // decodeYAML decodes exactly one YAML document into a node tree; it
 // returns nil for an empty document.
-func decodeYAML(data []byte) (root *yaml.Node, err error) {
-	defer func() {
-		// The YAML decoder has panicked on malformed input in the past;
-		// a spec must never crash the process.
-		if r := recover(); r != nil {
-			root, err = nil, problem(ErrSyntax, "yaml: %v", r)
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, problem(ErrSyntax, "%v", err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+func decodeYAML(data []byte) (*yaml.Node, error) {
+	n, err := yamlnode.Decode(data)
+	switch {
+	case errors.Is(err, yamlnode.ErrMultipleDocuments):
 		return nil, problem(ErrSyntax, "spec must be a single YAML document")
-	}
-	n := resolve(&doc)
-	if n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		n = resolve(n.Content[0])
-	}
-	if n == nil || n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null") {
-		return nil, nil
+	case err != nil:
+		return nil, problem(ErrSyntax, "%v", err)
 	}
 	return n, nil
 }
@@ -209,14 +178,14 @@ func decodeYAML(data []byte) (root *yaml.Node, err error) {
 // mapping calls f for every key of a mapping node in order, reporting
 // non-mappings, non-string keys and duplicate keys.
 func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.add(path, n, problem(ErrType, "must be a mapping, got %s", describe(n)))
 		return
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+		k, v := yamlnode.Resolve(n.Content[i]), yamlnode.Resolve(n.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode {
 			p.add(path, k, problem(ErrType, "keys must be strings, got %s", describe(k)))
 			continue
@@ -241,7 +210,7 @@ func joinPath(path, key string) string {
 
 // describe names a node's shape for error messages.
 func describe(n *yaml.Node) string {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n == nil {
 		return "nothing"
 	}
@@ -265,7 +234,7 @@ func describe(n *yaml.Node) string {
 // list returns the items of a sequence node (aliases resolved); nonEmpty
 // reports an empty list.
 func (p *parser) list(n *yaml.Node, path string, nonEmpty bool) []*yaml.Node {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
 		p.add(path, n, problem(ErrType, "must be a list, got %s", describe(n)))
 		return nil
@@ -275,7 +244,7 @@ func (p *parser) list(n *yaml.Node, path string, nonEmpty bool) []*yaml.Node {
 	}
 	out := make([]*yaml.Node, len(n.Content))
 	for i, c := range n.Content {
-		out[i] = resolve(c)
+		out[i] = yamlnode.Resolve(c)
 	}
 	return out
 }
@@ -289,7 +258,7 @@ type item struct {
 // scalars returns the values of a field that is a scalar or a non-empty
 // list of scalars; list items get an [i] suffix on their path.
 func (p *parser) scalars(n *yaml.Node, path string) []item {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.SequenceNode {
 		if len(n.Content) == 0 {
 			p.add(path, n, problem(ErrRequired, "must not be an empty list"))
@@ -297,7 +266,7 @@ func (p *parser) scalars(n *yaml.Node, path string) []item {
 		}
 		var out []item
 		for i, c := range n.Content {
-			c = resolve(c)
+			c = yamlnode.Resolve(c)
 			ip := fmt.Sprintf("%s[%d]", path, i)
 			p.line(ip, c)
 			if c == nil || c.Kind != yaml.ScalarNode || c.ShortTag() == "!!null" {
@@ -316,7 +285,7 @@ func (p *parser) scalars(n *yaml.Node, path string) []item {
 }
 
 func (p *parser) str(n *yaml.Node, path string) (string, bool) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 		p.add(path, n, problem(ErrType, "must be a string, got %s", describe(n)))
 		return "", false
@@ -329,7 +298,7 @@ func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 }
 
 func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
 		var f float64
 		if err := n.Decode(&f); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
@@ -341,7 +310,7 @@ func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
 }
 
 func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode {
 		switch n.ShortTag() {
 		case "!!int":
@@ -361,7 +330,7 @@ func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
 }
 
 func (p *parser) unsigned(n *yaml.Node, path string) (uint64, bool) {
-	n = resolve(n)
+	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
 		var v uint64
 		if err := n.Decode(&v); err == nil {
@@ -505,7 +474,7 @@ func (p *parser) workload(n *yaml.Node, path string) {
 		}
 		found[key] = v
 	})
-	if n = resolve(n); n == nil || n.Kind != yaml.MappingNode {
+	if n = yamlnode.Resolve(n); n == nil || n.Kind != yaml.MappingNode {
 		p.wl = append(p.wl, workloadAxes{valid: false})
 		return
 	}
@@ -745,7 +714,7 @@ func (p *parser) policy(n *yaml.Node, path string) {
 			p.add(kp, v, ErrUnknownKey)
 		}
 	})
-	if rn := resolve(n); rn != nil && rn.Kind == yaml.MappingNode && !haveName {
+	if rn := yamlnode.Resolve(n); rn != nil && rn.Kind == yaml.MappingNode && !haveName {
 		p.add(joinPath(path, "name"), n, ErrRequired)
 	}
 	if ps.Label == "" {

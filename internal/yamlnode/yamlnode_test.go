@@ -1,0 +1,53 @@
+package yamlnode_test
+
+import (
+	"errors"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
+)
+
+func TestDecode(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		kind     yaml.Kind // 0: nil root
+		wantErr  bool
+		multi    bool
+	}{
+		{name: "mapping", in: "a: 1\n", kind: yaml.MappingNode},
+		{name: "empty", in: ""},
+		{name: "null", in: "~\n"},
+		{name: "alias root", in: "--- &x [1]\n", kind: yaml.SequenceNode},
+		{name: "syntax", in: "a: [1\n", wantErr: true},
+		{name: "two documents", in: "a: 1\n---\nb: 2\n", wantErr: true, multi: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, err := yamlnode.Decode([]byte(tc.in))
+			if (err != nil) != tc.wantErr || errors.Is(err, yamlnode.ErrMultipleDocuments) != tc.multi {
+				t.Fatalf("Decode(%q) error %v, want error %v (multiple documents %v)", tc.in, err, tc.wantErr, tc.multi)
+			}
+			var kind yaml.Kind
+			if n != nil {
+				kind = n.Kind
+			}
+			if kind != tc.kind {
+				t.Errorf("Decode(%q) root kind %v, want %v", tc.in, kind, tc.kind)
+			}
+		})
+	}
+}
+
+func TestResolve(t *testing.T) {
+	target := &yaml.Node{Kind: yaml.ScalarNode, Value: "v"}
+	alias := &yaml.Node{Kind: yaml.AliasNode, Alias: &yaml.Node{Kind: yaml.AliasNode, Alias: target}}
+	if got := yamlnode.Resolve(alias); got != target {
+		t.Errorf("Resolve() = %v, want the aliased scalar", got)
+	}
+	loop := &yaml.Node{Kind: yaml.AliasNode}
+	loop.Alias = loop
+	if got := yamlnode.Resolve(loop); got != loop {
+		t.Errorf("Resolve() of a loop = %v, want it returned after the step bound", got)
+	}
+}
