@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 )
 
 // Committed scorecards and the documents generated from them.
@@ -188,7 +190,7 @@ func WriteDocs(root string) ([]string, error) {
 		if bytes.Equal(old, []byte(docs[name])) {
 			continue
 		}
-		if err := writeFile(path, func(w io.Writer) error { _, err := w.Write([]byte(docs[name])); return err }); err != nil {
+		if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write([]byte(docs[name])); return err }); err != nil {
 			return nil, err
 		}
 		changed = append(changed, path)
@@ -205,7 +207,7 @@ func Record(root string, s *Scorecard) (string, error) {
 			s.Paper, len(s.NotRun), s.NotRun[0])
 	}
 	path := filepath.Join(root, "specs", s.Paper, CommittedScorecard)
-	return path, writeFile(path, s.WriteCSV)
+	return path, atomicfile.Write(path, s.WriteCSV)
 }
 
 // CheckRecorded compares a committed scorecard with its claims file: the

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
@@ -330,40 +331,10 @@ func (s *Scorecard) WriteFiles(dir string) ([]string, error) {
 		write func(io.Writer) error
 	}{{ScorecardMD, s.WriteMarkdown}, {ScorecardCSV, s.WriteCSV}, {ScorecardParquet, s.WriteParquet}} {
 		path := filepath.Join(dir, f.name)
-		if err := writeFile(path, f.write); err != nil {
+		if err := atomicfile.Write(path, f.write); err != nil {
 			return nil, err
 		}
 		out = append(out, path)
 	}
 	return out, nil
-}
-
-// writeFile writes path through a temporary file in its folder.
-func writeFile(path string, write func(io.Writer) error) (err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := write(tmp); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

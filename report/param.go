@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
@@ -198,10 +199,10 @@ func (s *Sweep) writePanel(p Panel, dir string) ([]string, error) {
 		return nil, err
 	}
 	md, csvPath := filepath.Join(tdir, p.Name+".md"), filepath.Join(tdir, p.Name+".csv")
-	if err := writeFile(md, func(w io.Writer) error { return pp.markdown(w, p, c.Metric, p.Plot.X, p.Plot.Series) }); err != nil {
+	if err := atomicfile.Write(md, func(w io.Writer) error { return pp.markdown(w, p, c.Metric, p.Plot.X, p.Plot.Series) }); err != nil {
 		return nil, err
 	}
-	if err := writeFile(csvPath, func(w io.Writer) error { return pp.csv(w, c.Metric, p.Plot.X, p.Plot.Series) }); err != nil {
+	if err := atomicfile.Write(csvPath, func(w io.Writer) error { return pp.csv(w, c.Metric, p.Plot.X, p.Plot.Series) }); err != nil {
 		return nil, err
 	}
 	files = append(files, md, csvPath)

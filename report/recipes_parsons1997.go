@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/results"
 )
@@ -153,7 +154,7 @@ func lsfTableStep(s *Sweep, dir, name string) ([]string, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, name)
-	err = writeFile(path, func(w io.Writer) error {
+	err = atomicfile.Write(path, func(w io.Writer) error {
 		n := 0
 		for _, c := range cells {
 			n = max(n, len(c[0].mrt))
@@ -291,7 +292,7 @@ func lsfWaitStep(s *Sweep, dir string) ([]string, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, "fig05-wait-by-min.md")
-	err = writeFile(path, func(w io.Writer) error {
+	err = atomicfile.Write(path, func(w io.Writer) error {
 		fmt.Fprintf(w, "# Mean wait of the measured jobs by minimum allocation, no knowledge (s)\n\n")
 		fmt.Fprintf(w, "| discipline |")
 		for _, c := range lsfMinClasses {

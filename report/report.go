@@ -26,6 +26,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
@@ -200,44 +201,11 @@ func (s *Sweep) WriteTables(prefix string, opts results.TableOptions) ([]string,
 		return nil, err
 	}
 	md, csv := prefix+".md", prefix+".csv"
-	if err := writeFile(md, func(w io.Writer) error { return s.WriteMarkdown(w, opts) }); err != nil {
+	if err := atomicfile.Write(md, func(w io.Writer) error { return s.WriteMarkdown(w, opts) }); err != nil {
 		return nil, err
 	}
-	if err := writeFile(csv, func(w io.Writer) error { return results.WriteTablesCSV(w, tables) }); err != nil {
+	if err := atomicfile.Write(csv, func(w io.Writer) error { return results.WriteTablesCSV(w, tables) }); err != nil {
 		return nil, err
 	}
 	return []string{md, csv}, nil
-}
-
-// writeFile writes path through a temporary file in its directory, so a
-// failure leaves no half-written file.
-func writeFile(path string, write func(io.Writer) error) (err error) {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := write(tmp); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
