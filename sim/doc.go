@@ -45,9 +45,11 @@
 // # Elastic jobs
 //
 // A job with [Job.Elastic] set has a demand of sequential work and an
-// Amdahl speedup; the policy chooses its allocation in [Elastic.Min,
-// Elastic.Max] at each (re)start ([Machine.Dispatch], with an optional
-// dispatch delay during which the processors are held idle). Such a job may
+// Amdahl speedup; the policy chooses its allocation, a multiple of
+// [Elastic.Unit] in [Elastic.Min, Elastic.Max], at each (re)start with
+// [Machine.Mold], the same call that sizes moldable jobs, then starts it
+// with [Machine.Dispatch] (optionally after a dispatch delay during which
+// the processors are held idle). Such a job may
 // be checkpointed ([Machine.Checkpoint]: processors held idle for the cost,
 // then released; the job is Stopped and restarts anywhere, on any
 // allocation) or suspended in place. The remaining sequential work is the

@@ -14,8 +14,8 @@ import (
 // (re)start at now with R left ends at now + max(1, ceil(R/S(k) − 1e-6));
 // stopping after dt working seconds subtracts dt·S(k) from R. The job's
 // [Job.Procs], [Job.Runtime] and [Job.Estimate] are its desired (rigid)
-// size and the time it needs there; the engine overwrites Procs with the
-// allocation of each (re)start and Runtime with the total working time.
+// size and the time it needs there; [Machine.Mold] sets Procs to the
+// allocation of each (re)start, and Runtime becomes the total working time.
 type Elastic struct {
 	// Work is the demand D: seconds of work on one processor (> 0).
 	Work float64
@@ -166,24 +166,9 @@ func (m *Machine) stop(t *Task) {
 	t.Set = ProcSet{}
 }
 
-// Dispatch starts a Waiting elastic job, or restarts a Stopped one, on the
-// free processors set; set.Len() becomes its allocation and must lie in
-// [Min, Max]. With delay > 0 the job holds the processors, doing no work,
-// for that long (Resuming) before it works: the dispatch delay.
-func (m *Machine) Dispatch(t *Task, set ProcSet, delay Time) error {
-	if (t.State != Waiting && t.State != Stopped) || t.Elastic == nil {
-		return m.fail(fmt.Errorf("dispatch job %d: job is %v (elastic %v)", t.ID, t.State, t.Elastic != nil))
-	}
-	k := set.Len()
-	if k < t.Elastic.Min || k > t.Elastic.Max || !m.free.Contains(set) {
-		return m.fail(fmt.Errorf("dispatch job %d on %v: want %d..%d free processors", t.ID, set, t.Elastic.Min, t.Elastic.Max))
-	}
-	if delay < 0 {
-		return m.fail(fmt.Errorf("dispatch job %d: negative delay %d", t.ID, delay))
-	}
-	set = set.Clone()
-	m.free.Subtract(set)
-	m.nfree -= k
+// flexStart books the (re)start of an elastic job on t.Procs processors.
+func (m *Machine) flexStart(t *Task) {
+	k := t.Procs
 	if t.State == Stopped {
 		if k == t.Flex.LastProcs {
 			t.Flex.Migrations++
@@ -192,32 +177,9 @@ func (m *Machine) Dispatch(t *Task, set ProcSet, delay Time) error {
 		}
 	}
 	if t.FirstStart < 0 {
-		t.FirstStart = m.now
 		t.Flex.FirstProcs = k
 	}
 	t.Flex.LastProcs = k
-	t.Procs = k
-	t.Set = set
-	m.addActive(t)
-	if delay > 0 {
-		t.State = Resuming
-		t.Since = m.now
-		t.SegStart = m.now
-		t.completion = m.schedule(m.now+delay, evOverheadEnd, t, 0)
-		return nil
-	}
-	m.run(t)
-	return nil
-}
-
-// DispatchN is [Machine.Dispatch] on the k lowest-numbered free processors.
-func (m *Machine) DispatchN(t *Task, k int, delay Time) error {
-	free := m.free.Clone()
-	set, ok := free.TakeLowest(k)
-	if !ok {
-		return m.fail(fmt.Errorf("dispatch job %d: needs %d processors, %d free", t.ID, k, m.nfree))
-	}
-	return m.Dispatch(t, set, delay)
 }
 
 // Queued returns the number of jobs that have arrived and are neither done

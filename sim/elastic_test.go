@@ -2,7 +2,9 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -21,7 +23,7 @@ func TestElastic_CheckpointDispatch(t *testing.T) {
 	jobs := []sim.Job{elasticJob(1, 0, 1600, 0, 8, 16, 16, false)}
 	p := &funcPolicy{}
 	p.arrive = func(m *sim.Machine, t *sim.Task) {
-		if err := m.DispatchN(t, 16, 0); err != nil {
+		if err := moldDispatch(m, t, 16, 0); err != nil {
 			panic(err)
 		}
 		m.SetTimer(50, 1)
@@ -41,7 +43,7 @@ func TestElastic_CheckpointDispatch(t *testing.T) {
 			if tk.State != sim.Stopped || m.Free() != 16 || math.Abs(tk.RemainingWork(60)-800) > 1e-9 {
 				panic("stopped job must hold nothing and have 800 s of work left")
 			}
-			if err := m.DispatchN(tk, 8, 5); err != nil {
+			if err := moldDispatch(m, tk, 8, 5); err != nil {
 				panic(err)
 			}
 		}
@@ -74,7 +76,7 @@ func TestElastic_SpeedupRounding(t *testing.T) {
 	jobs := []sim.Job{elasticJob(1, 0, 10, 0.5, 1, 2, 2, false)}
 	p := &funcPolicy{}
 	p.arrive = func(m *sim.Machine, t *sim.Task) {
-		_ = m.DispatchN(t, 2, 0)
+		_ = moldDispatch(m, t, 2, 0)
 		m.SetTimer(3, 1)
 	}
 	p.timer = func(m *sim.Machine, tag int) {
@@ -107,7 +109,7 @@ func TestElastic_StopTaggedAndHorizon(t *testing.T) {
 		p.schedule = func(m *sim.Machine) {
 			for i := range m.NumTasks() {
 				if tk := m.Task(i); tk.State == sim.Waiting && m.Free() > 0 {
-					_ = m.DispatchN(tk, 1, 0)
+					_ = moldDispatch(m, tk, 1, 0)
 				}
 			}
 		}
@@ -143,7 +145,7 @@ func TestElastic_Errors(t *testing.T) {
 	}
 	jobs := []sim.Job{elasticJob(1, 0, 100, 0, 2, 2, 4, false)}
 	p := &funcPolicy{}
-	p.arrive = func(m *sim.Machine, t *sim.Task) { _ = m.DispatchN(t, 1, 0) }
+	p.arrive = func(m *sim.Machine, t *sim.Task) { _ = moldDispatch(m, t, 1, 0) }
 	if _, err := sim.Run(context.Background(), 8, jobs, p, sim.Options{}); err == nil {
 		t.Error("dispatch below min accepted")
 	}
@@ -158,6 +160,73 @@ func TestElastic_Errors(t *testing.T) {
 	if _, err := sim.Run(context.Background(), 8, rigid, p, sim.Options{}); err == nil {
 		t.Error("checkpoint of a rigid job accepted")
 	}
+	// Mold is the one sizing call: its rules hold for elastic jobs too.
+	unit := []sim.Job{elasticJob(1, 0, 100, 0, 2, 4, 8, false)}
+	unit[0].Elastic.Unit = 2
+	for _, c := range []struct {
+		name string
+		jobs []sim.Job
+		do   func(m *sim.Machine, t *sim.Task) error
+		want string
+	}{
+		{"NotUnitMultiple", unit, func(m *sim.Machine, t *sim.Task) error { return m.Mold(t, 3) }, "not a multiple of its unit 2"},
+		{"AboveMax", unit, func(m *sim.Machine, t *sim.Task) error { return m.Mold(t, 10) }, "outside [2,8]"},
+		{"Rigid", rigid, func(m *sim.Machine, t *sim.Task) error { return m.Mold(t, 1) }, "not moldable"},
+		{"SizeNotMolded", unit, func(m *sim.Machine, t *sim.Task) error {
+			free := m.FreeSet().Clone()
+			set, _ := free.TakeLowest(2)
+			return m.Dispatch(t, set, 0)
+		}, "not 4 free processors"},
+		{"Running", unit, func(m *sim.Machine, t *sim.Task) error {
+			if err := m.Start(t); err != nil {
+				return err
+			}
+			return m.Mold(t, 2)
+		}, "job is running"},
+		{"NegativeDelay", unit, func(m *sim.Machine, t *sim.Task) error { return m.DispatchN(t, -1) }, "negative delay"},
+	} {
+		p := &funcPolicy{}
+		p.arrive = func(m *sim.Machine, t *sim.Task) { _ = c.do(m, t) }
+		_, err := sim.Run(context.Background(), 8, c.jobs, p, sim.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestElastic_MoldStopped: a Stopped job is resized with Mold like a
+// waiting one; its Runtime is the time worked plus what its remaining
+// work needs on the new size, and a restart on its last size is a
+// migration.
+func TestElastic_MoldStopped(t *testing.T) {
+	jobs := []sim.Job{elasticJob(1, 0, 1600, 0, 4, 16, 16, false)}
+	p := &funcPolicy{}
+	p.arrive = func(m *sim.Machine, t *sim.Task) {
+		_ = moldDispatch(m, t, 16, 0)
+		m.SetTimer(50, 1)
+	}
+	p.timer = func(m *sim.Machine, tag int) {
+		tk := m.Task(0)
+		switch tag {
+		case 1:
+			_ = m.Checkpoint(tk, 0)
+			if err := m.Mold(tk, 4); err != nil || tk.Procs != 4 || tk.Runtime != 50+200 {
+				panic(fmt.Sprintf("mold stopped job: %v, procs %d, runtime %d", err, tk.Procs, tk.Runtime))
+			}
+			_ = m.Mold(tk, 8) // molding again before the restart is allowed
+			_ = m.DispatchN(tk, 0)
+			m.SetTimer(60, 2)
+		case 2:
+			_ = m.Checkpoint(tk, 0)
+			_ = moldDispatch(m, tk, 8, 0)
+		}
+	}
+	res := runElastic(t, 16, jobs, p, sim.Options{})
+	tk := res.Tasks[0]
+	// 800 left at 50; 10 s on 8 leave 720, which take 90 s more on 8.
+	if tk.End != 150 || tk.Flex.Reconfigurations != 1 || tk.Flex.Migrations != 1 || tk.Flex.FirstProcs != 16 || tk.Flex.LastProcs != 8 {
+		t.Errorf("end %d flex %+v; want end 150, 1 reconfiguration, 1 migration", tk.End, tk.Flex)
+	}
 }
 
 func runElastic(t *testing.T, procs int, jobs []sim.Job, p sim.Policy, opts sim.Options) *sim.Result {
@@ -168,4 +237,13 @@ func runElastic(t *testing.T, procs int, jobs []sim.Job, p sim.Policy, opts sim.
 		t.Fatal(err)
 	}
 	return res
+}
+
+// moldDispatch sizes t to k processors and (re)starts it on the lowest
+// free ones after delay.
+func moldDispatch(m *sim.Machine, t *sim.Task, k int, delay sim.Time) error {
+	if err := m.Mold(t, k); err != nil {
+		return err
+	}
+	return m.DispatchN(t, delay)
 }

@@ -117,41 +117,75 @@ func (m *Machine) fail(err error) error {
 }
 
 // Start starts a Waiting job on the lowest-numbered free processors.
-func (m *Machine) Start(t *Task) error {
-	if t.State != Waiting {
-		return m.fail(fmt.Errorf("start job %d: job is %v", t.ID, t.State))
-	}
-	set, ok := m.free.TakeLowest(t.Procs)
-	if !ok {
-		return m.fail(fmt.Errorf("start job %d: needs %d processors, %d free", t.ID, t.Procs, m.nfree))
-	}
-	return m.startOn(t, set)
-}
+func (m *Machine) Start(t *Task) error { return m.DispatchN(t, 0) }
 
 // StartOn starts a Waiting job on the given free processors; len(set) must
 // equal the job's Procs. Policies that place jobs themselves use it.
-func (m *Machine) StartOn(t *Task, set ProcSet) error {
-	if t.State != Waiting {
-		return m.fail(fmt.Errorf("start job %d: job is %v", t.ID, t.State))
+func (m *Machine) StartOn(t *Task, set ProcSet) error { return m.Dispatch(t, set, 0) }
+
+// Dispatch starts a Waiting job, or restarts a Stopped elastic one, on the
+// free processors set, whose size must be the job's Procs (a resizable
+// job's size is chosen before with [Machine.Mold]). With delay > 0 the job
+// holds the processors, doing no work, for that long (Resuming) before it
+// works: the dispatch delay.
+func (m *Machine) Dispatch(t *Task, set ProcSet, delay Time) error {
+	if err := m.canStart(t, delay); err != nil {
+		return err
 	}
 	if set.Len() != t.Procs || !m.free.Contains(set) {
 		return m.fail(fmt.Errorf("start job %d on %v: not %d free processors", t.ID, set, t.Procs))
 	}
 	set = set.Clone()
 	m.free.Subtract(set)
-	return m.startOn(t, set)
+	m.startOn(t, set, delay)
+	return nil
 }
 
-func (m *Machine) startOn(t *Task, set ProcSet) error {
+// DispatchN is [Machine.Dispatch] on the job's Procs lowest-numbered free
+// processors.
+func (m *Machine) DispatchN(t *Task, delay Time) error {
+	if err := m.canStart(t, delay); err != nil {
+		return err
+	}
+	set, ok := m.free.TakeLowest(t.Procs)
+	if !ok {
+		return m.fail(fmt.Errorf("start job %d: needs %d processors, %d free", t.ID, t.Procs, m.nfree))
+	}
+	m.startOn(t, set, delay)
+	return nil
+}
+
+// canStart checks that t may be (re)started now with the given delay.
+func (m *Machine) canStart(t *Task, delay Time) error {
+	if t.State != Waiting && (t.State != Stopped || t.Elastic == nil) {
+		return m.fail(fmt.Errorf("start job %d: job is %v", t.ID, t.State))
+	}
+	if delay < 0 {
+		return m.fail(fmt.Errorf("start job %d: negative delay %d", t.ID, delay))
+	}
+	return nil
+}
+
+// startOn gives t the processors set, already taken from the free set,
+// and runs it after delay.
+func (m *Machine) startOn(t *Task, set ProcSet, delay Time) {
 	m.nfree -= t.Procs
 	t.Set = set
+	if t.Elastic != nil {
+		m.flexStart(t)
+	}
 	if t.FirstStart < 0 {
 		t.FirstStart = m.now
 	}
-	t.Work = 0
 	m.addActive(t)
+	if delay > 0 {
+		t.State = Resuming
+		t.Since = m.now
+		t.SegStart = m.now
+		t.completion = m.schedule(m.now+delay, evOverheadEnd, t, 0)
+		return
+	}
 	m.run(t)
-	return nil
 }
 
 // run puts a job holding its processors into Running and schedules its completion.

@@ -117,22 +117,48 @@ func (m *Moldable) T(k int) Time { return m.scaled(m.Work, m.BaseRuntime, k) }
 // the runtime on the trace's size stays so on every size.
 func (m *Moldable) E(k int) Time { return m.scaled(m.EstWork, m.BaseEstimate, k) }
 
-// Mold sets the size of a Waiting moldable job to k processors (Min <= k
-// <= Max), with runtime T(k) and estimate E(k). A policy may mold a job
-// again and again until it starts it; rigid policies never call it.
+// Mold sets the size of a job that is about to (re)start to k processors:
+// the one resizing mechanism of the engine, for both kinds of resizable
+// job. A policy may mold a job again and again until it (re)starts it;
+// rigid policies never call it.
+//
+//   - A Waiting moldable job ([Job.Mold]), Min <= k <= Max: Procs, Runtime
+//     and Estimate become k, T(k) and E(k).
+//   - A Waiting or Stopped elastic job ([Job.Elastic]), k a multiple of
+//     Unit in [Min, Max]: Procs becomes k and Runtime the time worked so
+//     far plus the working time its remaining work needs on k processors.
+//     Estimate stays the job's (its desired size's) estimate. A Stopped job
+//     molded to its last size migrates when it restarts, else it is
+//     reconfigured ([Flex]).
+//
+// The job then starts with [Machine.Start], [Machine.StartOn] or (with a
+// dispatch delay, and for a Stopped job) [Machine.Dispatch].
 func (m *Machine) Mold(t *Task, k int) error {
-	if t.State != Waiting {
+	a, e := t.Mold, t.Elastic
+	switch {
+	case a == nil && e == nil:
+		return m.fail(fmt.Errorf("mold job %d: the job is not moldable", t.ID))
+	case t.State != Waiting && (e == nil || t.State != Stopped):
 		return m.fail(fmt.Errorf("mold job %d: job is %v", t.ID, t.State))
 	}
-	a := t.Mold
-	if a == nil {
-		return m.fail(fmt.Errorf("mold job %d: the job is not moldable", t.ID))
+	lo, hi, unit := 0, 0, 1
+	if a != nil {
+		lo, hi = a.Min, a.Max
+	} else {
+		lo, hi, unit = e.Min, e.Max, e.Unit
 	}
-	if k < a.Min || k > a.Max || k > m.size {
-		return m.fail(fmt.Errorf("mold job %d to %d processors: outside [%d,%d]", t.ID, k, a.Min, min(a.Max, m.size)))
+	if k < lo || k > hi || k > m.size {
+		return m.fail(fmt.Errorf("mold job %d to %d processors: outside [%d,%d]", t.ID, k, lo, min(hi, m.size)))
+	}
+	if k%unit != 0 {
+		return m.fail(fmt.Errorf("mold job %d to %d processors: not a multiple of its unit %d", t.ID, k, unit))
 	}
 	t.Procs = k
-	t.Runtime = a.T(k)
-	t.Estimate = a.E(k)
+	if a != nil {
+		t.Runtime = a.T(k)
+		t.Estimate = a.E(k)
+		return nil
+	}
+	t.Runtime = t.Work + e.Duration(t.Flex.Rem, k)
 	return nil
 }

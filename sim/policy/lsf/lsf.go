@@ -451,9 +451,21 @@ func (p *Policy) runToCompletion() {
 	}
 }
 
-// dispatch starts or restarts t on k of the lowest free processors.
+// dispatch starts or restarts t on k of the lowest free processors: the
+// size is chosen with [sim.Machine.Mold], as for moldable jobs.
 func (p *Policy) dispatch(t *sim.Task, k int) {
-	_ = p.m.DispatchN(t, k, p.cfg.DispatchDelay)
+	if p.m.Mold(t, k) == nil {
+		_ = p.m.DispatchN(t, p.cfg.DispatchDelay)
+	}
+}
+
+// dispatchOn starts or restarts t on the free processors set, sized with
+// [sim.Machine.Mold].
+func (p *Policy) dispatchOn(t *sim.Task, set sim.ProcSet) error {
+	if err := p.m.Mold(t, set.Len()); err != nil {
+		return err
+	}
+	return p.m.Dispatch(t, set, p.cfg.DispatchDelay)
 }
 
 // migrate: LSF-MIG, LSF-MIG-AD(SUBSET), LSF-MALL-AD(SUBSET).

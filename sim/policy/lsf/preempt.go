@@ -54,7 +54,7 @@ func (p *Policy) preempt() {
 		case sim.Waiting:
 			room := p.roomy(p.m.FreeSet())
 			if set, ok := room.TakeLowest(p.desired[t.Index]); ok {
-				if p.m.Dispatch(t, set, p.cfg.DispatchDelay) == nil {
+				if p.dispatchOn(t, set) == nil {
 					p.addCounts(set)
 					used[t] = true
 				}
@@ -98,7 +98,7 @@ func (p *Policy) preempt() {
 			if c.State == sim.Suspended {
 				_ = p.m.Resume(c, 0)
 			} else {
-				_ = p.m.Dispatch(c, set, p.cfg.DispatchDelay)
+				_ = p.dispatchOn(c, set)
 				p.addCounts(set)
 			}
 			used[c] = true
@@ -206,7 +206,7 @@ func (p *Policy) preemptAD() {
 	for _, a := range started {
 		set := sets[a.t]
 		if p.m.FreeSet().Contains(set) {
-			_ = p.m.Dispatch(a.t, set, p.cfg.DispatchDelay)
+			_ = p.dispatchOn(a.t, set)
 		}
 	}
 }
