@@ -25,6 +25,7 @@ type Outputs struct {
 	Only   []string
 	frames map[string]*results.Frame
 	want   map[string][]string // group/table -> columns claims read
+	byTask map[string]taskIndex
 }
 
 // NewOutputs returns the outputs under dir.
@@ -167,20 +168,13 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 			return nil, fmt.Errorf("%s has no numeric column %q (have: %s)", file, s.Metric, strings.Join(have, ", "))
 		}
 	}
-	rows := make([]int, 0, f.Len())
-	for i := range f.Len() {
-		if t == TableTasks && f.Str["error"] != nil && f.Str["error"][i] != "" {
-			continue // a failed task has no figures
-		}
-		rows = append(rows, i)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("%s has no rows of successful tasks", file)
-	}
 	type cond struct {
-		name  string
-		match func(i int) bool
-		value func(i int) string
+		name string
+		// Exactly one of match (a row's column) and matchTask (a task
+		// column, the same for all rows of a task) is set.
+		match     func(i int) bool
+		matchTask func(tc *results.TaskCols) bool
+		value     func(i int) string
 	}
 	var conds []cond
 	strCond := func(name, col, want string) {
@@ -212,9 +206,9 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 	if s.Setting != "" {
 		want := s.Setting
 		conds = append(conds, cond{
-			name:  fmt.Sprintf("setting %q", want),
-			match: func(i int) bool { return f.Task(i).Label == want },
-			value: func(i int) string { return f.Task(i).Label },
+			name:      fmt.Sprintf("setting %q", want),
+			matchTask: func(tc *results.TaskCols) bool { return tc.Label == want },
+			value:     func(i int) string { return f.Task(i).Label },
 		})
 	}
 	params := map[string]bool{}
@@ -229,30 +223,29 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 		case slices.Contains(taskKeys, w.Key) || params[w.Key]:
 			rf := results.Filter{Key: w.Key, Values: w.Values}
 			conds = append(conds, cond{
-				name:  w.Key + "=" + strings.Join(w.Values, "|"),
-				match: func(i int) bool { return rf.Match(f.Task(i)) },
-				value: func(i int) string { return taskValue(f.Task(i), w.Key) },
+				name:      w.Key + "=" + strings.Join(w.Values, "|"),
+				matchTask: rf.Match,
+				value:     func(i int) string { return taskValue(f.Task(i), w.Key) },
 			})
 		case f.Num[w.Key] != nil:
 			col := f.Num[w.Key]
-			conds = append(conds, cond{
-				name: w.Key + "=" + strings.Join(w.Values, "|"),
-				match: func(i int) bool {
-					for _, v := range w.Values {
-						x, err := strconv.ParseFloat(v, 64)
-						if b, berr := strconv.ParseBool(v); berr == nil && err != nil {
-							x = 0
-							if b {
-								x = 1
-							}
-							err = nil
-						}
-						if err == nil && col[i] == x {
-							return true
-						}
+			var want []float64
+			for _, v := range w.Values {
+				x, err := strconv.ParseFloat(v, 64)
+				if b, berr := strconv.ParseBool(v); berr == nil && err != nil {
+					x = 0
+					if b {
+						x = 1
 					}
-					return false
-				},
+					err = nil
+				}
+				if err == nil {
+					want = append(want, x)
+				}
+			}
+			conds = append(conds, cond{
+				name:  w.Key + "=" + strings.Join(w.Values, "|"),
+				match: func(i int) bool { return slices.Contains(want, col[i]) },
 				value: func(i int) string { return fmtNum(col[i]) },
 			})
 		case f.Str[w.Key] != nil:
@@ -277,10 +270,57 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 			return nil, fmt.Errorf("where %s: %s has no such column or parameter (valid: %s)", w.Key, file, strings.Join(valid, ", "))
 		}
 	}
+	// The task conditions are checked once per task, the others on the
+	// rows of the tasks that pass them, in file order.
+	byTask := o.rowsByTask(key(s.Group, t), f)
+	errs := f.Str["error"]
+	var rows []int
+	for k := range f.Tasks {
+		tc := &f.Tasks[k]
+		ok := true
+		for _, c := range conds {
+			if c.matchTask != nil && !c.matchTask(tc) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+	row:
+		for _, i32 := range byTask[k] {
+			i := int(i32)
+			if t == TableTasks && errs != nil && errs[i] != "" {
+				continue // a failed task has no figures
+			}
+			for _, c := range conds {
+				if c.match != nil && !c.match(i) {
+					continue row
+				}
+			}
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) > 0 {
+		slices.Sort(rows)
+		return &picked{f: f, rows: rows, file: file}, nil
+	}
+	// Nothing matches: apply the conditions in order to name the first
+	// that leaves no row.
+	rows = make([]int, 0, f.Len())
+	for i := range f.Len() {
+		if t == TableTasks && errs != nil && errs[i] != "" {
+			continue
+		}
+		rows = append(rows, i)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s has no rows of successful tasks", file)
+	}
 	for _, c := range conds {
 		kept := rows[:0:0]
 		for _, i := range rows {
-			if c.match(i) {
+			if (c.match != nil && c.match(i)) || (c.matchTask != nil && c.matchTask(f.Task(i))) {
 				kept = append(kept, i)
 			}
 		}
@@ -299,7 +339,33 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 		}
 		rows = kept
 	}
-	return &picked{f: f, rows: rows, file: file}, nil
+	return nil, fmt.Errorf("%w: no row of %s passes all conditions", ErrNoMatch, file)
+}
+
+// key names a group's table in the caches of [Outputs].
+func key(group, table string) string { return group + "/" + table }
+
+// rowsByTask returns the rows of each task of a frame (indexed like
+// f.Tasks), in file order, computed once per frame.
+func (o *Outputs) rowsByTask(k string, f *results.Frame) [][]int32 {
+	if ix, ok := o.byTask[k]; ok && ix.f == f {
+		return ix.rows
+	}
+	rows := make([][]int32, len(f.Tasks))
+	for i, t := range f.TaskOf {
+		rows[t] = append(rows[t], int32(i))
+	}
+	if o.byTask == nil {
+		o.byTask = map[string]taskIndex{}
+	}
+	o.byTask[k] = taskIndex{f, rows}
+	return rows
+}
+
+// taskIndex is the rows of each task of a frame.
+type taskIndex struct {
+	f    *results.Frame
+	rows [][]int32
 }
 
 // taskValue returns a row's value of a task key or parameter as text.

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
@@ -94,7 +95,19 @@ func readFrame(path string, known map[string]*TaskCols, columns []string) (*Fram
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer rdr.Close()
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: rowGroupRows}, memory.DefaultAllocator)
+	props := pqarrow.ArrowReadProperties{BatchSize: rowGroupRows}
+	if known != nil {
+		// The string columns of job rows (task_id, categories) repeat a
+		// few values: read them as dictionaries, without a string per
+		// row.
+		sc := rdr.MetaData().Schema
+		for i := range sc.NumColumns() {
+			if sc.Column(i).PhysicalType() == parquet.Types.ByteArray {
+				props.SetReadDict(i, true)
+			}
+		}
+	}
+	fr, err := pqarrow.NewFileReader(rdr, props, memory.DefaultAllocator)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -106,7 +119,7 @@ func readFrame(path string, known map[string]*TaskCols, columns []string) (*Fram
 	var indices []int
 	for i, fd := range schema.Fields() {
 		switch fd.Type.ID() {
-		case arrow.STRING:
+		case arrow.STRING, arrow.DICTIONARY:
 			f.File[fd.Name] = "str"
 		case arrow.FLOAT64, arrow.FLOAT32, arrow.INT64, arrow.INT32, arrow.UINT64, arrow.BOOL:
 			f.File[fd.Name] = "num"
@@ -135,11 +148,11 @@ func readFrame(path string, known map[string]*TaskCols, columns []string) (*Fram
 		rec := tr.RecordBatch()
 		c := newCols(rec)
 		n := int(rec.NumRows())
-		ids, _ := colAs[*array.String](c, "task_id")
+		ids := stringsOf(c.byName["task_id"])
 		for i := range n {
 			id := ""
 			if ids != nil {
-				id = ids.Value(i)
+				id = ids(i)
 			}
 			k, ok := byID[id]
 			if !ok {
@@ -168,19 +181,52 @@ func readFrame(path string, known map[string]*TaskCols, columns []string) (*Fram
 	return f, nil
 }
 
-// appendColumn appends n values of a column to the frame.
-func (f *Frame) appendColumn(name string, a arrow.Array, n int) {
+// stringsOf returns the values of a string column, plain or dictionary
+// encoded ("" for nulls), or nil for other columns.
+func stringsOf(a arrow.Array) func(i int) string {
 	switch a := a.(type) {
 	case *array.String:
-		col := f.Str[name]
-		for i := range n {
+		return func(i int) string {
 			if a.IsValid(i) {
-				col = append(col, a.Value(i))
-			} else {
-				col = append(col, "")
+				return a.Value(i)
+			}
+			return ""
+		}
+	case *array.Dictionary:
+		d, ok := a.Dictionary().(*array.String)
+		if !ok {
+			return nil
+		}
+		vals := make([]string, d.Len())
+		for k := range vals {
+			if d.IsValid(k) {
+				vals[k] = strings.Clone(d.Value(k))
 			}
 		}
+		return func(i int) string {
+			if a.IsValid(i) {
+				return vals[a.GetValueIndex(i)]
+			}
+			return ""
+		}
+	}
+	return nil
+}
+
+// appendColumn appends n values of a column to the frame.
+func (f *Frame) appendColumn(name string, a arrow.Array, n int) {
+	if v := stringsOf(a); v != nil {
+		col := f.Str[name]
+		if col == nil {
+			col = make([]string, 0, n)
+		}
+		for i := range n {
+			col = append(col, v(i))
+		}
 		f.Str[name] = col
+		return
+	}
+	switch a := a.(type) {
 	case *array.Float64:
 		f.Num[name] = appendNum(f.Num[name], a, n, func(i int) float64 { return a.Value(i) })
 	case *array.Int64:
