@@ -41,6 +41,26 @@ const (
 // Aggregations of the rows a selection matches within one replication.
 var aggs = []string{"mean", "max", "min", "sum", "count", "median", "cv"}
 
+// Groupings of job rows a selection can combine per batch or per week
+// (Per), and how the per-group values are combined (Over, Across).
+const (
+	PerBatch = "batch" // consecutive batches of Batch jobs in submit order
+	PerWeek  = "week"  // weeks of submit time from the task's first job
+)
+
+// DefaultBatch is the batch size of a per-batch selection without batch.
+const DefaultBatch = 1000
+
+// overs combine the per-batch or per-week values of one task: the aggs,
+// and for signed values (a pairwise ratio) pos_share and neg_share (the
+// fraction of groups above and below 0) and pos_minus_neg (the mean of
+// the positive values minus the mean magnitude of the negative ones).
+var overs = []string{"mean", "max", "min", "sum", "count", "median", "cv", "pos_share", "neg_share", "pos_minus_neg"}
+
+// acrosses combine the per-task numbers of a per-group selection that
+// matches several tasks in one replication.
+var acrosses = []string{"mean", "max", "min", "sum", "median", "cv"}
+
 // Ratio forms: how a ratio claim compares a with b.
 var forms = []string{"ratio", "pct", "diff", "sym"}
 
@@ -70,6 +90,10 @@ type Claim struct {
 	// Form is how a ratio claim compares a with b: ratio (a/b, default),
 	// pct (100 (a-b)/b), diff (a-b) or sym ((a-b)/min(a,b)).
 	Form string
+	// Pairwise: a ratio claim over per-batch or per-week selections
+	// compares a with b group by group (the same batch or week of the same
+	// workload), then combines the comparisons by the selection's Over.
+	Pairwise bool
 	// Op and Factor: an order claim holds when a Op Factor x b.
 	Op     string
 	Factor float64
@@ -118,6 +142,20 @@ type Selection struct {
 	Agg string
 	// Reps combines the replications: mean (default), max or min.
 	Reps string
+	// Per groups a jobs selection's rows of each task by batch (Batch
+	// consecutive jobs in submit order, the final partial batch dropped)
+	// or by week of submit time; Agg then combines the rows of each
+	// group and Over the groups' values into the task's number.
+	Per string
+	// Batch is the batch size of Per batch (default DefaultBatch).
+	Batch int
+	// Over combines a task's per-group values (see overs); required with
+	// Per.
+	Over string
+	// Across combines the numbers of the tasks a per-group selection
+	// matches in one replication; without it a per-group selection must
+	// match one task per replication.
+	Across string
 }
 
 // Filter is one where entry: a key and its alternative values.
@@ -142,6 +180,12 @@ func (s Selection) overlay(o Selection) Selection {
 	set(&s.Setting, o.Setting)
 	set(&s.Agg, o.Agg)
 	set(&s.Reps, o.Reps)
+	set(&s.Per, o.Per)
+	set(&s.Over, o.Over)
+	set(&s.Across, o.Across)
+	if o.Batch != 0 {
+		s.Batch = o.Batch
+	}
 	s.Where = mergeWhere(s.Where, o.Where)
 	return s
 }
@@ -192,6 +236,12 @@ func (s Selection) String() string {
 		add(f.Key, strings.Join(f.Values, "|"))
 	}
 	add("agg", s.Agg)
+	add("per", s.Per)
+	if s.Batch != 0 {
+		add("batch", strconv.Itoa(s.Batch))
+	}
+	add("over", s.Over)
+	add("across", s.Across)
 	add("reps", s.Reps)
 	return strings.Join(parts, " ")
 }

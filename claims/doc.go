@@ -8,6 +8,9 @@
 // a metric column, a scheme and category, a policy setting and filters),
 // and how it is graded: a value with tolerances, a ratio or an order of
 // two selections, a monotonic trend along a parameter, or an invariant.
+// A jobs selection can also read a series per batch of jobs or per week
+// ([Selection.Per]) combined into one number ([Selection.Over]), and a
+// ratio can compare two such series batch by batch ([Claim.Pairwise]).
 // [Load] and [Parse] report every problem of a file at once, each with
 // its line and key path ([ValidationError]). The format, with an example
 // per kind, is in docs/claims.md.

@@ -77,6 +77,18 @@ func evaluate(c *Claim, o *Outputs) Row {
 		r.Value, r.Ours = v, fmtNum(v)
 		r.Verdict = gradeDistance(c.Expected, v, c.Grade)
 	case KindRatio:
+		if c.Pairwise {
+			v, n, err := o.pairwise(c.Form, c.A, c.B)
+			if err != nil {
+				return fail("a, b", c.A, err)
+			}
+			r.Value, r.Ours = v, fmt.Sprintf("%s (%d %ses)", fmtNum(v), n, c.A.Per)
+			if c.A.Per == PerWeek {
+				r.Ours = fmt.Sprintf("%s (%d weeks)", fmtNum(v), n)
+			}
+			r.Verdict = gradeDistance(c.Expected, v, c.Grade)
+			break
+		}
 		a, err := o.Value(c.A)
 		if err != nil {
 			return fail("a", c.A, err)
@@ -311,6 +323,9 @@ func expectedText(c *Claim) string {
 		case "sym":
 			lhs = "(" + an + " - " + bn + ") / min"
 		}
+		if c.Pairwise {
+			lhs = c.A.Over + " of per-" + c.A.Per + " " + lhs
+		}
 		return lhs + " " + exprText(c.Expected) + tol()
 	case KindOrder:
 		an, bn := sides(c.A, c.B)
@@ -367,6 +382,8 @@ func sides(a, b Selection) (string, string) {
 	add(a.Scheme, b.Scheme)
 	add(a.Category, b.Category)
 	add(a.Setting, b.Setting)
+	add(a.Over, b.Over)
+	add(a.Across, b.Across)
 	keys := map[string]bool{}
 	for _, f := range a.Where {
 		keys[f.Key] = true

@@ -339,7 +339,7 @@ func (p *parser) parse(data []byte) {
 }
 
 var claimKeys = []string{"id", "figure", "quote", "kind", "must", "reason", "select", "a", "b", "form", "op", "factor",
-	"along", "values", "direction", "spearman", "expected", "grade", "each"}
+	"along", "values", "direction", "spearman", "expected", "grade", "each", "pairwise"}
 
 // each is one key of a claim's each with its values.
 type each struct {
@@ -352,7 +352,7 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 	c := Claim{Line: n.Line, Factor: 1}
 	nErrs := len(p.errs)
 	var sel, a, b Selection
-	var haveSel, haveA, haveB, haveOp, haveDir, haveAlong, haveForm, haveFactor, haveValues, haveSpearman bool
+	var haveSel, haveA, haveB, haveOp, haveDir, haveAlong, haveForm, haveFactor, haveValues, haveSpearman, havePairwise bool
 	var gradeNode *yaml.Node
 	var gradePath string
 	var eachs []each
@@ -416,6 +416,9 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 				}
 				c.Op = s
 			}
+		case "pairwise":
+			havePairwise = true
+			c.Pairwise, _ = p.boolean(v, kp)
 		case "factor":
 			haveFactor = true
 			if f, ok := p.number(v, kp); ok {
@@ -471,7 +474,7 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 					return
 				}
 				switch key {
-				case "table", "agg", "reps", "where":
+				case "table", "agg", "reps", "where", "per", "batch", "over", "across":
 					p.add(ep, v, problem(ErrValue, "each cannot vary %s", key))
 					return
 				}
@@ -525,6 +528,9 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 		need("a", haveA)
 		need("b", haveB)
 		c.A, c.B = c.Select.overlay(a), c.Select.overlay(b)
+	}
+	if c.Kind != KindRatio {
+		forbid("pairwise", havePairwise, " (it compares a ratio's two sides batch by batch)")
 	}
 	if c.Kind != KindMonotonic {
 		forbid("along", haveAlong, "")
@@ -613,7 +619,7 @@ func article(k Kind) string {
 
 func isZero(s Selection) bool { return s.String() == "table=tasks" }
 
-var selFields = []string{"group", "table", "metric", "scheme", "category", "setting"}
+var selFields = []string{"group", "table", "metric", "scheme", "category", "setting", "per", "batch", "over", "across"}
 
 func isSelField(k string) bool { return slices.Contains(selFields, k) }
 
@@ -674,7 +680,7 @@ func expand(c Claim, eachs []each) []Claim {
 	return out
 }
 
-var selKeys = []string{"group", "table", "metric", "scheme", "category", "setting", "where", "agg", "reps"}
+var selKeys = []string{"group", "table", "metric", "scheme", "category", "setting", "where", "agg", "reps", "per", "batch", "over", "across"}
 
 // selection parses a selection mapping (not yet checked for
 // completeness: defaults and overlays come first).
@@ -723,6 +729,29 @@ func (p *parser) selection(n *yaml.Node, path string) Selection {
 			str(&s.Reps)
 			if s.Reps != "" && !oneOf(s.Reps, []string{"mean", "max", "min"}) {
 				p.add(kp, v, problem(ErrValue, "unknown reps %q (valid: mean, max, min)", s.Reps))
+			}
+		case "per":
+			str(&s.Per)
+			if s.Per != "" && !oneOf(s.Per, []string{PerBatch, PerWeek}) {
+				p.add(kp, v, problem(ErrValue, "unknown per %q (valid: %s, %s)", s.Per, PerBatch, PerWeek))
+			}
+		case "batch":
+			if f, ok := p.number(v, kp); ok {
+				if f < 1 || f != math.Trunc(f) || f > 1e9 {
+					p.add(kp, v, problem(ErrValue, "a batch is a whole number of jobs >= 1, got %v", f))
+				} else {
+					s.Batch = int(f)
+				}
+			}
+		case "over":
+			str(&s.Over)
+			if s.Over != "" && !oneOf(s.Over, overs) {
+				p.add(kp, v, problem(ErrValue, "unknown over %q (valid: %s)", s.Over, strings.Join(overs, ", ")))
+			}
+		case "across":
+			str(&s.Across)
+			if s.Across != "" && !oneOf(s.Across, acrosses) {
+				p.add(kp, v, problem(ErrValue, "unknown across %q (valid: %s)", s.Across, strings.Join(acrosses, ", ")))
 			}
 		case "where":
 			p.mapping(v, kp, func(key string, v *yaml.Node, wp string) {
@@ -799,6 +828,46 @@ func (p *parser) checkSelection(s Selection, path string, n *yaml.Node, c *Claim
 	}
 	if c.Kind == KindInvariant && s.Reps != "" {
 		p.add(path+".reps", n, problem(ErrValue, "an invariant checks every replication; reps is not used"))
+	}
+	p.checkPer(s, path, n, c)
+}
+
+// checkPer checks the per-batch and per-week keys of a complete
+// selection.
+func (p *parser) checkPer(s Selection, path string, n *yaml.Node, c *Claim) {
+	if s.Per == "" {
+		for _, k := range []struct {
+			key string
+			set bool
+		}{{"over", s.Over != ""}, {"across", s.Across != ""}, {"batch", s.Batch != 0}} {
+			if k.set {
+				p.add(path+"."+k.key, n, problem(ErrValue, "%s combines per-batch or per-week values: it needs per", k.key))
+			}
+		}
+		if c.Pairwise {
+			p.add(path+".per", n, problem(ErrRequired, "a pairwise ratio compares per-batch or per-week values: it needs per"))
+		}
+		return
+	}
+	if s.table() != TableJobs {
+		p.add(path+".table", n, problem(ErrValue, "per groups job rows: it needs table jobs"))
+	}
+	if s.Over == "" {
+		p.add(path+".over", n, problem(ErrRequired, "a per-%s selection needs an over (%s)", s.Per, strings.Join(overs, ", ")))
+	}
+	if s.Batch != 0 && s.Per != PerBatch {
+		p.add(path+".batch", n, problem(ErrValue, "batch is the size of per batch, not per %s", s.Per))
+	}
+	if c.Kind == KindMonotonic {
+		p.add(path+".per", n, problem(ErrValue, "a trend reads one number per point: per is for value, ratio, order and invariant claims"))
+	}
+	if c.Pairwise {
+		if s.Across != "" {
+			p.add(path+".across", n, problem(ErrValue, "a pairwise ratio pairs one task of a with one of b: across is not used"))
+		}
+		if c.A.Per != c.B.Per || c.A.Over != c.B.Over || c.A.batch() != c.B.batch() {
+			p.add(path+".per", n, problem(ErrValue, "a pairwise ratio needs the same per, batch and over on both sides"))
+		}
 	}
 }
 

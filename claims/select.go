@@ -22,10 +22,11 @@ type Outputs struct {
 	Dir string
 	// Only, when not nil, limits the groups that count as having
 	// outputs.
-	Only   []string
-	frames map[string]*results.Frame
-	want   map[string][]string // group/table -> columns claims read
-	byTask map[string]taskIndex
+	Only      []string
+	frames    map[string]*results.Frame
+	want      map[string][]string // group/table -> columns claims read
+	byTask    map[string]taskIndex
+	groupings map[groupKey]*grouping
 }
 
 // NewOutputs returns the outputs under dir.
@@ -105,6 +106,9 @@ func (s *Selection) columns(along string) []string {
 	case TableJobs:
 		if s.Scheme != "" {
 			out = append(out, results.CategoryPrefix+s.Scheme)
+		}
+		if s.Per != "" {
+			out = append(out, "submit")
 		}
 	}
 	for _, w := range s.Where {
@@ -461,6 +465,9 @@ func overallJobs(f *results.Frame) map[string]float64 {
 // replication order), combining the rows of a replication by the
 // selection's agg.
 func (o *Outputs) repValues(s Selection) ([]float64, *picked, error) {
+	if s.Per != "" {
+		return o.perRepValues(s)
+	}
 	p, err := o.pick(s, "")
 	if err != nil {
 		return nil, nil, err
@@ -557,6 +564,11 @@ func combine(how string, vals []float64) float64 {
 // ambiguity describes rows of one replication that a selection without an
 // agg cannot tell apart.
 func ambiguity(p *picked, rows []int) error {
+	return ambiguityHint(p, rows, "narrow it with setting or where, or combine them with agg")
+}
+
+// ambiguityHint is ambiguity with the advice to give.
+func ambiguityHint(p *picked, rows []int, hint string) error {
 	var differ []string
 	for _, key := range []string{"trace", "label", "policy", "load", "estimates", "load_mode", "skip", "count", "procs"} {
 		var vals []string
@@ -593,8 +605,8 @@ func ambiguity(p *picked, rows []int) error {
 	if len(differ) > 0 {
 		what = "which differ in " + strings.Join(differ, " and ")
 	}
-	return fmt.Errorf("%w: %d rows of %s in one replication, %s; narrow it with setting or where, or combine them with agg",
-		ErrAmbiguous, len(rows), p.file, what)
+	return fmt.Errorf("%w: %d rows of %s in one replication, %s; %s",
+		ErrAmbiguous, len(rows), p.file, what, hint)
 }
 
 // Value returns the selection's number: its value per replication,
