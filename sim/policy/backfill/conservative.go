@@ -65,6 +65,9 @@ type Conservative struct {
 	timer    sim.Timer
 
 	byArrival []int32 // positions in q by arrival, for QueueOrder
+
+	comp sim.Compaction // releases since the last compression
+	full bool           // compress with Profile.Compress (tests compare)
 }
 
 // planned is a waiting job and its reservation.
@@ -117,6 +120,7 @@ func (p *Conservative) Finish(t *sim.Task) {
 	p.prof.Advance(now)
 	if end := t.FirstStart + t.Estimate; end > now {
 		_ = p.prof.Release(now, end-now, t.Procs)
+		p.comp.Released(now, end-now, t.Procs)
 		p.compress = true
 	}
 }
@@ -142,7 +146,14 @@ func (p *Conservative) compact() {
 		slices.SortFunc(p.byArrival, func(a, b int32) int { return cmp.Compare(p.q[a].t.Index, p.q[b].t.Index) })
 		r = func(i int) *sim.Reservation { return &p.q[p.byArrival[i]].r }
 	}
-	if p.prof.Compress(p.m.Now(), len(p.q), r) {
+	var moved bool
+	if p.full {
+		moved = p.prof.Compress(p.m.Now(), len(p.q), r)
+	} else {
+		p.comp.Carry = p.Order != StartOrder
+		moved = p.prof.CompressWith(&p.comp, p.m.Now(), len(p.q), r)
+	}
+	if moved {
 		for _, e := range p.q {
 			p.m.Promise(e.t, e.r.Start)
 		}

@@ -1,0 +1,6 @@
+package backfill
+
+// FullCompress makes c check every reservation at every compression
+// (sim.Profile.Compress), as before the Compaction's filter: tests compare
+// the two.
+func FullCompress(c *Conservative) { c.full = true }

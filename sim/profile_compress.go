@@ -1,0 +1,191 @@
+package sim
+
+// Compression that visits cheaply the reservations that cannot move.
+//
+// [Profile.Compress] checks every reservation with a scan of the profile
+// from now to its start. With a long queue (conservative backfilling at
+// high load) that scan, repeated for every waiting job at every early end,
+// is quadratic and dominates the simulation. [Compaction] tracks the
+// places where processors were given back since every reservation was
+// last known to sit at its earliest start, and skips, with an O(1) test,
+// every reservation that cannot use them.
+//
+// Why the test is exact. Let reservation j (Procs P, Dur D, Start s) sit
+// at its earliest start at some moment: no t in [now, s) has P processors
+// free during [t, s) up to t+D (the part of the window from s on is j's
+// own). From then on the profile changes by reservations (processors
+// taken: no new room) and releases (processors given back, over a set U
+// of times). If j can later start at some t < s, then either
+//   - the step just before s now has P free (the run of wide steps ends at
+//     s, so j fits just before it): that step gained processors, so s-1 is
+//     in U; or
+//   - some maximal run of steps with at least P free, starting before s,
+//     is at least D long, and (as it was too short or too narrow before) it
+//     contains a time in U.
+// For every release the Compaction records an upper bound, for every
+// processor count P, on the length of any run of steps with at least P
+// free that overlaps the released interval (computed just after the
+// release; a run that later grows does so through a later release,
+// which records its own bound). A reservation with D longer than the
+// bound for P, and whose start is not just after a released time, cannot
+// move, and is skipped. Every other one is checked exactly, as Compress
+// does.
+//
+// When is "at its earliest start" known? A reservation made by
+// [Profile.EarliestStart], or re-placed by a compression, is at its
+// earliest at that moment. In start order (see Compress) a compression
+// leaves every reservation at its earliest: the reservation moved after
+// reservation j started at or after j's old start, so it frees nothing
+// before j's new start. So in start order only the releases since the
+// last compression count. In queue order a later job may move away from
+// before an earlier one's start, so the releases of the last compression
+// count too (the Compaction carries them over).
+
+// Compaction compresses a profile like [Profile.Compress], skipping the
+// reservations that cannot move. The policy tells it of every release
+// made between compressions ([Compaction.Released]) and must not change
+// the profile otherwise except by reserving. The zero value is ready for
+// start order; set Carry for any other order.
+type Compaction struct {
+	// Carry keeps the releases of the last compression in the bound of
+	// the next one, as an order other than by start time needs.
+	Carry bool
+
+	pending []Reservation // releases since the last compression
+	cur     runBound      // releases of this compression
+	prev    runBound      // releases of the last one (with Carry)
+	lext    []Time        // scratch: left ends of runs by level
+	rext    []Time        // scratch: right ends of runs by level
+}
+
+// runBound bounds, for every processor count, the length of runs of free
+// steps that overlap some released times.
+type runBound struct {
+	len   []Time // len[P]: longest run with >= P free (clamped at now)
+	max   int    // levels 1..max are set
+	touch Time   // last released time + 1: starts after it never touch
+	any   bool
+}
+
+func (b *runBound) reset() {
+	clear(b.len[:min(b.max+1, len(b.len))])
+	b.max, b.touch, b.any = 0, 0, false
+}
+
+// Released records that procs processors were given back during
+// [start, start+dur) (a [Profile.Release] the policy made).
+func (c *Compaction) Released(start, dur Time, procs int) {
+	c.pending = append(c.pending, Reservation{Start: start, Dur: dur, Procs: procs})
+}
+
+// CompressWith moves n reservations earlier where the profile allows,
+// taking them in index order, with the result of [Profile.Compress] (the
+// same starts, the same profile) provided the policy kept c informed of its
+// releases. It reports whether any start changed.
+func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Reservation) bool {
+	if len(c.lext) < p.size+2 {
+		c.lext = make([]Time, p.size+2)
+		c.rext = make([]Time, p.size+2)
+		c.cur.len = make([]Time, p.size+2)
+		c.prev.len = make([]Time, p.size+2)
+	}
+	if c.Carry {
+		c.prev, c.cur = c.cur, c.prev
+	} else {
+		c.prev.reset()
+	}
+	c.cur.reset()
+	for _, rv := range c.pending {
+		p.bound(&c.cur, c, rv.Start, rv.Start+rv.Dur)
+	}
+	c.pending = c.pending[:0]
+	moved := false
+	for i := 0; i < n; i++ {
+		rv := r(i)
+		if rv.Start <= now || rv.Start == Never {
+			continue
+		}
+		if !c.mayMove(p, rv) {
+			continue
+		}
+		at := p.earliestWithout(now, rv)
+		if at == rv.Start {
+			continue
+		}
+		old := rv.Start
+		_ = p.Release(rv.Start, rv.Dur, rv.Procs)
+		_ = p.Reserve(at, rv.Dur, rv.Procs)
+		rv.Start = at
+		moved = true
+		// Processors came free where the old place does not overlap the new.
+		p.bound(&c.cur, c, max(old, at+rv.Dur), old+rv.Dur)
+	}
+	return moved
+}
+
+// mayMove reports whether rv might start earlier: false only when it
+// cannot (see the file comment).
+func (c *Compaction) mayMove(p *Profile, rv *Reservation) bool {
+	if !c.cur.any && !c.prev.any {
+		return false
+	}
+	if rv.Start <= max(c.cur.touch, c.prev.touch) && p.FreeAt(rv.Start-1) >= rv.Procs {
+		return true
+	}
+	return c.cur.allows(rv) || c.prev.allows(rv)
+}
+
+func (b *runBound) allows(rv *Reservation) bool {
+	return b.any && rv.Procs <= b.max && rv.Dur <= b.len[rv.Procs]
+}
+
+// bound adds to b the runs of free steps that overlap [a, e) now.
+func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
+	a = max(a, p.times[0])
+	if e <= a {
+		return
+	}
+	b.any = true
+	b.touch = max(b.touch, e)
+	i0, i1 := p.index(a), p.index(e-1)
+	mx := 0
+	for i := i0; i <= i1; i++ {
+		mx = max(mx, p.free[i])
+	}
+	if mx == 0 {
+		return
+	}
+	// Levels m+1..mx are closed on the left at the step after i.
+	m := mx
+	for i := i0 - 1; i >= 0 && m > 0; i-- {
+		if f := p.free[i]; f < m {
+			for l := f + 1; l <= m; l++ {
+				c.lext[l] = p.times[i+1]
+			}
+			m = f
+		}
+	}
+	for l := 1; l <= m; l++ {
+		c.lext[l] = p.times[0]
+	}
+	m = mx
+	for i := i1 + 1; i < len(p.times) && m > 0; i++ {
+		if f := p.free[i]; f < m {
+			for l := f + 1; l <= m; l++ {
+				c.rext[l] = p.times[i]
+			}
+			m = f
+		}
+	}
+	for l := 1; l <= m; l++ {
+		c.rext[l] = Never
+	}
+	for l := 1; l <= mx; l++ {
+		n := Never
+		if c.rext[l] != Never {
+			n = c.rext[l] - c.lext[l]
+		}
+		b.len[l] = max(b.len[l], n)
+	}
+	b.max = max(b.max, mx)
+}
