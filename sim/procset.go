@@ -166,3 +166,17 @@ func (s ProcSet) String() string {
 	b.WriteByte('}')
 	return b.String()
 }
+
+// SetDiff makes s the processors of a that are not in b, reusing s's
+// storage when it has a's capacity.
+func (s *ProcSet) SetDiff(a, b ProcSet) {
+	if len(s.w) != len(a.w) {
+		s.w = make([]uint64, len(a.w))
+	}
+	for i := range s.w {
+		s.w[i] = a.w[i]
+		if i < len(b.w) {
+			s.w[i] &^= b.w[i]
+		}
+	}
+}

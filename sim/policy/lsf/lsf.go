@@ -144,9 +144,37 @@ type Policy struct {
 	desired []int       // by task index
 	unit    int
 	decide  bool
-	timerAt sim.Time // pending quantum timer, -1 none
-	counts  []int    // jobs per processor (simple preemption)
+	timerAt sim.Time    // pending quantum timer, -1 none
+	counts  []int       // jobs per processor (simple preemption)
+	crowded sim.ProcSet // processors holding MaxJobsPerProc jobs or more
+
+	// Scratch reused across decisions (no allocation per decision).
+	keyBuf []keyed
+	stamp  []uint32 // per task index: == gen marks a task in the current set
+	gen    uint32
+	pend   []*sim.Task
+	run    []*sim.Task
+	keys   []float64
 }
+
+// keyed is a task with its key.
+type keyed struct {
+	k float64
+	t *sim.Task
+}
+
+// mark starts a new empty task set (see marked, setMark).
+func (p *Policy) mark() {
+	p.gen++
+	if p.gen == 0 { // wrapped: clear the stamps
+		clear(p.stamp)
+		p.gen = 1
+	}
+}
+
+// setMark puts t in the current task set; marked tells whether it is in.
+func (p *Policy) setMark(t *sim.Task)     { p.stamp[t.Index] = p.gen }
+func (p *Policy) marked(t *sim.Task) bool { return p.stamp[t.Index] == p.gen }
 
 var _ sim.Policy = (*Policy)(nil)
 var _ sim.OverheadWatcher = (*Policy)(nil)
@@ -176,6 +204,8 @@ func (p *Policy) Init(m *sim.Machine) error {
 		p.desired[i] = t.Procs
 	}
 	p.counts = make([]int, m.Size())
+	p.crowded = sim.NewProcSet(m.Size())
+	p.stamp = make([]uint32, m.NumTasks())
 	return nil
 }
 
@@ -254,15 +284,11 @@ func (p *Policy) byKey(ts []*sim.Task) {
 	if len(ts) < 2 {
 		return
 	}
-	type kt struct {
-		k float64
-		t *sim.Task
+	buf := p.keyBuf[:0]
+	for _, t := range ts {
+		buf = append(buf, keyed{p.Key(t), t})
 	}
-	buf := make([]kt, len(ts))
-	for i, t := range ts {
-		buf[i] = kt{p.Key(t), t}
-	}
-	slices.SortFunc(buf, func(a, b kt) int {
+	slices.SortFunc(buf, func(a, b keyed) int {
 		if a.k != b.k {
 			if a.k < b.k {
 				return -1
@@ -274,6 +300,8 @@ func (p *Policy) byKey(ts []*sim.Task) {
 	for i := range buf {
 		ts[i] = buf[i].t
 	}
+	clear(buf)
+	p.keyBuf = buf[:0]
 }
 
 // protected reports whether t holds processors and may not be preempted:
@@ -293,7 +321,8 @@ func (p *Policy) protected(t *sim.Task) bool {
 type alloc struct {
 	t    *sim.Task
 	k    int
-	grow bool // may receive leftover units
+	grow bool        // may receive leftover units
+	set  sim.ProcSet // processors chosen for it (LSF-PREEMPT-AD)
 }
 
 // spread gives left processors, one unit at a time, to the growable
@@ -419,12 +448,13 @@ func (p *Policy) runToCompletion() {
 	if p.m.Free() < p.unit {
 		return // nothing can start
 	}
-	var pend []*sim.Task
+	pend := p.pend[:0]
 	for _, t := range p.jobs {
 		if t.State == sim.Waiting {
 			pend = append(pend, t)
 		}
 	}
+	defer func() { clear(pend); p.pend = pend[:0] }()
 	if len(pend) == 0 {
 		return
 	}

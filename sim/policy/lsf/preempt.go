@@ -6,8 +6,9 @@ import (
 	"github.com/schedfarm/schedfarm/sim"
 )
 
-// countJobs fills p.counts: the jobs present (holding processors or
-// suspended on them) on each processor.
+// countJobs fills p.counts, the jobs present (holding processors or
+// suspended on them) on each processor, and p.crowded, the processors
+// holding MaxJobsPerProc of them or more.
 func (p *Policy) countJobs() {
 	clear(p.counts)
 	for _, t := range p.jobs {
@@ -16,60 +17,84 @@ func (p *Policy) countJobs() {
 			t.Set.Each(func(i int) { p.counts[i]++ })
 		}
 	}
+	p.crowded = sim.NewProcSet(p.m.Size())
+	for i, c := range p.counts {
+		if c >= p.cfg.MaxJobsPerProc {
+			p.crowded.Add(i)
+		}
+	}
 }
 
 // roomy returns the processors of from holding fewer than MaxJobsPerProc jobs.
 func (p *Policy) roomy(from sim.ProcSet) sim.ProcSet {
-	out := sim.NewProcSet(p.m.Size())
-	from.Each(func(i int) {
-		if p.counts[i] < p.cfg.MaxJobsPerProc {
-			out.Add(i)
-		}
-	})
+	out := from.Clone()
+	out.Subtract(p.crowded)
 	return out
 }
 
-func (p *Policy) addCounts(set sim.ProcSet) { set.Each(func(i int) { p.counts[i]++ }) }
+// addCounts counts one more job on the processors of set.
+func (p *Policy) addCounts(set sim.ProcSet) {
+	set.Each(func(i int) {
+		p.counts[i]++
+		if p.counts[i] >= p.cfg.MaxJobsPerProc {
+			p.crowded.Add(i)
+		}
+	})
+}
 
 // preempt is LSF-PREEMPT.
 func (p *Policy) preempt() {
 	p.countJobs()
-	var queued []*sim.Task
+	queued := p.pend[:0]
 	for _, t := range p.jobs {
 		if t.State == sim.Waiting || t.State == sim.Suspended {
 			queued = append(queued, t)
 		}
 	}
+	defer func() { clear(queued); p.pend = queued[:0] }()
 	p.byKey(queued)
 	// Fill free processors as LSF-RTC; suspended jobs only on their own
-	// processors.
-	used := make(map[*sim.Task]bool)
+	// processors. Marked jobs have been (re)started by this decision.
+	p.mark()
+	var room sim.ProcSet // roomy free processors, valid while roomOK
+	roomOK := false
 	for _, t := range queued {
 		switch t.State {
 		case sim.Suspended:
 			if p.m.CanResume(t) {
 				_ = p.m.Resume(t, 0)
-				used[t] = true
+				p.setMark(t)
+				roomOK = false
 			}
 		case sim.Waiting:
-			room := p.roomy(p.m.FreeSet())
+			if !roomOK {
+				room, roomOK = p.roomy(p.m.FreeSet()), true
+			}
 			if set, ok := room.TakeLowest(p.desired[t.Index]); ok {
+				roomOK = false
 				if p.dispatchOn(t, set) == nil {
 					p.addCounts(set)
-					used[t] = true
+					p.setMark(t)
 				}
 			}
 		}
 	}
-	// Then let waiting jobs preempt running ones, highest key first.
-	var running []*sim.Task
+	// Then let waiting jobs preempt running ones, highest key first. The
+	// queued jobs' keys do not change during the decision.
+	running := p.run[:0]
 	for _, t := range p.jobs {
 		if t.State == sim.Running {
 			running = append(running, t)
 		}
 	}
+	defer func() { clear(running); p.run = running[:0] }()
 	p.byKey(running)
 	slices.Reverse(running)
+	keys := p.keys[:0]
+	for _, c := range queued {
+		keys = append(keys, p.Key(c))
+	}
+	p.keys = keys
 	ratio := p.cfg.AcquiredRatio
 	if p.cfg.KnowDemand {
 		ratio = p.cfg.DemandRatio
@@ -79,15 +104,22 @@ func (p *Policy) preempt() {
 			continue
 		}
 		limit := ratio * p.Key(r)
-		for _, c := range queued {
-			if used[c] || p.Key(c) >= limit {
+		roomChecked, fits := false, false
+		for i, c := range queued {
+			if keys[i] >= limit || p.marked(c) {
 				continue
 			}
 			if c.State == sim.Suspended && !sameSet(c.Set, r.Set) {
 				continue
 			}
 			if c.State == sim.Waiting {
-				if p.desired[c.Index] != r.Procs || p.roomy(r.Set).Len() != r.Procs {
+				if p.desired[c.Index] != r.Procs {
+					continue
+				}
+				if !roomChecked {
+					roomChecked, fits = true, p.roomy(r.Set).Len() == r.Procs
+				}
+				if !fits {
 					continue
 				}
 			}
@@ -101,7 +133,7 @@ func (p *Policy) preempt() {
 				_ = p.dispatchOn(c, set)
 				p.addCounts(set)
 			}
-			used[c] = true
+			p.setMark(c)
 			break
 		}
 	}
@@ -132,7 +164,6 @@ func (p *Policy) preemptAD() {
 		return
 	}
 	p.byKey(stopped)
-	p.byKey(pending)
 	// Rows: 0 = running jobs; stopped jobs first fit into rows 1.. by set.
 	rows := [][]*sim.Task{running}
 	var rowSets []sim.ProcSet
@@ -155,18 +186,13 @@ func (p *Policy) preemptAD() {
 		rows = append(rows, nil) // a new row for pending jobs
 		rowSets = append(rowSets, sim.NewProcSet(size))
 	}
-	var others [][]*sim.Task
-	for r := range rows {
-		var o []*sim.Task
-		for r2, row := range rows {
-			if r2 != r {
-				o = append(o, row...)
-			}
-		}
-		o = append(o, pending...)
-		p.byKey(o)
-		others = append(others, o)
-	}
+	// Every job of the matrix and the pending ones, by key: a row's plan
+	// fills from the jobs of the other rows and the pending ones in this
+	// order (its own jobs are committed first, so they are skipped).
+	all := make([]*sim.Task, 0, len(running)+len(stopped)+len(pending))
+	all = append(append(append(all, running...), stopped...), pending...)
+	p.byKey(all)
+	roomAll := p.roomy(sim.FullProcSet(size))
 	// Plan every feasible row; run the one with the smallest key.
 	var best *rowPlan
 	for r, row := range rows {
@@ -182,7 +208,7 @@ func (p *Policy) preemptAD() {
 				continue
 			}
 		}
-		pl := p.planRow(protected, row, others[r])
+		pl := p.planRow(protected, row, all, roomAll)
 		if pl.n > 0 && (best == nil || pl.key < best.key) {
 			best = pl
 		}
@@ -190,51 +216,51 @@ func (p *Policy) preemptAD() {
 	if best == nil {
 		return
 	}
-	committed, started, sets := best.committed, best.started, best.sets
 	// Run the row: suspend running jobs not committed, resume committed
 	// stopped jobs, start the pending ones.
+	p.mark()
+	for _, t := range best.committed {
+		p.setMark(t)
+	}
 	for _, t := range running {
-		if !committed[t] && t.State == sim.Running {
+		if !p.marked(t) && t.State == sim.Running {
 			_ = p.m.Suspend(t, 0)
 		}
 	}
 	for _, t := range stopped {
-		if committed[t] && p.m.CanResume(t) {
+		if p.marked(t) && p.m.CanResume(t) {
 			_ = p.m.Resume(t, 0)
 		}
 	}
-	for _, a := range started {
-		set := sets[a.t]
-		if p.m.FreeSet().Contains(set) {
-			_ = p.dispatchOn(a.t, set)
+	for _, a := range best.started {
+		if p.m.FreeSet().Contains(a.set) {
+			_ = p.dispatchOn(a.t, a.set)
 		}
 	}
 }
 
 // rowPlan is what running one row of the matrix would do.
 type rowPlan struct {
-	committed map[*sim.Task]bool
-	started   []alloc // pending jobs to start
-	sets      map[*sim.Task]sim.ProcSet
+	committed []*sim.Task
+	started   []alloc // pending jobs to start, with their sets
 	key       float64 // smallest key of the unprotected jobs it runs
 	n         int     // unprotected jobs it runs
 }
 
 // planRow commits the protected jobs and the row's jobs, then fills by
-// key: pending jobs at their minimum on uncommitted processors with room,
-// jobs of other rows when their whole set is uncommitted; leftover units
-// go to the started pending jobs.
-func (p *Policy) planRow(protected, row, others []*sim.Task) *rowPlan {
-	pl := &rowPlan{committed: map[*sim.Task]bool{}, sets: map[*sim.Task]sim.ProcSet{}}
+// key from cands (all jobs, in key order): pending jobs at their minimum
+// on uncommitted processors of roomAll (those with room for one more
+// job), jobs of other rows when their whole set is uncommitted; leftover
+// units go to the started pending jobs.
+func (p *Policy) planRow(protected, row, cands []*sim.Task, roomAll sim.ProcSet) *rowPlan {
+	pl := &rowPlan{}
 	committedSet := sim.NewProcSet(p.m.Size())
-	isProt := map[*sim.Task]bool{}
-	for _, t := range protected {
-		isProt[t] = true
-	}
+	p.mark()
 	take := func(t *sim.Task, set sim.ProcSet) {
-		pl.committed[t] = true
+		p.setMark(t)
+		pl.committed = append(pl.committed, t)
 		committedSet.Union(set)
-		if !isProt[t] {
+		if !p.protected(t) {
 			k := p.Key(t)
 			if pl.n == 0 || k < pl.key {
 				pl.key = k
@@ -246,22 +272,22 @@ func (p *Policy) planRow(protected, row, others []*sim.Task) *rowPlan {
 		take(t, t.Set)
 	}
 	for _, t := range row {
-		if !pl.committed[t] {
+		if !p.marked(t) {
 			take(t, t.Set)
 		}
 	}
-	for _, t := range others {
-		if pl.committed[t] {
+	var room sim.ProcSet
+	for _, t := range cands {
+		if p.marked(t) {
 			continue
 		}
 		if t.State == sim.Waiting {
-			room := p.uncommittedRoom(committedSet)
+			room.SetDiff(roomAll, committedSet)
 			set, ok := room.TakeLowest(t.Elastic.Min)
 			if !ok {
 				continue
 			}
-			pl.sets[t] = set
-			pl.started = append(pl.started, alloc{t: t, k: t.Elastic.Min, grow: true})
+			pl.started = append(pl.started, alloc{t: t, k: t.Elastic.Min, grow: true, set: set})
 			take(t, set)
 			continue
 		}
@@ -269,24 +295,15 @@ func (p *Policy) planRow(protected, row, others []*sim.Task) *rowPlan {
 			take(t, t.Set)
 		}
 	}
-	room := p.uncommittedRoom(committedSet)
+	room.SetDiff(roomAll, committedSet)
 	p.spread(pl.started, room.Len())
-	for _, a := range pl.started {
+	for i := range pl.started {
+		a := &pl.started[i]
 		if extra := a.k - a.t.Elastic.Min; extra > 0 {
 			if more, ok := room.TakeLowest(extra); ok {
-				s := pl.sets[a.t]
-				s.Union(more)
-				pl.sets[a.t] = s
+				a.set.Union(more)
 			}
 		}
 	}
 	return pl
-}
-
-// uncommittedRoom returns the processors outside committed holding fewer
-// than MaxJobsPerProc jobs.
-func (p *Policy) uncommittedRoom(committed sim.ProcSet) sim.ProcSet {
-	all := sim.FullProcSet(p.m.Size())
-	all.Subtract(committed)
-	return p.roomy(all)
 }
