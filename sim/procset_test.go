@@ -34,3 +34,20 @@ func TestProcSet(t *testing.T) {
 		t.Errorf("Contains is wrong")
 	}
 }
+
+func TestProcSet_SetDiff(t *testing.T) {
+	a := FullProcSet(130)
+	b := NewProcSet(130)
+	b.Add(0)
+	b.Add(64)
+	b.Add(129)
+	var s ProcSet
+	s.SetDiff(a, b)
+	if s.Len() != 127 || s.Has(0) || s.Has(64) || s.Has(129) || !s.Has(1) || a.Len() != 130 {
+		t.Fatalf("SetDiff: %v (a %v)", s, a)
+	}
+	s.SetDiff(b, b) // storage reused
+	if !s.Empty() {
+		t.Fatalf("b \\ b = %v", s)
+	}
+}

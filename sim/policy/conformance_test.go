@@ -70,7 +70,7 @@ func TestConformance(t *testing.T) {
 	for _, e := range policy.Entries() {
 		if e.Family == "lsf" {
 			// Needs elastic jobs; checked on its synthetic workload in
-			// package lsf (invariants_test.go).
+			// package lsf (invariants_test.go, and simcheck in simcheck_test.go).
 			continue
 		}
 		for _, trace := range []string{"ctc", "sdsc", "kth", "sdsc-par"} {

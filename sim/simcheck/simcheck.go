@@ -24,6 +24,12 @@ import (
 //     segment uses a processor outside the machine or the wrong count;
 //   - a job that was suspended and resumed (not killed) ran on exactly the
 //     same processors in every segment;
+//   - elastic jobs ([sim.Job.Elastic]): every segment's allocation is a
+//     multiple of the job's unit in [Min, Max] (not necessarily Procs);
+//     only a job never checkpointed must keep one processor set; the
+//     sequential work of its working segments, Σ length·S(allocation),
+//     lies in [D, D+S(k_last)) (up to 1e-6 relative): no work lost or
+//     done twice;
 //   - no job started later than the last reservation the policy promised
 //     it, and no promise was ever moved later;
 //   - admission ([sim.Result.Decisions]): a rejected job never held
@@ -82,6 +88,11 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 		first     sim.ProcSet
 		set       bool
 		lastStart sim.Time
+		// elastic jobs: sequential work served, allocation of the last
+		// working segment
+		served        float64
+		lastWorkStart sim.Time
+		lastK         int
 	}
 	per := make([]jobSegs, len(res.Tasks))
 	segs := res.Segments
@@ -94,14 +105,18 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 		if s.End <= s.Start {
 			add("job %d: empty segment [%d,%d)", t.ID, s.Start, s.End)
 		}
-		if s.Set.Len() != t.Procs {
+		if e := t.Elastic; e != nil {
+			if k := s.Set.Len(); k < e.Min || k > e.Max || k%e.Unit != 0 {
+				add("job %d: segment [%d,%d) on %d processors, needs a multiple of %d in [%d,%d]", t.ID, s.Start, s.End, k, e.Unit, e.Min, e.Max)
+			}
+		} else if s.Set.Len() != t.Procs {
 			add("job %d: segment [%d,%d) on %d processors, needs %d", t.ID, s.Start, s.End, s.Set.Len(), t.Procs)
 		}
 		if s.Start < t.FirstStart || s.End > t.End {
 			add("job %d: segment [%d,%d) outside its life [%d,%d]", t.ID, s.Start, s.End, t.FirstStart, t.End)
 		}
 		p := &per[s.Task]
-		if t.Kills == 0 {
+		if t.Kills == 0 && t.Flex.Checkpoints == 0 {
 			if !p.set {
 				p.first, p.set = s.Set, true
 			} else if !sameSet(p.first, s.Set) {
@@ -110,6 +125,12 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 		}
 		if s.Working {
 			p.work += s.End - s.Start
+			if e := t.Elastic; e != nil {
+				p.served += float64(s.End-s.Start) * e.Speedup(s.Set.Len())
+				if s.Start >= p.lastWorkStart {
+					p.lastWorkStart, p.lastK = s.Start, s.Set.Len()
+				}
+			}
 		}
 		p.lastStart = max(p.lastStart, s.Start)
 	}
@@ -124,6 +145,13 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 		}
 		if t.Kills > 0 && w < t.Runtime {
 			add("job %d did %d s of work in all, less than its runtime %d", t.ID, w, t.Runtime)
+		}
+		if e := t.Elastic; e != nil && t.State == sim.Done && t.Kills == 0 {
+			d, got := e.Work, per[i].served
+			tol := 1e-6 * max(1, d)
+			if got < d-tol || (per[i].lastK > 0 && got >= d+e.Speedup(per[i].lastK)+tol) {
+				add("job %d served %.6f s of sequential work, demand %.6f (last allocation %d)", t.ID, got, d, per[i].lastK)
+			}
 		}
 	}
 	// Capacity: sweep over segment ends and starts; at each point the live

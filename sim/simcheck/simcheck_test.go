@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy/backfill"
+	"github.com/schedfarm/schedfarm/sim/policy/lsf"
 	"github.com/schedfarm/schedfarm/sim/simcheck"
 )
 
@@ -123,6 +124,74 @@ func TestCheck_CatchesAdmission(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := fresh()
+			tt.tamper(res)
+			err := simcheck.Check(jobs, res)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Check() = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestCheck_CatchesElastic: the malleable golden run of LSF-MALL-AD (A is
+// checkpointed when B arrives and both restart on 8 processors) passes; a
+// demand the segments do not serve, an allocation off the unit, and a
+// moved set of a never-checkpointed job are reported.
+func TestCheck_CatchesElastic(t *testing.T) {
+	el := func(id int64, submit sim.Time, work float64) sim.Job {
+		e := &sim.Elastic{Work: work, SeqFrac: 0, Min: 8, Max: 16, Unit: 8}
+		rt := e.Duration(work, 16)
+		return sim.Job{ID: id, Submit: submit, Runtime: rt, Estimate: rt, Procs: 16, Elastic: e}
+	}
+	jobs := []sim.Job{el(1, 0, 16000), el(2, 700, 1600)}
+	fresh := func(d lsf.Discipline) *sim.Result {
+		p, err := lsf.New(lsf.DefaultConfig(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), 16, jobs, p, sim.Options{Segments: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(jobs, res); err != nil {
+			t.Fatalf("clean %v run: %v", d, err)
+		}
+		return res
+	}
+	tests := []struct {
+		name   string
+		d      lsf.Discipline
+		tamper func(r *sim.Result)
+		want   string
+	}{
+		{"unserved demand", lsf.MallAD, func(r *sim.Result) {
+			e := *r.Tasks[0].Elastic
+			e.Work += 100
+			r.Tasks[0].Elastic = &e
+		}, "served"},
+		{"off-unit allocation", lsf.MallAD, func(r *sim.Result) {
+			for i := range r.Segments {
+				if r.Segments[i].Task == 1 {
+					r.Segments[i].Set.Remove(r.Segments[i].Set.Len() - 1)
+				}
+			}
+		}, "multiple of 8"},
+		{"moved rigid run", lsf.RTC, func(r *sim.Result) {
+			s := r.Segments[0]
+			s2 := s
+			s.End = s.Start + 10
+			s2.Start = s.End
+			r.Segments[0] = s
+			r.Segments = append(r.Segments, s2)
+			r.Segments[len(r.Segments)-1].Set = sim.NewProcSet(16)
+			for p := 8; p < 16; p++ {
+				r.Segments[len(r.Segments)-1].Set.Add(p)
+			}
+		}, "resumed on"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fresh(tt.d)
 			tt.tamper(res)
 			err := simcheck.Check(jobs, res)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
