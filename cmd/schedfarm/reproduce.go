@@ -86,13 +86,24 @@ func runReproduce(c *cli.Context) error {
 	}
 	w := c.App.Writer
 	began := time.Now()
+	written := map[string]string{} // spec -> sweep folder written by this reproduce
 	for i, r := range recipes {
 		dir := filepath.Join(outRoot, filepath.FromSlash(r.Name))
 		sweepDir := filepath.Join(dir, "sweep")
 		start := time.Now()
 		fmt.Fprintf(w, "== %s: %s\n", r.Name, r.Doc)
-		if _, err := runEmbedded(c, specs[i], coordinator.WithOutDir(sweepDir)); err != nil {
-			return fmt.Errorf("%s: %w", r.Name, err)
+		if prev, ok := written[r.Spec]; ok {
+			// Same spec, same results: share the outputs instead of
+			// writing them again.
+			if err := shareSweep(prev, sweepDir); err != nil {
+				return fmt.Errorf("%s: %w", r.Name, err)
+			}
+			fmt.Fprintf(w, "%s: sweep outputs of %s shared (same spec)\n", r.Name, prev)
+		} else {
+			if _, err := runEmbedded(c, specs[i], coordinator.WithOutDir(sweepDir)); err != nil {
+				return fmt.Errorf("%s: %w", r.Name, err)
+			}
+			written[r.Spec] = sweepDir
 		}
 		files, err := r.Make(sweepDir, dir)
 		if err != nil {
