@@ -197,8 +197,13 @@ type Report struct {
 	OutDir string
 	// Farmed is the time from publishing the tasks to recording the last
 	// result (0 when nothing ran); Elapsed is the session's wall time, the
-	// outputs included.
+	// outputs included. A resumed run's sessions each report their own
+	// time: the time the run was down is in neither.
 	Farmed, Elapsed time.Duration
+	// Began is when the run first started: for a resumed run, the start of
+	// the interrupted session, so that time.Since(Began) spans the
+	// interruptions too.
+	Began time.Time
 }
 
 // run is one session of a sweep run.
@@ -215,6 +220,7 @@ type run struct {
 	prog    *progress
 	report  *Report
 	w       *watch
+	began   time.Time // this session's start
 }
 
 // Run runs the sweep to the end: every task finished (or failed) and the
@@ -229,7 +235,7 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 	if err != nil {
 		return nil, fmt.Errorf("expand sweep: %w", err)
 	}
-	r := &run{c: c, spec: spec, tasks: tasks, byID: make(map[string]int, len(tasks))}
+	r := &run{c: c, spec: spec, tasks: tasks, byID: make(map[string]int, len(tasks)), began: start}
 	for i, t := range tasks {
 		r.byID[t.ID] = i
 	}
@@ -239,6 +245,7 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 	if err := r.begin(); err != nil {
 		return nil, err
 	}
+	r.report.Began = r.rec.Started
 	rep := r.report
 	pending := r.pending()
 	c.say("sweep %s: %d tasks, %s, %d to run (run %s)", spec.Name, len(tasks), r.startSummary(), len(pending), r.id)
@@ -692,12 +699,24 @@ func (r *run) finish(ctx context.Context) ([]unreadable, error) {
 		return nil, err
 	}
 	c.store.CollectGarbage()
-	c.say("sweep %s: %d tasks done (%d cached, %d failed) in %v; outputs in %s",
-		r.spec.Name, len(r.tasks), r.report.Cached, len(r.report.Failures), time.Since(r.rec.Started).Round(time.Millisecond), r.rec.OutDir)
+	c.say("sweep %s: %d tasks done (%d cached, %d failed) in %s; outputs in %s",
+		r.spec.Name, len(r.tasks), r.report.Cached, len(r.report.Failures), r.took(), r.rec.OutDir)
 	if len(r.report.Failures) > 0 {
 		return nil, &FailedError{Sweep: r.spec.Name, Total: len(r.tasks), Failures: r.report.Failures}
 	}
 	return nil, nil
+}
+
+// took says how long the run took: this session's time and, for a
+// resumed run, also the time since the interrupted session began (which
+// includes the time the run was down).
+func (r *run) took() string {
+	d := time.Since(r.began).Round(time.Millisecond)
+	if !r.report.Resumed {
+		return d.String()
+	}
+	return fmt.Sprintf("%v this session (resumed; %v since the run began at %s)",
+		d, time.Since(r.rec.Started).Round(time.Second), r.rec.Started.Format(time.RFC3339))
 }
 
 // say prints one line on the progress writer.

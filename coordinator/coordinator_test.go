@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -180,12 +181,36 @@ func TestCoordinator_Run_resume(t *testing.T) {
 	}
 	close(gate)
 
+	// The interrupted session began an hour ago: the resumed session's
+	// duration must not count the hour the run was down.
+	rec, err := st.Sweep(spec.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Started = rec.Started.Add(-time.Hour)
+	if err := st.PutSweep(rec); err != nil {
+		t.Fatal(err)
+	}
+	var progress bytes.Buffer
+	c = coordinator.New(st, nc, coordinator.WithOutDir(out), coordinator.WithProgress(&progress))
 	rep, err := c.Run(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !rep.Resumed || rep.Ran != 4 || rep.Duplicates != 1 {
 		t.Fatalf("resumed Run() report=%+v, want resumed, 4 run, 1 duplicate", rep)
+	}
+	if !rep.Began.Equal(rec.Started) || rep.Elapsed >= time.Hour {
+		t.Errorf("resumed Run() Began=%v Elapsed=%v, want Began=%v (the interrupted start) and the session's own time", rep.Began, rep.Elapsed, rec.Started)
+	}
+	m := regexp.MustCompile(`tasks done \(.*\) in (\S+) this session \(resumed; (\S+) since the run began at `).FindStringSubmatch(progress.String())
+	if m == nil {
+		t.Fatalf("resumed run's last line does not give the session's time and the time since the run began:\n%s", progress.String())
+	}
+	session, err1 := time.ParseDuration(m[1])
+	since, err2 := time.ParseDuration(m[2])
+	if err1 != nil || err2 != nil || session >= time.Hour || since < time.Hour {
+		t.Errorf("resumed run took %q this session and %q since it began, want under an hour and at least an hour", m[1], m[2])
 	}
 	sameOutputs(t, out, want)
 	if err := streamHas(js, natsutil.ResultStream, 0); err != nil {
