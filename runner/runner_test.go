@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
@@ -157,36 +157,59 @@ func TestExecute_Canceled(t *testing.T) {
 	}
 }
 
+// countingCtx is a context that is never done until its Err has been
+// called cancelAt times (never when cancelAt is 0); from then on Err says
+// context.Canceled. It counts the calls, so a test can see when the
+// cancellation was observed without measuring time.
+type countingCtx struct {
+	context.Context
+	cancelAt int64
+	calls    atomic.Int64
+}
+
+func (c *countingCtx) Err() error {
+	if n := c.calls.Add(1); c.cancelAt > 0 && n >= c.cancelAt {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestExecute_CanceledWhileSimulating: a cancellation that arrives in the
+// middle of a simulation ends it at the engine's next check of the
+// context, not when the simulation would have finished. The uncancelled
+// run counts the checks; the cancelled one sees its cancellation at half
+// of them and must return context.Canceled right there (ordering, not
+// wall time).
 func TestExecute_CanceledWhileSimulating(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the full CTC trace")
+		t.Skip("runs 40000 CTC jobs twice")
 	}
-	ts, path := MustTasks(t, "name: long\nworkloads: [{trace: ctc, load: 1.5}]\npolicies: [{name: conservative}]\n")
+	ts, path := MustTasks(t, "name: long\nworkloads: [{trace: ctc, count: 40000, load: 1.5}]\npolicies: [{name: easy}]\n")
 	c := runner.NewCache(1)
 	opts, err := runner.Options(&ts[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Workload(path, ts[0].Workload.TraceSHA256, opts); err != nil { // warm the cache
+	if _, err := c.Workload(path, ts[0].Workload.TraceSHA256, opts); err != nil { // warm the cache: count the simulation's checks only
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.Execute(ctx, &ts[0], path)
-		done <- err
-	}()
-	time.Sleep(20 * time.Millisecond)
-	cancel()
-	start := time.Now()
-	switch err := <-done; {
-	case err == nil:
-		t.Logf("the run finished before it was canceled")
-	case err != context.Canceled:
-		t.Fatalf("Execute = %v, want context.Canceled", err)
-	case time.Since(start) > time.Second:
-		t.Errorf("Execute returned %v after cancel, want promptly", time.Since(start))
+	whole := &countingCtx{Context: context.Background()}
+	if _, err := c.Execute(whole, &ts[0], path); err != nil {
+		t.Fatal(err)
 	}
+	n := whole.calls.Load()
+	if n < 16 {
+		t.Fatalf("the whole run checked its context %d times, want a simulation long enough for 16", n)
+	}
+	cut := &countingCtx{Context: context.Background(), cancelAt: n / 2}
+	_, err = c.Execute(cut, &ts[0], path)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Execute = %v, want context.Canceled", err)
+	}
+	if got := cut.calls.Load(); got > cut.cancelAt+4 {
+		t.Errorf("Execute checked its context %d times after it was canceled at check %d of %d: it went on simulating", got-cut.cancelAt, cut.cancelAt, n)
+	}
+	t.Logf("whole run: %d context checks; canceled at %d, returned after %d", n, cut.cancelAt, cut.calls.Load())
 }
 
 // TestExecute_Baseline: a TSS task records the EASY baseline it used, the
