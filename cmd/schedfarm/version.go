@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -39,7 +40,9 @@ func toolVersion() string {
 	if rev != "" && v == "devel" {
 		v += "+" + rev[:min(12, len(rev))]
 	}
-	if dirty {
+	// Go 1.24 and later stamp the main module's version from the VCS
+	// (a pseudo-version naming the commit, "+dirty" when modified).
+	if dirty && !strings.HasSuffix(v, "+dirty") {
 		v += "+dirty"
 	}
 	return v
