@@ -58,6 +58,8 @@ func moldableParams(schedule bool) []Param {
 			Doc: "weigh jobs by sqrt(est_work) instead of est_work (section 4.2)"},
 		{Name: "parallel_only", Kind: Bool, Default: false,
 			Doc: "sum weights over jobs with max > 1 only (section 4.2)"},
+		{Name: "weights", Kind: String, Default: "est_work", Choices: []string{"est_work", "work"},
+			Doc: "the effective sequential run time weighed by fair share: est_work (estimate x S(trace size)) or work (L = runtime x S(trace size), section 2.2's definition; clairvoyant)"},
 	}
 	if schedule {
 		ps = append(ps,
@@ -66,7 +68,9 @@ func moldableParams(schedule bool) []Param {
 			Param{Name: "xfactor_reservations", Kind: Bool, Default: false,
 				Doc: "reserve for every job whose xfactor (waited + est_work) / est_work exceeds xfactor_threshold (section 4.3)"},
 			Param{Name: "xfactor_threshold", Kind: Float, Default: float64(moldable.DefaultXFactorThreshold), Min: 1, Max: none,
-				Doc: "xfactor above which a job gets a reservation"})
+				Doc: "xfactor above which a job gets a reservation"},
+			Param{Name: "xfactor_base", Kind: String, Default: "est_work", Choices: []string{"est_work", "work", "estimate"},
+				Doc: "the xfactor's ESRT: est_work (the sequential wall-clock limit, section 4.3), work (L from the runtime; clairvoyant) or estimate (the wall-clock limit on the trace size, not scaled to one processor)"})
 	}
 	return ps
 }
@@ -99,6 +103,9 @@ func validateMoldable(v Values) error {
 	return errors.Join(errs...)
 }
 
+// bases maps the values of weights and xfactor_base.
+var bases = map[string]moldable.Base{"est_work": moldable.EstWork, "work": moldable.Work, "estimate": moldable.Estimate}
+
 func buildMoldable(v Values, mk func(moldable.Config) (sim.Policy, error)) (sim.Policy, error) {
 	cfg := moldable.Config{
 		FairShare:    v.Bool("fair_share"),
@@ -107,11 +114,13 @@ func buildMoldable(v Values, mk func(moldable.Config) (sim.Policy, error)) (sim.
 		Choices:      int(v.Int("choices")),
 		SqrtWeights:  v.Bool("sqrt_weights"),
 		ParallelOnly: v.Bool("parallel_only"),
+		Weights:      bases[v.String("weights")],
 	}
 	if _, ok := v["xfactor_threshold"]; ok {
 		cfg.CategoryReservations = v.Bool("category_reservations")
 		cfg.XFactorReservations = v.Bool("xfactor_reservations")
 		cfg.XFactorThreshold = v.Float("xfactor_threshold")
+		cfg.XFactorBase = bases[v.String("xfactor_base")]
 	} else {
 		cfg.XFactorThreshold = moldable.DefaultXFactorThreshold
 	}

@@ -42,6 +42,40 @@ type Config struct {
 	// the xfactor above which a job gets one.
 	CategoryReservations, XFactorReservations bool
 	XFactorThreshold                          float64
+	// Weights is the effective sequential run time weighed in the
+	// fair-share sum: [EstWork] (the default) or [Work].
+	Weights Base
+	// XFactorBase is the xfactor's divisor, its ESRT: [EstWork] (the
+	// default), [Work] or [Estimate].
+	XFactorBase Base
+}
+
+// Base names a job's time used as a weight or as the xfactor's divisor.
+type Base uint8
+
+// The values of [Base].
+const (
+	// EstWork is the estimated sequential run time est_work = estimate x
+	// S(trace size): the "sequential wall-clock limit" of section 4.3.
+	EstWork Base = iota
+	// Work is the sequential work L = runtime x S(trace size): the
+	// "effective sequential run time" as section 2.2 defines it, from the
+	// actual runtime (which a real scheduler does not know).
+	Work
+	// Estimate is the job's estimate on its trace size (its wall-clock
+	// limit), not scaled to one processor; for the xfactor only.
+	Estimate
+)
+
+// of returns the job's time named by b.
+func (b Base) of(a *sim.Moldable) float64 {
+	switch b {
+	case Work:
+		return a.Work
+	case Estimate:
+		return float64(a.BaseEstimate)
+	}
+	return a.EstWork
 }
 
 // DefaultConfig returns the paper's base strategy.
@@ -68,6 +102,12 @@ func (c Config) Validate() error {
 	if !(c.XFactorThreshold >= 1) || math.IsInf(c.XFactorThreshold, 0) {
 		bad("xfactor_threshold must be >= 1, got %v", c.XFactorThreshold)
 	}
+	if c.Weights > Work {
+		bad("weights must be est_work or work, got %d", c.Weights)
+	}
+	if c.XFactorBase > Estimate {
+		bad("xfactor_base must be est_work, work or estimate, got %d", c.XFactorBase)
+	}
 	return errors.Join(errs...)
 }
 
@@ -79,16 +119,29 @@ type chooser struct {
 	sumW float64
 }
 
+// own returns a job's weight, whether it counts in the sum or not.
+func (c *chooser) own(a *sim.Moldable) float64 {
+	w := c.cfg.Weights.of(a)
+	if c.cfg.SqrtWeights {
+		return math.Sqrt(w)
+	}
+	return w
+}
+
 // weight returns a job's weight in the fair-share sum (0 when it does not
 // count).
 func (c *chooser) weight(a *sim.Moldable) float64 {
 	if c.cfg.ParallelOnly && a.Max <= 1 {
 		return 0
 	}
-	if c.cfg.SqrtWeights {
-		return math.Sqrt(a.EstWork)
-	}
-	return a.EstWork
+	return c.own(a)
+}
+
+// overXFactor reports whether a job that has waited w seconds has an
+// xfactor (w + ESRT) / ESRT above the threshold.
+func (c *chooser) overXFactor(a *sim.Moldable, w sim.Time) bool {
+	base := c.cfg.XFactorBase.of(a)
+	return float64(w)+base > float64(c.cfg.XFactorThreshold*base)
 }
 
 // add and remove keep the sum over running and queued jobs.
@@ -100,10 +153,7 @@ func (c *chooser) limit(a *sim.Moldable) int {
 	if !c.cfg.FairShare {
 		return a.Max
 	}
-	w := a.EstWork
-	if c.cfg.SqrtWeights {
-		w = math.Sqrt(w)
-	}
+	w := c.own(a)
 	share := c.cfg.Gap
 	if c.sumW > 0 {
 		share = math.Min(share, float64(c.cfg.WeightFactor*w)/c.sumW)

@@ -135,3 +135,20 @@ func TestGolden_SubmitCompression(t *testing.T) {
 	res := runPolicy(t, "moldable-submit", map[string]any{"fair_share": false, "choices": 0}, 8, jobs)
 	check(t, res, []want{{1, 4, 0, 50}, {2, 8, 50, 150}, {3, 8, 150, 200}})
 }
+
+// TestGolden_Weights: the two jobs of TestGolden_TwoJobs with J1's
+// estimate 200 (est_work 800, work 400), defaults (fair share, 12
+// choices). By est_work (sum 1400): lim1 = floor(8 x 800/1400) = 4, its
+// trace size, so it runs 100 s over [0,100) (planned 200); lim2 =
+// floor(8 x 600/1400) = 3: 600/3 = 200 on 3 of the 4 left. By work (sum
+// 1000) as in TestGolden_TwoJobs: J1 on 3 (400/3 -> 134), J2 on 4 (150).
+func TestGolden_Weights(t *testing.T) {
+	jobs := []sim.Job{{ID: 1, Runtime: 100, Estimate: 200, Procs: 4}, {ID: 2, Runtime: 300, Estimate: 300, Procs: 2}}
+	if err := workload.Annotate(jobs, 8, workload.Moldability{Sigma: 0, RangeFactor: 1}); err != nil {
+		t.Fatal(err)
+	}
+	res := runPolicy(t, "moldable-schedule", nil, 8, jobs)
+	check(t, res, []want{{1, 4, 0, 100}, {2, 3, 0, 200}})
+	res = runPolicy(t, "moldable-schedule", map[string]any{"weights": "work"}, 8, jobs)
+	check(t, res, []want{{1, 3, 0, 134}, {2, 4, 0, 150}})
+}

@@ -136,6 +136,7 @@ func TestInvariants_RealTraces(t *testing.T) {
 		{"moldable-schedule", map[string]any{"choices": 0, "weight_factor": 2}},
 		{"moldable-combined", nil},
 		{"moldable-combined", map[string]any{"xfactor_threshold": 1.5, "choices": 0}},
+		{"moldable-combined", map[string]any{"weights": "work", "xfactor_base": "estimate"}},
 	}
 	for _, tr := range []struct {
 		name  string

@@ -85,7 +85,7 @@ func (p *Schedule) Schedule() {
 		cat := category(a)
 		qualifies := !head ||
 			(p.cfg.CategoryReservations && !seen[cat]) ||
-			(p.cfg.XFactorReservations && float64(now-t.Submit)+a.EstWork > p.cfg.XFactorThreshold*a.EstWork)
+			(p.cfg.XFactorReservations && p.ch.overXFactor(a, now-t.Submit))
 		if p.prof.FreeAt(now) < a.Min && !qualifies {
 			kept = append(kept, t)
 			seen[cat] = true
