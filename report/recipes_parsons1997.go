@@ -45,7 +45,7 @@ func init() {
 			Spec: spec,
 			Doc:  "Fig 5: mean wait of the measured jobs by minimum allocation class (8-32, 40-64, 72-96, 104-128), per discipline, no knowledge",
 			Steps: []Step{{Name: "wait by minimum", Run: func(s *Sweep, dir string) ([]string, error) {
-				return lsfWaitStep(s, filepath.Join(dir, "tables"))
+				return lsfWaitStep(s, filepath.Join(dir, "tables"), filepath.Join(dir, "figures"))
 			}}},
 		},
 	)
@@ -226,8 +226,8 @@ func lsfBarsStep(s *Sweep, dir string) ([]string, error) {
 		log                 bool
 		get                 func(c *lsfCell) []float64
 	}{
-		{"fig03-mrt.svg", "Mean response time of the measured jobs", "MRT (s)", true, func(c *lsfCell) []float64 { return c.mrt }},
-		{"fig04-makespan.svg", "Makespan of the measured jobs", "makespan (s)", false, func(c *lsfCell) []float64 { return c.makespan }},
+		{"fig03-mrt", "Mean response time of the measured jobs", "MRT (s)", true, func(c *lsfCell) []float64 { return c.mrt }},
+		{"fig04-makespan", "Makespan of the measured jobs", "makespan (s)", false, func(c *lsfCell) []float64 { return c.makespan }},
 	} {
 		b := plot.Bars{Title: f.title, XLabel: "discipline", YLabel: f.ylabel, LogY: f.log}
 		for _, d := range LSFDisciplines {
@@ -243,7 +243,20 @@ func lsfBarsStep(s *Sweep, dir string) ([]string, error) {
 			}
 			b.Series = append(b.Series, sr)
 		}
-		path := filepath.Join(dir, f.file)
+		paths, err := saveBars(&b, dir, f.file)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, paths...)
+	}
+	return out, nil
+}
+
+// saveBars writes b as dir/name in every figure format ([Formats]).
+func saveBars(b *plot.Bars, dir, name string) ([]string, error) {
+	var out []string
+	for _, ext := range Formats {
+		path := filepath.Join(dir, name+"."+ext)
 		if err := b.Save(path); err != nil {
 			return nil, err
 		}
@@ -258,9 +271,10 @@ var lsfMinClasses = []struct {
 	Lo, High int
 }{{"8-32", 8, 32}, {"40-64", 40, 64}, {"72-96", 72, 96}, {"104-128", 104, 128}}
 
-// lsfWaitStep writes the mean wait of the measured jobs by minimum class
-// per discipline (no knowledge), from jobs.parquet.
-func lsfWaitStep(s *Sweep, dir string) ([]string, error) {
+// lsfWaitStep writes Fig 5's data: the mean wait of the measured jobs by
+// minimum class per discipline (no knowledge), from jobs.parquet, as a
+// table and as bars (one bar per class, log wait axis).
+func lsfWaitStep(s *Sweep, dir, figDir string) ([]string, error) {
 	rows, err := results.ReadJobs(filepath.Join(s.Dir, results.JobsFile))
 	if err != nil {
 		return nil, err
@@ -288,8 +302,10 @@ func lsfWaitStep(s *Sweep, dir string) ([]string, error) {
 			}
 		}
 	}
-	if err := mkdir(dir); err != nil {
-		return nil, err
+	for _, d := range []string{dir, figDir} {
+		if err := mkdir(d); err != nil {
+			return nil, err
+		}
 	}
 	path := filepath.Join(dir, "fig05-wait-by-min.md")
 	err = atomicfile.Write(path, func(w io.Writer) error {
@@ -319,5 +335,29 @@ func lsfWaitStep(s *Sweep, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []string{path}, nil
+	out := []string{path}
+	b := plot.Bars{Title: "Mean wait of the measured jobs by minimum allocation (no knowledge)", XLabel: "discipline",
+		YLabel: "mean wait (s)", LogY: true}
+	for _, d := range LSFDisciplines {
+		if waits[d] != nil {
+			b.Categories = append(b.Categories, d)
+		}
+	}
+	for i, c := range lsfMinClasses {
+		sr := plot.Series{Name: "min " + c.Name}
+		for _, d := range b.Categories {
+			a := waits[d][i]
+			v := math.NaN() // no job of the class: no bar
+			if a.n > 0 {
+				v = a.sum / a.n
+			}
+			sr.Values = append(sr.Values, v)
+		}
+		b.Series = append(b.Series, sr)
+	}
+	figs, err := saveBars(&b, figDir, "fig05-wait-by-min")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, figs...), nil
 }
