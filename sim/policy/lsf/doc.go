@@ -45,9 +45,12 @@
 //
 // # Simple preemption
 //
-// lsf-preempt fills free processors as lsf-rtc (suspended jobs only on
-// their own processors, pending jobs only on processors holding fewer than
-// MaxJobsPerProc jobs). Then, for each running job by descending key, the
+// lsf-preempt fills free processors as lsf-rtc (§5: "in the same way as
+// in LSF-RTC"), in lsf-rtc's order: by arrival, so a suspended job comes
+// before younger pending ones, or with demand knowledge by remaining
+// demand; suspended jobs only on their own processors, pending jobs only
+// on processors holding fewer than MaxJobsPerProc jobs. Then, for each
+// running job by descending key, the
 // smallest-key queued job preempts it when (1) it is suspended on the same
 // processor set, or pending with the same desired size; (2) its key is
 // below AcquiredRatio·key(running), or with demand knowledge below

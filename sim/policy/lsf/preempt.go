@@ -52,9 +52,13 @@ func (p *Policy) preempt() {
 		}
 	}
 	defer func() { clear(queued); p.pend = queued[:0] }()
-	p.byKey(queued)
-	// Fill free processors as LSF-RTC; suspended jobs only on their own
+	// Fill free processors as LSF-RTC: in LSF-RTC's order (arrival, so
+	// suspended jobs before younger pending ones; with demand knowledge
+	// by remaining demand, SPT), suspended jobs only on their own
 	// processors. Marked jobs have been (re)started by this decision.
+	if p.cfg.KnowDemand {
+		p.byKey(queued)
+	}
 	p.mark()
 	var room sim.ProcSet // roomy free processors, valid while roomOK
 	roomOK := false
@@ -90,6 +94,11 @@ func (p *Policy) preempt() {
 	defer func() { clear(running); p.run = running[:0] }()
 	p.byKey(running)
 	slices.Reverse(running)
+	// Candidates preempt by key: least acquired processor time, or
+	// shortest remaining demand.
+	if !p.cfg.KnowDemand {
+		p.byKey(queued)
+	}
 	keys := p.keys[:0]
 	for _, c := range queued {
 		keys = append(keys, p.Key(c))
