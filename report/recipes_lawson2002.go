@@ -24,7 +24,7 @@ func init() {
 			Spec: workloadSpec,
 			Doc:  "Lawson & Smirni 2002, Table 1: job count, mean, median and CV of runtime and processors of the four whole traces",
 			Steps: []Step{{Name: "workload statistics", Run: func(s *Sweep, dir string) ([]string, error) {
-				return statsStep(s, filepath.Join(dir, "tables"), true)
+				return statsStep(s, filepath.Join(dir, "tables"), "")
 			}}},
 		},
 		Recipe{
@@ -32,7 +32,7 @@ func init() {
 			Spec: workloadSpec,
 			Doc:  "Fig 1: jobs submitted per week, per trace",
 			Steps: []Step{{Name: "jobs per week", Run: func(s *Sweep, dir string) ([]string, error) {
-				return statsStep(s, filepath.Join(dir, "figures"), false)
+				return statsStep(s, filepath.Join(dir, "figures"), "fig01")
 			}}},
 		},
 		Recipe{
@@ -40,7 +40,7 @@ func init() {
 			Spec: workloadSpec,
 			Doc:  "Fig 2: per batch of 1000 jobs, mean and CV of runtime (overall and per class) and class shares",
 			Steps: []Step{{Name: "batch statistics", Run: func(s *Sweep, dir string) ([]string, error) {
-				return statsStep(s, filepath.Join(dir, "figures"), false)
+				return statsStep(s, filepath.Join(dir, "figures"), "fig02")
 			}}},
 		},
 		Recipe{
@@ -78,8 +78,9 @@ func init() {
 }
 
 // statsStep writes the workload statistics of the sweep's workloads:
-// Table 1 only (table) or the files and figures of Figs 1-2.
-func statsStep(s *Sweep, dir string, table bool) ([]string, error) {
+// Table 1 (fig "") or the files and figures of one of Figs 1-2 ("fig01",
+// "fig02").
+func statsStep(s *Sweep, dir string, fig string) ([]string, error) {
 	stats, err := s.JobsStats(DefaultBatch)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func statsStep(s *Sweep, dir string, table bool) ([]string, error) {
 	if err := mkdir(dir); err != nil {
 		return nil, err
 	}
-	if table {
+	if fig == "" {
 		path := filepath.Join(dir, "table1.md")
 		f, err := os.Create(path)
 		if err != nil {
@@ -99,7 +100,7 @@ func statsStep(s *Sweep, dir string, table bool) ([]string, error) {
 		}
 		return []string{path}, err
 	}
-	return WriteStatsFiles(dir, stats, nil)
+	return writeStatsFiles(dir, stats, nil, fig)
 }
 
 // transientStep writes tables/fig06-batches.md: per workload and setting,

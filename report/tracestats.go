@@ -265,6 +265,12 @@ func batchMean(st *WorkloadStats, f func(*BatchStats) float64) float64 {
 // fig02-batches.csv and the figures of Figs 1-2 in the given formats
 // (default: all), and returns the paths.
 func WriteStatsFiles(dir string, stats []WorkloadStats, formats []string) ([]string, error) {
+	return writeStatsFiles(dir, stats, formats, "")
+}
+
+// writeStatsFiles is WriteStatsFiles for the files whose names start with
+// only ("fig01", "fig02"; "" for all).
+func writeStatsFiles(dir string, stats []WorkloadStats, formats []string, only string) ([]string, error) {
 	if len(formats) == 0 {
 		formats = Formats
 	}
@@ -273,6 +279,9 @@ func WriteStatsFiles(dir string, stats []WorkloadStats, formats []string) ([]str
 	}
 	var files []string
 	write := func(name string, f func(io.Writer) error) error {
+		if !strings.HasPrefix(name, only) {
+			return nil
+		}
 		path := filepath.Join(dir, name)
 		fh, err := os.Create(path)
 		if err != nil {
@@ -378,6 +387,9 @@ func WriteStatsFiles(dir string, stats []WorkloadStats, formats []string) ([]str
 		)
 	}
 	for _, fg := range figs {
+		if !strings.HasPrefix(fg.name, only) {
+			continue
+		}
 		for _, ext := range formats {
 			path := filepath.Join(dir, fg.name+"."+ext)
 			if err := fg.chart.Save(path); err != nil {
