@@ -64,8 +64,9 @@ type Flex struct {
 	// (0 before the first start).
 	FirstProcs, LastProcs int
 	// Checkpoints counts checkpoints; Migrations restarts on the same
-	// number of processors after a checkpoint; Reconfigurations restarts
-	// on a different number.
+	// number of processors after a checkpoint (or, for a rigid job,
+	// resumptions on other processors: [Machine.ResumeOn]);
+	// Reconfigurations restarts on a different number.
 	Checkpoints, Migrations, Reconfigurations int
 	// RunStart is when the job last began to work after a (re)start or a
 	// resume (the end of a dispatch delay).

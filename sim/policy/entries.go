@@ -65,6 +65,9 @@ var entries = []Entry{
 				Doc: "a suspended job may suspend the jobs holding its processors when its instantaneous xfactor is higher than each of theirs " +
 					"and each has run a timeslice since it last (re)started (false: it resumes only when its processors are free; " +
 					"true thrashes on long loaded runs)"},
+			{Name: "resume_anywhere", Kind: Bool, Default: preempt.DefaultISConfig().ResumeAnywhere,
+				Doc: "a suspended job may resume on any free processors, as many as it had, not only its own (it migrates, as on a shared-memory machine); " +
+					"with resume_preempt it suspends jobs anywhere to make room"},
 		}, overheadParams...),
 		Validate: checkOverhead,
 		Build: func(v Values, env Env) (sim.Policy, error) {
@@ -72,7 +75,7 @@ var entries = []Entry{
 			if err != nil {
 				return nil, err
 			}
-			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), Overhead: o})
+			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), Overhead: o})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
 			}

@@ -116,7 +116,7 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 			add("job %d: segment [%d,%d) outside its life [%d,%d]", t.ID, s.Start, s.End, t.FirstStart, t.End)
 		}
 		p := &per[s.Task]
-		if t.Kills == 0 && t.Flex.Checkpoints == 0 {
+		if t.Kills == 0 && t.Flex.Checkpoints == 0 && t.Flex.Migrations == 0 {
 			if !p.set {
 				p.first, p.set = s.Set, true
 			} else if !sameSet(p.first, s.Set) {

@@ -165,6 +165,23 @@ func (c *core) resume(t *sim.Task) {
 	})
 }
 
+// resumeOn resumes a Suspended job on set, free processors that need not
+// be its own (it migrates), with its overhead.
+func (c *core) resumeOn(t *sim.Task, set sim.ProcSet) {
+	old := t.Set
+	if c.m.ResumeOn(t, set, c.overhead(t)) != nil {
+		return
+	}
+	if i := slices.Index(c.rem, t); i >= 0 {
+		c.rem = slices.Delete(c.rem, i, i+1)
+	}
+	old.Each(func(i int) {
+		if c.heldN[i]--; c.heldN[i] == 0 {
+			c.held.Remove(i)
+		}
+	})
+}
+
 // claimSet returns the processors a Waiting job takes after suspending
 // victims: the lowest t.Procs of the victims' processors, topped up with
 // free unclaimed ones (see pick). Call it before suspending the victims.
@@ -210,7 +227,11 @@ func (c *core) commit(t *sim.Task, set sim.ProcSet, victims []*sim.Task) {
 
 func (c *core) launch(t *sim.Task, set sim.ProcSet) {
 	if t.State == sim.Suspended {
-		c.resume(t)
+		if set.Len() == t.Set.Len() && set.Contains(t.Set) {
+			c.resume(t)
+		} else {
+			c.resumeOn(t, set)
+		}
 		return
 	}
 	_ = c.m.StartOn(t, set)

@@ -23,6 +23,13 @@ type ISConfig struct {
 	// least Timeslice since it last (re)started. Without it a suspended
 	// job resumes only when all its processors are free.
 	ResumePreempt bool
+	// ResumeAnywhere lets a suspended job resume on any free processors,
+	// as many as it had, rather than only on its own: it migrates, as on
+	// the shared-memory machines of Chiang and Vernon. With ResumePreempt
+	// as well, one that does not fit suspends, anywhere, running jobs of
+	// lower instantaneous xfactor that have run Timeslice since they last
+	// (re)started, lowest first, until it fits.
+	ResumeAnywhere bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }
@@ -108,7 +115,7 @@ func (p *IS) Schedule() {
 	p.waiting = slices.DeleteFunc(p.waiting, func(t *sim.Task) bool { return !p.idle(t) })
 	ready := p.ready[:0]
 	for _, t := range p.susp {
-		if t.State == sim.Suspended && !p.pending[t.Index] && (p.cfg.ResumePreempt || p.canResume(t)) {
+		if t.State == sim.Suspended && !p.pending[t.Index] && (p.cfg.ResumePreempt || p.cfg.ResumeAnywhere || p.canResume(t)) {
 			p.ixf[t.Index] = instXfactor(t, now)
 			ready = append(ready, t)
 		}
@@ -135,9 +142,18 @@ func (p *IS) Schedule() {
 			if p.pending[t.Index] || t.State != sim.Suspended {
 				continue
 			}
-			if p.canResume(t) {
+			switch {
+			case p.cfg.ResumeAnywhere:
+				if t.Procs <= p.avail() {
+					if set, ok := p.pick(p.availSet(), t.Procs); ok {
+						p.resumeOn(t, set)
+					}
+				} else if p.cfg.ResumePreempt && p.ixf[t.Index] > floor {
+					p.reclaimAnywhere(t, now)
+				}
+			case p.canResume(t):
 				p.start(t)
-			} else if p.cfg.ResumePreempt && p.ixf[t.Index] > floor {
+			case p.cfg.ResumePreempt && p.ixf[t.Index] > floor:
 				p.reclaim(t, now)
 			}
 		}
@@ -228,6 +244,58 @@ func (p *IS) reclaim(t *sim.Task, now sim.Time) {
 	}
 	p.cand = victims[:0]
 	p.commit(t, t.Set, victims)
+}
+
+// reclaimAnywhere makes room for a Suspended job t under
+// [ISConfig.ResumeAnywhere]: it suspends running jobs that have run
+// Timeslice since they last (re)started and have a lower instantaneous
+// xfactor than t, lowest first, until t fits, releases from the highest
+// down any it turns out not to need, and resumes t on their processors
+// topped up with free ones. It does nothing if they would not make room.
+func (p *IS) reclaimAnywhere(t *sim.Task, now sim.Time) {
+	x := p.ixf[t.Index]
+	run := p.run[:0]
+	for _, r := range p.m.Active() {
+		if r.State == sim.Running && r.Since < now && now-r.SegStart >= p.cfg.Timeslice {
+			if y := instXfactor(r, now); y < x {
+				p.ixf[r.Index] = y
+				run = append(run, r)
+			}
+		}
+	}
+	slices.SortFunc(run, func(a, b *sim.Task) int {
+		if c := cmp.Compare(p.ixf[a.Index], p.ixf[b.Index]); c != 0 {
+			return c
+		}
+		return a.Index - b.Index
+	})
+	p.run = run
+	avail := p.avail()
+	victims := p.cand[:0]
+	for _, r := range run {
+		if avail >= t.Procs {
+			break
+		}
+		victims = append(victims, r)
+		avail += r.Procs
+	}
+	p.cand = victims
+	if avail < t.Procs {
+		return
+	}
+	for i := len(victims) - 1; i >= 0; i-- {
+		if avail-victims[i].Procs >= t.Procs {
+			avail -= victims[i].Procs
+			victims = slices.Delete(victims, i, i+1)
+		}
+	}
+	set := p.claimSet(t, victims)
+	for _, v := range victims {
+		p.suspend(v)
+		p.susp = append(p.susp, v)
+	}
+	p.cand = victims[:0]
+	p.commit(t, set, victims)
 }
 
 // retry sets a timer for the earliest instant a running job becomes
