@@ -9,8 +9,10 @@
 package plot
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,6 +24,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Series is one named sequence of values, one per category.
@@ -39,7 +42,7 @@ type Bars struct {
 	// LogY forces a logarithmic y axis; AutoLog lets the data decide.
 	LogY, AutoLog bool
 	// Legend is the legend's position (see [LegendPositions]; "" is
-	// top-right).
+	// "auto": the first corner free of data, or outside the plot area).
 	Legend string
 }
 
@@ -56,7 +59,7 @@ type Lines struct {
 	Series                []XY
 	LogY, AutoLog         bool
 	// Legend is the legend's position (see [LegendPositions]; "" is
-	// top-left).
+	// "auto": the first corner free of data, or outside the plot area).
 	Legend string
 }
 
@@ -96,17 +99,27 @@ func logAxis(p *plot.Plot, vals []float64) {
 
 // Save draws the chart to path (.png or .svg).
 func (b *Bars) Save(path string) error {
+	ch, w, h, err := b.chart()
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	return save(ch, w, h, path)
+}
+
+// chart builds the plot and says its size.
+func (b *Bars) chart() (*chart, vg.Length, vg.Length, error) {
 	if len(b.Series) == 0 || len(b.Categories) == 0 {
-		return fmt.Errorf("plot %s: no data", path)
+		return nil, 0, 0, errors.New("no data")
 	}
 	p := plot.New()
+	p.Add(plotter.NewGrid()) // first: under the data
 	p.Title.Text = b.Title
 	p.X.Label.Text = b.XLabel
 	p.Y.Label.Text = b.YLabel
 	var all []float64
 	for _, s := range b.Series {
 		if len(s.Values) != len(b.Categories) {
-			return fmt.Errorf("plot %s: series %q has %d values for %d categories", path, s.Name, len(s.Values), len(b.Categories))
+			return nil, 0, 0, fmt.Errorf("series %q has %d values for %d categories", s.Name, len(s.Values), len(b.Categories))
 		}
 		all = append(all, s.Values...)
 	}
@@ -132,6 +145,7 @@ func (b *Bars) Save(path string) error {
 	}
 	n := len(b.Series)
 	width := vg.Points(math.Max(3, math.Min(14, 300/float64(n*len(b.Categories)))))
+	var drawn []*plotter.BarChart
 	for i, s := range b.Series {
 		vals := make(plotter.Values, len(s.Values))
 		for j, v := range s.Values {
@@ -146,17 +160,16 @@ func (b *Bars) Save(path string) error {
 		}
 		bars, err := plotter.NewBarChart(vals, width)
 		if err != nil {
-			return fmt.Errorf("plot %s: %w", path, err)
+			return nil, 0, 0, err
 		}
 		bars.Color = colour(i)
 		bars.LineStyle.Width = 0
 		bars.Offset = vg.Length(float64(i)-float64(n-1)/2) * width
 		p.Add(bars)
 		p.Legend.Add(s.Name, bars)
+		drawn = append(drawn, bars)
 	}
-	p.Legend.Top = true
-	placeLegend(p, b.Legend)
-	// Headroom above the tallest bar for the legend.
+	// Headroom above the tallest bar, where the legend usually fits.
 	p.Y.Max += 0.18 * (p.Y.Max - math.Min(p.Y.Min, 0))
 	if !logY {
 		p.Y.Tick.Marker = niceTicks{}
@@ -165,24 +178,79 @@ func (b *Bars) Save(path string) error {
 	p.X.Tick.Label.Rotation = math.Pi / 4
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
-	p.Add(plotter.NewGrid())
 	w := vg.Length(math.Max(6, 0.5*float64(len(b.Categories)))) * vg.Inch
-	return save(p, w, 4.5*vg.Inch, path)
+	ch := &chart{p: p, legend: b.Legend, prefer: []string{"top-right", "top-left", "bottom-right", "bottom-left"},
+		marks: func(p *plot.Plot, dc draw.Canvas) marks { return barMarks(p, dc, drawn) }}
+	return ch, w, 4.5 * vg.Inch, nil
+}
+
+// barMarks returns the boxes of the bars as BarChart.Plot draws them.
+func barMarks(p *plot.Plot, dc draw.Canvas, charts []*plotter.BarChart) marks {
+	var m marks
+	trX, trY := p.Transforms(&dc)
+	for _, b := range charts {
+		for i, v := range b.Values {
+			if v == 0 {
+				continue // draws nothing
+			}
+			x := trX(b.XMin+float64(i)) - b.Width/2 + b.Offset
+			y0, y1 := trY(0), trY(v)
+			if y0 > y1 {
+				y0, y1 = y1, y0
+			}
+			y0, y1 = max(y0, dc.Min.Y), min(y1, dc.Max.Y)
+			if y1 < y0 {
+				continue
+			}
+			m.boxes = append(m.boxes, vg.Rectangle{Min: vg.Point{X: x, Y: y0}, Max: vg.Point{X: x + b.Width, Y: y1}})
+		}
+	}
+	return m
+}
+
+// lineMarks returns the segments and marker boxes of lines as
+// plotter.Line and plotter.Scatter draw them.
+func lineMarks(p *plot.Plot, dc draw.Canvas, lines []*plotter.Scatter) marks {
+	var m marks
+	trX, trY := p.Transforms(&dc)
+	for _, s := range lines {
+		r := s.GlyphStyle.Radius
+		var prev vg.Point
+		for k, xy := range s.XYs {
+			pt := vg.Point{X: trX(xy.X), Y: trY(xy.Y)}
+			m.boxes = append(m.boxes, vg.Rectangle{Min: vg.Point{X: pt.X - r, Y: pt.Y - r}, Max: vg.Point{X: pt.X + r, Y: pt.Y + r}})
+			if k > 0 {
+				m.segs = append(m.segs, [2]vg.Point{prev, pt})
+			}
+			prev = pt
+		}
+	}
+	return m
 }
 
 // Save draws the chart to path (.png or .svg).
 func (l *Lines) Save(path string) error {
+	ch, w, h, err := l.chart()
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	return save(ch, w, h, path)
+}
+
+// chart builds the plot and says its size.
+func (l *Lines) chart() (*chart, vg.Length, vg.Length, error) {
 	if len(l.Series) == 0 {
-		return fmt.Errorf("plot %s: no data", path)
+		return nil, 0, 0, errors.New("no data")
 	}
 	p := plot.New()
+	p.Add(plotter.NewGrid()) // first: under the data
 	p.Title.Text = l.Title
 	p.X.Label.Text = l.XLabel
 	p.Y.Label.Text = l.YLabel
 	var all []float64
 	for _, s := range l.Series {
 		if len(s.X) != len(s.Y) {
-			return fmt.Errorf("plot %s: series %q has %d x and %d y values", path, s.Name, len(s.X), len(s.Y))
+			return nil, 0, 0, fmt.Errorf("series %q has %d x and %d y values", s.Name, len(s.X), len(s.Y))
 		}
 		all = append(all, s.Y...)
 	}
@@ -190,6 +258,7 @@ func (l *Lines) Save(path string) error {
 	if logY {
 		logAxis(p, all)
 	}
+	var drawn []*plotter.Scatter
 	for i, s := range l.Series {
 		var pts plotter.XYs
 		for k := range s.X {
@@ -203,7 +272,7 @@ func (l *Lines) Save(path string) error {
 		}
 		line, points, err := plotter.NewLinePoints(pts)
 		if err != nil {
-			return fmt.Errorf("plot %s: %w", path, err)
+			return nil, 0, 0, err
 		}
 		line.Color = colour(i)
 		line.Width = vg.Points(1.5)
@@ -211,17 +280,16 @@ func (l *Lines) Save(path string) error {
 		points.Shape = shapes[i%len(shapes)]
 		p.Add(line, points)
 		p.Legend.Add(s.Name, line, points)
+		drawn = append(drawn, points)
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	placeLegend(p, l.Legend)
 	if !logY {
 		p.Y.Max += 0.15 * (p.Y.Max - p.Y.Min)
 		p.Y.Tick.Marker = niceTicks{}
 	}
 	padX(p, 0.04)
-	p.Add(plotter.NewGrid())
-	return save(p, 6*vg.Inch, 4.5*vg.Inch, path)
+	ch := &chart{p: p, legend: l.Legend, prefer: []string{"top-left", "top-right", "bottom-right", "bottom-left"},
+		marks: func(p *plot.Plot, dc draw.Canvas) marks { return lineMarks(p, dc, drawn) }}
+	return ch, 6 * vg.Inch, 4.5 * vg.Inch, nil
 }
 
 // powTicks labels an axis of log10(value) - base with powers of ten.
@@ -245,30 +313,32 @@ var shapes = []draw.GlyphDrawer{
 	draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
 }
 
-func save(p *plot.Plot, w, h vg.Length, path string) error {
+func save(ch *chart, w, h vg.Length, path string) error {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
-	if ext != "png" && ext != "svg" {
-		return fmt.Errorf("plot %s: format %q not supported (use .png or .svg)", path, ext)
+	var c interface {
+		vg.CanvasSizer
+		io.WriterTo
 	}
-	if ext == "png" {
+	switch ext {
+	case "png":
 		// Enough dots per inch for at least MinPNGWidth pixels.
 		dpi := max(96, int(math.Ceil(MinPNGWidth/float64(w/vg.Inch))))
-		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))
-		p.Draw(draw.New(c))
-		f, err := os.Create(path)
-		if err != nil {
-			return fmt.Errorf("plot %s: %w", path, err)
-		}
-		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(f); err != nil {
-			f.Close()
-			return fmt.Errorf("plot %s: %w", path, err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("plot %s: %w", path, err)
-		}
-		return nil
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
+	case "svg":
+		c = vgsvg.New(w, h)
+	default:
+		return fmt.Errorf("plot %s: format %q not supported (use .png or .svg)", path, ext)
 	}
-	if err := p.Save(w, h, path); err != nil {
+	ch.draw(draw.New(c))
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("plot %s: %w", path, err)
 	}
 	return nil

@@ -16,8 +16,12 @@ const (
 	ScaleLinear = "linear" // always linear
 )
 
-// Legend positions (see [Style]).
-var LegendPositions = []string{"top-right", "top-left", "bottom-right", "bottom-left", "none"}
+// Legend positions (see [Style]): "auto" (the default) puts the legend in
+// the first corner of the plot area where it covers no bar, marker or
+// line, or outside the plot area, to its right, when every corner holds
+// data; "outside" always puts it there; a corner is honoured as given,
+// even over data; "none" draws no legend.
+var LegendPositions = []string{"auto", "top-right", "top-left", "bottom-right", "bottom-left", "outside", "none"}
 
 // Style is what a user may choose about a chart's look: the y scale
 // ([ScaleAuto], [ScaleLog], [ScaleLinear]; "" is auto) and the legend
@@ -60,22 +64,6 @@ func (s Style) Apply(chart any) {
 	}
 	if s.Legend != "" {
 		*legend = s.Legend
-	}
-}
-
-// placeLegend puts the legend where pos says ("" leaves the default).
-func placeLegend(p *plot.Plot, pos string) {
-	switch pos {
-	case "top-right":
-		p.Legend.Top, p.Legend.Left = true, false
-	case "top-left":
-		p.Legend.Top, p.Legend.Left = true, true
-	case "bottom-right":
-		p.Legend.Top, p.Legend.Left = false, false
-	case "bottom-left":
-		p.Legend.Top, p.Legend.Left = false, true
-	case "none":
-		p.Legend = plot.NewLegend()
 	}
 }
 

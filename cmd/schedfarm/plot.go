@@ -49,7 +49,7 @@ func plotCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: DIR/figures)"},
 			&cli.BoolFlag{Name: "log", Usage: "logarithmic y axis on every figure (default: when the values span more than two decades)"},
 			&cli.BoolFlag{Name: "linear", Usage: "linear y axis on every figure"},
-			&cli.StringFlag{Name: "legend", Usage: "legend `POSITION`: " + strings.Join(plot.LegendPositions, ", ") + " (default: each figure's own)"},
+			&cli.StringFlag{Name: "legend", Usage: "legend `POSITION`: " + strings.Join(plot.LegendPositions, ", ") + " (default: auto: the first corner of the plot area free of data, else outside it, on the right)"},
 			&cli.StringFlag{Name: "baseline", Usage: "transient: the setting `NAME` R compares with; bars: draw each other setting's percent change against it (a label, a policy name or a shown setting name)"},
 			&cli.IntFlag{Name: "batch", Value: report.DefaultBatch, Usage: "transient: jobs per batch"},
 			&cli.StringFlag{Name: "x", Usage: "param: the policy parameter `NAME` on the x axis"},
