@@ -61,6 +61,12 @@
 //     minimum and the limit (the formula above);
 //   - all planning uses estimates, and the xfactor's "sequential
 //     wall-clock limit" (section 4.3) is est_work;
+//   - a job's weight, the "effective sequential run time" of section 3,
+//     is est_work as well. Section 2.2 defines the effective sequential
+//     run time from the actual runtime (L); the parameters weights and
+//     xfactor_base (Config.Weights, Config.XFactorBase) select L, or for
+//     the xfactor the estimate on the trace size, to compare the
+//     readings (they are not the defaults: a scheduler does not know L);
 //   - reservations are recomputed at every pass (none is kept between
 //     instants);
 //   - the paper does not say how it raised the load; the reproduction uses
