@@ -197,9 +197,9 @@ type Reservation struct {
 // each); one that does not (most of them) costs a scan of the profile
 // from now to its start ([Profile.earliestWithout], which counts its own
 // processors as free without releasing them) and no slice copies. A
-// compression is still O(n k) in the worst case: with a long queue and
-// many early ends (trace estimates at high load) this scan dominates
-// conservative backfilling's cost.
+// compression is O(n k) in the worst case: with a long queue and many
+// early ends (trace estimates at high load) this scan dominates.
+// [Profile.CompressWith] gives the same result and skips most of it.
 func (p *Profile) Compress(now Time, n int, r func(i int) *Reservation) bool {
 	moved := false
 	for i := 0; i < n; i++ {
@@ -223,50 +223,31 @@ func (p *Profile) Compress(now Time, n int, r func(i int) *Reservation) bool {
 // would return after releasing rv (which is in the profile), without
 // releasing it: the earliest time >= from at which rv fits if rv's own
 // processors were free during [rv.Start, rv.Start+rv.Dur). That time is
-// never after rv.Start, so the scan stops there. The profile's steps are
-// walked as if split at rv's start and end.
+// never after rv.Start. For a time t before rv.Start, the part of the
+// window [t, t+rv.Dur) from rv.Start on lies inside rv's own place, so
+// only [t, rv.Start) needs rv.Procs free: the answer is the start of the
+// first run of such steps that is rv.Dur long or reaches rv.Start.
 func (p *Profile) earliestWithout(from Time, rv *Reservation) Time {
-	s, e := rv.Start, rv.Start+rv.Dur
+	s, procs, dur := rv.Start, rv.Procs, rv.Dur
 	from = max(from, p.times[0])
 	if from >= s {
 		return s
 	}
 	i := p.index(from)
-	pos, cand := from, from
-	for {
-		next := Never
-		if i+1 < len(p.times) {
-			next = p.times[i+1]
-		}
-		own := pos >= s && pos < e
-		if pos < s && s < next {
-			next = s
-		} else if own && e < next {
-			next = e
-		}
-		f := p.free[i]
-		if own {
-			f += rv.Procs
-		}
-		if f < rv.Procs {
+	cand := Never
+	for ; i < len(p.times) && p.times[i] < s; i++ {
+		if p.free[i] < procs {
 			cand = Never
-		} else if cand == Never {
-			if pos >= s {
-				return s
-			}
-			cand = pos
+			continue
 		}
-		if cand != Never && (next == Never || next-cand >= rv.Dur) {
+		if cand == Never {
+			cand = max(p.times[i], from)
+		}
+		if i+1 == len(p.times) || p.times[i+1] >= s || p.times[i+1]-cand >= dur {
 			return cand
 		}
-		if next == Never {
-			return s // unreachable: the last step has every processor free
-		}
-		pos = next
-		if i+1 < len(p.times) && p.times[i+1] == pos {
-			i++
-		}
 	}
+	return s
 }
 
 // Advance moves the origin to now, forgetting the past. now must not be

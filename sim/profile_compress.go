@@ -26,10 +26,14 @@ package sim
 // processor count P, on the length of any run of steps with at least P
 // free that overlaps the released interval (computed just after the
 // release; a run that later grows does so through a later release,
-// which records its own bound). A reservation with D longer than the
-// bound for P, and whose start is not just after a released time, cannot
-// move, and is skipped. Every other one is checked exactly, as Compress
-// does.
+// which records its own bound). A reservation with D at most the bound
+// for P is checked exactly, as Compress does. One with a longer D can
+// only use the run of steps ending at s: if its start is just after a
+// released time and the step before it has P free, it moves to that
+// run's start (found by a walk back from s); otherwise it cannot move and
+// costs one comparison. The bound itself costs a walk over the steps
+// around each release, from the last full step before it to the first
+// full step after it.
 //
 // When is "at its earliest start" known? A reservation made by
 // [Profile.EarliestStart], or re-placed by a compression, is at its
@@ -54,8 +58,8 @@ type Compaction struct {
 	pending []Reservation // releases since the last compression
 	cur     runBound      // releases of this compression
 	prev    runBound      // releases of the last one (with Carry)
-	lext    []Time        // scratch: left ends of runs by level
-	rext    []Time        // scratch: right ends of runs by level
+	best    []Time        // scratch: longest rectangles by height
+	stack   []int         // scratch: steps of rising free counts
 }
 
 // runBound bounds, for every processor count, the length of runs of free
@@ -83,9 +87,8 @@ func (c *Compaction) Released(start, dur Time, procs int) {
 // same starts, the same profile) provided the policy kept c informed of its
 // releases. It reports whether any start changed.
 func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Reservation) bool {
-	if len(c.lext) < p.size+2 {
-		c.lext = make([]Time, p.size+2)
-		c.rext = make([]Time, p.size+2)
+	if len(c.best) < p.size+2 {
+		c.best = make([]Time, p.size+2)
 		c.cur.len = make([]Time, p.size+2)
 		c.prev.len = make([]Time, p.size+2)
 	}
@@ -105,10 +108,17 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		if rv.Start <= now || rv.Start == Never {
 			continue
 		}
-		if !c.mayMove(p, rv) {
+		var at Time
+		switch {
+		case c.cur.allows(rv) || c.prev.allows(rv):
+			at = p.earliestWithout(now, rv)
+		case rv.Start <= max(c.cur.touch, c.prev.touch) && p.FreeAt(rv.Start-1) >= rv.Procs:
+			// No run of rv.Dur is new, so only the run of steps ending at
+			// rv.Start can hold rv earlier: it moves to that run's start.
+			at = p.runStart(rv.Start-1, rv.Procs)
+		default:
 			continue
 		}
-		at := p.earliestWithout(now, rv)
 		if at == rv.Start {
 			continue
 		}
@@ -123,23 +133,28 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 	return moved
 }
 
-// mayMove reports whether rv might start earlier: false only when it
-// cannot (see the file comment).
-func (c *Compaction) mayMove(p *Profile, rv *Reservation) bool {
-	if !c.cur.any && !c.prev.any {
-		return false
+// runStart returns the start (at the origin at the earliest) of the run
+// of steps with at least procs free that contains t, which must have
+// procs free.
+func (p *Profile) runStart(t Time, procs int) Time {
+	i := p.index(t)
+	for i > 0 && p.free[i-1] >= procs {
+		i--
 	}
-	if rv.Start <= max(c.cur.touch, c.prev.touch) && p.FreeAt(rv.Start-1) >= rv.Procs {
-		return true
-	}
-	return c.cur.allows(rv) || c.prev.allows(rv)
+	return p.times[i]
 }
 
 func (b *runBound) allows(rv *Reservation) bool {
 	return b.any && rv.Procs <= b.max && rv.Dur <= b.len[rv.Procs]
 }
 
-// bound adds to b the runs of free steps that overlap [a, e) now.
+// bound adds to b the runs of free steps that overlap [a, e) now. Every
+// such run is the largest rectangle under the profile of its narrowest
+// step (a run of steps with at least P free, whose least free count h is
+// at least P); the rectangles are found with a stack over the steps from
+// the last full step before a to the first full step after e, as in the
+// largest-rectangle-in-a-histogram algorithm. len[P] becomes at least the
+// longest rectangle with h >= P that overlaps [a, e).
 func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
 	a = max(a, p.times[0])
 	if e <= a {
@@ -155,37 +170,47 @@ func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
 	if mx == 0 {
 		return
 	}
-	// Levels m+1..mx are closed on the left at the step after i.
-	m := mx
-	for i := i0 - 1; i >= 0 && m > 0; i-- {
-		if f := p.free[i]; f < m {
-			for l := f + 1; l <= m; l++ {
-				c.lext[l] = p.times[i+1]
+	lo, hi := i0, i1
+	for lo > 0 && p.free[lo-1] > 0 {
+		lo--
+	}
+	for hi+1 < len(p.times) && p.free[hi+1] > 0 {
+		hi++
+	}
+	best := c.best[:mx+1] // best[h]: longest overlapping rectangle of height h
+	clear(best)
+	st := c.stack[:0]
+	for i := lo; i <= hi+1; i++ {
+		f := 0
+		if i <= hi {
+			f = p.free[i]
+		}
+		for len(st) > 0 && p.free[st[len(st)-1]] >= f {
+			top := st[len(st)-1]
+			st = st[:len(st)-1]
+			l := lo
+			if len(st) > 0 {
+				l = st[len(st)-1] + 1
 			}
-			m = f
-		}
-	}
-	for l := 1; l <= m; l++ {
-		c.lext[l] = p.times[0]
-	}
-	m = mx
-	for i := i1 + 1; i < len(p.times) && m > 0; i++ {
-		if f := p.free[i]; f < m {
-			for l := f + 1; l <= m; l++ {
-				c.rext[l] = p.times[i]
+			start, end := p.times[l], Never
+			if i < len(p.times) {
+				end = p.times[i]
 			}
-			m = f
+			if h := p.free[top]; h > 0 && h <= mx && start < e && end > a {
+				n := Never
+				if end != Never {
+					n = end - start
+				}
+				best[h] = max(best[h], n)
+			}
 		}
+		st = append(st, i)
 	}
-	for l := 1; l <= m; l++ {
-		c.rext[l] = Never
-	}
-	for l := 1; l <= mx; l++ {
-		n := Never
-		if c.rext[l] != Never {
-			n = c.rext[l] - c.lext[l]
-		}
-		b.len[l] = max(b.len[l], n)
+	c.stack = st[:0]
+	run := Time(0)
+	for h := mx; h >= 1; h-- {
+		run = max(run, best[h])
+		b.len[h] = max(b.len[h], run)
 	}
 	b.max = max(b.max, mx)
 }

@@ -20,7 +20,9 @@ var (
 // parameters; moldable policies are left out: they need moldable
 // workloads) over the whole CTC trace with its users' estimates at loads
 // 1.0 to 1.6 (arrival_scale): a cost that grows faster than the work
-// shows up as a steep row. One sub-benchmark per policy and load:
+// shows up as a steep row. Conservative runs with both compression orders
+// (conservative-queue_order is compress: queue_order). One sub-benchmark
+// per policy and load:
 //
 //	go test ./sim/policy -run '^$' -bench 'PolicyLoad/conservative/' -benchtime 1x
 func BenchmarkPolicyLoad(b *testing.B) {
@@ -28,17 +30,28 @@ func BenchmarkPolicyLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	type variant struct {
+		name, policy string
+		params       map[string]any
+	}
+	var vs []variant
 	for _, e := range policy.Entries() {
 		if e.Moldable {
 			continue
 		}
+		vs = append(vs, variant{e.Name, e.Name, nil})
+		if e.Name == "conservative" {
+			vs = append(vs, variant{"conservative-queue_order", e.Name, map[string]any{"compress": "queue_order"}})
+		}
+	}
+	for _, v := range vs {
 		for _, load := range []float64{1.0, 1.2, 1.4, 1.6} {
-			b.Run(fmt.Sprintf("%s/%.1f", e.Name, load), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/%.1f", v.name, load), func(b *testing.B) {
 				wl := loadWorkload(b, "ctc", workload.Options{Estimates: est, Count: *benchLoadCount, Load: load})
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					p, err := policy.New(e.Name, nil, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
+					p, err := policy.New(v.policy, v.params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -21,7 +21,7 @@ func TestCompactionFilter(t *testing.T) {
 		"ctc": "CTC-SP2-1996-3.1-cln.swf.gz", "sdsc": "SDSC-SP2-1998-4.2-cln.swf.gz",
 		"kth": "KTH-SP2-1996-2.1-cln.swf.gz", "sdsc-par": "SDSC-Par-1996-3.1-cln.swf.gz",
 	}
-	count := 5000
+	count := 3000
 	if testing.Short() {
 		count = 1000
 	}
