@@ -106,7 +106,14 @@ const (
 	// maxBytesPerJob bounds the IPC bytes of one job (28 8-byte values,
 	// bits and validity bits).
 	maxBytesPerJob = 512
+	// minBytesPerJob is less than the IPC bytes of one job (15 columns
+	// of 8-byte values that are never null).
+	minBytesPerJob = 64
 )
+
+// decodeMem recycles the decompressed stream and the IPC bodies of
+// [Unmarshal] from one result to the next.
+var decodeMem = newRecycler(64 << 20)
 
 // The zstd encoder and decoder are safe for concurrent use and expensive
 // to build, so they are shared.
@@ -288,17 +295,21 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 	if limit := uint64(want)*maxBytesPerJob + 1<<16; !zh.HasFCS || zh.FrameContentSize > limit || zh.FrameContentSize > maxJobsBytes {
 		return nil, fmt.Errorf("%w: jobs: frame of %d bytes (known: %v) for %d jobs", ErrCorrupt, zh.FrameContentSize, zh.HasFCS, want)
 	}
-	stream, err := zstdDec.DecodeAll(b, make([]byte, 0, zh.FrameContentSize))
+	buf := decodeMem.Allocate(int(zh.FrameContentSize))
+	defer decodeMem.Free(buf)
+	stream, err := zstdDec.DecodeAll(b, buf[:0])
 	if err != nil {
 		return nil, fmt.Errorf("%w: jobs: %w", ErrCorrupt, err)
 	}
 	br := bytes.NewReader(stream)
-	rd, err := ipc.NewReader(br, ipc.WithSchema(recordSchema))
+	rd, err := ipc.NewReader(br, ipc.WithSchema(recordSchema), ipc.WithAllocator(decodeMem))
 	if err != nil {
 		return nil, fmt.Errorf("%w: jobs: %w", ErrCorrupt, err)
 	}
 	defer rd.Release()
-	recs = make([]metrics.Record, 0, min(want, 1<<16)) // want is untrusted
+	// want is untrusted, but the frame, already in memory, holds at
+	// least minBytesPerJob per job.
+	recs = make([]metrics.Record, 0, min(want, int(zh.FrameContentSize)/minBytesPerJob+1))
 	for rd.Next() {
 		rec := rd.RecordBatch()
 		if !rec.Schema().Equal(recordSchema) {

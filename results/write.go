@@ -13,7 +13,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -211,7 +210,7 @@ func newOutputs(spec *sweep.Spec, tasks []sweep.Task, toolVersion string) (*outp
 		}
 		schemes[i] = s
 	}
-	o := &outputs{spec: spec, tasks: tasks, schemes: schemes, pcs: paramColumns(tasks)}
+	o := &outputs{spec: spec, tasks: tasks, schemes: schemes, pcs: paramColumns(tasks), mem: newRecycler(writeMemHeld)}
 	o.meta = o.metadata(toolVersion)
 	return o, nil
 }
@@ -326,7 +325,12 @@ type outputs struct {
 	schemes []*metrics.Scheme
 	pcs     []paramCol
 	meta    [][2]string
+	mem     *recycler // the writers' Arrow and Parquet buffers
 }
+
+// writeMemHeld bounds the freed buffers the writers keep for reuse: about
+// one chunk of builders and one row group's page buffers.
+const writeMemHeld = 48 << 20
 
 // metadata returns the key-value metadata of every Parquet file, in a
 // fixed order.
@@ -367,15 +371,21 @@ func (o *outputs) metadata(toolVersion string) [][2]string {
 
 // parquetFile streams the rows of one output file into Parquet: fill
 // appends a task's rows to the builder, in slices of at most room() rows,
-// calling added after each slice.
+// calling added after each slice. Full chunks are kept as Arrow record
+// batches until they make a row group, which is then written column by
+// column: only one column's Parquet encoder and pages are in memory at a
+// time, rather than every column's of the whole row group. The column
+// writers get the same values in the same slices as if the row group had
+// been buffered, so the bytes are the same.
 type parquetFile struct {
-	fw    *pqarrow.FileWriter
-	b     *array.RecordBuilder
-	meta  [][2]string
-	rows  int // rows in the builder
-	group int // rows in the current row group
-	fill  func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
-	freed bool
+	fw     *pqarrow.FileWriter
+	b      *array.RecordBuilder
+	meta   [][2]string
+	rows   int // rows in the builder
+	group  int // rows in chunks
+	chunks []arrow.RecordBatch
+	fill   func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
+	freed  bool
 }
 
 func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, error) {
@@ -391,6 +401,7 @@ func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, e
 		parquet.WithMaxRowGroupLength(rowGroupRows),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithStats(true),
+		parquet.WithAllocator(o.mem),
 	}
 	for _, f := range fields {
 		if f.Type.ID() == arrow.STRING {
@@ -398,11 +409,13 @@ func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, e
 		}
 	}
 	props := parquet.NewWriterProperties(opts...)
-	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.DefaultWriterProps())
+	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(o.mem)))
 	if err != nil {
 		return nil, err
 	}
-	return &parquetFile{fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, schema), meta: o.meta}, nil
+	b := array.NewRecordBuilder(o.mem, schema)
+	b.Reserve(chunkRows)
+	return &parquetFile{fw: fw, b: b, meta: o.meta}, nil
 }
 
 // add appends the rows of task t with result r (and its aggregates per
@@ -424,26 +437,63 @@ func (p *parquetFile) added(n int) error {
 	return nil
 }
 
-// flush encodes the builder's rows into the current row group, starting a
-// new row group when the current one is full.
+// flush moves the builder's rows into a chunk of the current row group,
+// and writes the row group when it is full.
 func (p *parquetFile) flush() error {
 	if p.rows == 0 {
 		return nil
 	}
-	if p.group >= rowGroupRows {
-		p.fw.NewBufferedRowGroup()
-		p.group = 0
-	}
-	rec := p.b.NewRecordBatch()
-	defer rec.Release()
+	p.chunks = append(p.chunks, p.b.NewRecordBatch())
+	// The next chunk's buffers at once, rather than grown by doubling.
+	p.b.Reserve(chunkRows)
 	p.group += p.rows
 	p.rows = 0
-	return p.fw.WriteBuffered(rec)
+	if p.group >= rowGroupRows {
+		return p.writeGroup()
+	}
+	return nil
+}
+
+// writeGroup writes the chunks as one row group, column by column, and
+// releases them.
+func (p *parquetFile) writeGroup() error {
+	if len(p.chunks) == 0 {
+		return nil
+	}
+	defer p.releaseChunks()
+	if err := p.fw.NewRowGroupChecked(); err != nil {
+		return err
+	}
+	cols := make([]arrow.Array, len(p.chunks))
+	for i, f := range p.chunks[0].Schema().Fields() {
+		for k, c := range p.chunks {
+			cols[k] = c.Column(i)
+		}
+		ch := arrow.NewChunked(f.Type, cols)
+		err := p.fw.WriteColumnChunked(ch, 0, int64(p.group))
+		ch.Release()
+		if err != nil {
+			return fmt.Errorf("column %s: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+func (p *parquetFile) releaseChunks() {
+	for _, c := range p.chunks {
+		c.Release()
+	}
+	clear(p.chunks)
+	p.chunks = p.chunks[:0]
+	p.group = 0
 }
 
 // close flushes, writes the metadata and closes the file.
 func (p *parquetFile) close() error {
 	if err := p.flush(); err != nil {
+		return err
+	}
+	if err := p.writeGroup(); err != nil {
 		return err
 	}
 	for _, kv := range p.meta {
@@ -454,10 +504,12 @@ func (p *parquetFile) close() error {
 	return p.fw.Close()
 }
 
-// release frees the builder; it may be called more than once.
+// release frees the builder and any unwritten chunks; it may be called
+// more than once.
 func (p *parquetFile) release() {
 	if !p.freed {
 		p.freed = true
+		p.releaseChunks()
 		p.b.Release()
 	}
 }
