@@ -58,6 +58,11 @@ type PlotOptions struct {
 	// and the baseline itself is not drawn.
 	Baseline string
 	Batch    int
+	// Compare is how bars with a Baseline compare: [results.ComparePct]
+	// (the default) or [results.CompareR] (Lawson and Smirni's slowdown
+	// ratio R of each setting against the baseline, positive when the
+	// setting is better).
+	Compare string
 	// X and Series are [KindParam]'s parameter on the x axis and the
 	// parameter (or "load") whose values are its lines.
 	X, Series string
@@ -119,7 +124,17 @@ func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		f = &figures{c: c, where: opts.Where, baseline: -1}
+		f = &figures{c: c, where: opts.Where, baseline: -1, compare: opts.Compare}
+		switch opts.Compare {
+		case "", results.ComparePct:
+			f.compare = results.ComparePct
+		case results.CompareR:
+		default:
+			return nil, fmt.Errorf("unknown bar comparison %q (valid: %s, %s)", opts.Compare, results.ComparePct, results.CompareR)
+		}
+		if opts.Compare != "" && (opts.Kind != KindBars || opts.Baseline == "") {
+			return nil, fmt.Errorf("comparison %s: only bars with a baseline compare", opts.Compare)
+		}
 		if opts.Kind == KindBars && opts.Baseline != "" {
 			if f.baseline, err = c.FindSetting(opts.Baseline); err != nil {
 				return nil, fmt.Errorf("--baseline: %w", err)
@@ -165,8 +180,10 @@ func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
 type figures struct {
 	c     *results.Collation
 	where []results.Filter
-	// baseline is the setting bars are compared with (-1: none).
+	// baseline is the setting bars are compared with (-1: none), and
+	// compare how (results.ComparePct or results.CompareR).
 	baseline int
+	compare  string
 }
 
 // subtitle is the second line of a title: what is drawn, and the
@@ -246,6 +263,11 @@ func (f *figures) bars() []figure {
 				b.YLabel, b.AutoLog = "% change of "+c.Metric.Title+" vs "+bn, false
 				what = fmt.Sprintf("%% change of %s vs %s by %s category", c.Metric.Title, bn, s.Name)
 				name += "-vs-" + slug(bn)
+				if f.compare == results.CompareR {
+					b.YLabel = "R of " + c.Metric.Title + " vs " + bn + " (> 0: better)"
+					what = fmt.Sprintf("slowdown ratio R of %s vs %s by %s category", c.Metric.Title, bn, s.Name)
+					name += "-r"
+				}
 			}
 			if g.name != "" {
 				what += ", " + g.name + " " + groupNoun(s)
@@ -261,7 +283,10 @@ func (f *figures) bars() []figure {
 				for i := g.from; i < g.to; i++ {
 					for j := range s.Cols {
 						v := cells[i*len(s.Cols)+j].Value
-						if base != nil {
+						switch {
+						case base != nil && f.compare == results.CompareR:
+							v = results.SlowdownRatio(base[i*len(s.Cols)+j].Value, v)
+						case base != nil:
 							v = pctChange(v, base[i*len(s.Cols)+j].Value)
 						}
 						vals = append(vals, v)

@@ -51,7 +51,8 @@ func init() {
 				rTable("fig05-r-slowdown", "slowdown_mean", twoSettings),
 				rTable("fig05-r-bsd", "bsd_mean", twoSettings),
 			},
-			Plots: []PlotOptions{{Kind: KindBars, Metric: "slowdown_mean", Scheme: "len4", Where: []results.Filter{twoSettings}}},
+			// The paper's Fig 5 draws R, not the two slowdowns.
+			Plots: []PlotOptions{{Kind: KindBars, Metric: "slowdown_mean", Scheme: "len4", Where: []results.Filter{twoSettings}, Baseline: "single", Compare: results.CompareR}},
 		},
 		Recipe{
 			Name:   "lawson2002/fig06",
@@ -72,7 +73,11 @@ func init() {
 				rTable("fig07-r-bsd", "bsd_mean"),
 				{Name: "fig07-slowdown", Opts: results.TableOptions{Metric: "slowdown_mean", Scheme: "len4", Layout: results.LayoutWide}},
 			},
-			Plots: []PlotOptions{{Kind: KindBars, Metric: "slowdown_mean", Scheme: "len4"}},
+			// The paper's Fig 7 draws R of no delay and variable delay
+			// against single-queue backfilling; the delta_1 = 1 reading
+			// ("multi D unit") is in the tables only.
+			Plots: []PlotOptions{{Kind: KindBars, Metric: "slowdown_mean", Scheme: "len4", Baseline: "single", Compare: results.CompareR,
+				Where: []results.Filter{{Key: "label", Values: []string{"single", "multi", "multi D"}}}}},
 		},
 	)
 }
