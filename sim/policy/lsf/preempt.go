@@ -87,11 +87,14 @@ func (p *Policy) preempt() {
 	// queued jobs' keys do not change during the decision.
 	running := p.run[:0]
 	for _, t := range p.jobs {
-		if t.State == sim.Running {
+		if t.State == sim.Running && !p.protected(t) {
 			running = append(running, t)
 		}
 	}
 	defer func() { clear(running); p.run = running[:0] }()
+	if len(running) == 0 || !slices.ContainsFunc(queued, func(c *sim.Task) bool { return !p.marked(c) }) {
+		return // nothing to preempt, or no job to preempt with
+	}
 	p.byKey(running)
 	slices.Reverse(running)
 	// Candidates preempt by key: least acquired processor time, or
@@ -109,9 +112,6 @@ func (p *Policy) preempt() {
 		ratio = p.cfg.DemandRatio
 	}
 	for _, r := range running {
-		if p.protected(r) {
-			continue
-		}
 		limit := ratio * p.Key(r)
 		roomChecked, fits := false, false
 		for i, c := range queued {

@@ -1,0 +1,159 @@
+package lsf_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/lsf"
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+// TestSensitivity is a measuring tool, not a check: with LSF_SENSITIVITY
+// set it runs disciplines on the parsons1997 workload of generator seeds
+// 1..REPS (the paper's defaults, 200 measured jobs, arrivals to 259200 s)
+// and prints, per discipline and knowledge case, the mean MRT and
+// makespan of the measured jobs, the mean makespan lower bound, the mean
+// largest queue (pending + stopped) and largest pending queue (never
+// started jobs), unfinished measured jobs per run, and each run's makespan
+// in thousands of seconds. The claims' reasons in specs/parsons1997 quote
+// its figures. Settings (environment):
+//
+//	LSF_SENSITIVITY=1   run it
+//	DISC=lsf-rtc,...    disciplines (default: all ten)
+//	REPS=10             workloads (generator seeds 1..REPS)
+//	GAP=300             mean_interarrival, s
+//	CASES=none          only the no-knowledge case (default: all four)
+//	DEMAND_RATIO=0.1    lsf-preempt's demand_ratio (default: the discipline's)
+//	SHOW_UNFINISHED=1   print the measured jobs each run leaves unfinished
+//
+// For example:
+//
+//	LSF_SENSITIVITY=1 REPS=30 CASES=none DISC=lsf-rtc,lsf-mig go test ./sim/policy/lsf -run Sensitivity -v
+func TestSensitivity(t *testing.T) {
+	if os.Getenv("LSF_SENSITIVITY") == "" {
+		t.Skip("a measuring tool: set LSF_SENSITIVITY=1 to run it")
+	}
+	num := func(key string, def float64) float64 {
+		v := os.Getenv(key)
+		if v == "" {
+			return def
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		return f
+	}
+	reps, gap, ratio := int(num("REPS", 10)), num("GAP", 300), num("DEMAND_RATIO", 0)
+	discs := lsf.Disciplines()
+	if v := os.Getenv("DISC"); v != "" {
+		discs = nil
+		for _, name := range strings.Split(v, ",") {
+			i := slices.IndexFunc(lsf.Disciplines(), func(d lsf.Discipline) bool { return d.String() == name })
+			if i < 0 {
+				t.Fatalf("DISC: no discipline %q", name)
+			}
+			discs = append(discs, lsf.Disciplines()[i])
+		}
+	}
+	kcs := cases
+	if os.Getenv("CASES") == "none" {
+		kcs = cases[:1]
+	}
+	for _, d := range discs {
+		for _, kc := range kcs {
+			var mrt, mk, lb, queue, pending, unfinished float64
+			var runs []string
+			for seed := 1; seed <= reps; seed++ {
+				g := workload.NewParsons1997()
+				g.MeanInterarrival, g.Seed = gap, uint64(seed)
+				w, err := g.Generate()
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := lsf.DefaultConfig(d)
+				cfg.KnowDemand, cfg.KnowSpeedup = kc.demand, kc.speedup
+				if ratio > 0 {
+					cfg.DemandRatio = ratio
+				}
+				p, err := lsf.New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := sim.Run(context.Background(), w.Procs, w.Jobs, p, sim.Options{Horizon: g.Horizon})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var sum, last, bound float64
+				n := 0
+				for i := range res.Tasks {
+					tk := &res.Tasks[i]
+					if !tk.Elastic.Tagged {
+						continue
+					}
+					end := tk.End
+					if tk.State != sim.Done {
+						end = res.End
+						unfinished++
+						if os.Getenv("SHOW_UNFINISHED") != "" {
+							t.Logf("seed %d: job %d unfinished: submit %d, D %.0f, f %v, min %d, desired %d, served %.0f, %d checkpoints",
+								seed, tk.ID, tk.Submit, tk.Elastic.Work, tk.Elastic.SeqFrac, tk.Elastic.Min, tk.Flex.Desired, tk.Flex.Served, tk.Flex.Checkpoints)
+						}
+					}
+					n++
+					sum += float64(end - tk.Submit)
+					last = max(last, float64(end))
+					bound = max(bound, float64(tk.Submit+tk.Elastic.Duration(tk.Elastic.Work, w.Procs)))
+				}
+				mrt += sum / float64(n)
+				mk += last
+				lb += bound
+				queue += float64(res.MaxQueue)
+				pending += float64(maxPending(res))
+				runs = append(runs, fmt.Sprintf("%.0f", last/1000))
+			}
+			r := float64(reps)
+			t.Logf("%-17s demand=%-5v speedup=%-5v MRT %6.0f  makespan %6.0f  bound %6.0f  queue %5.1f  pending %5.1f  unfinished/run %.2f  makespans (ks) %s",
+				d, kc.demand, kc.speedup, mrt/r, mk/r, lb/r, queue/r, pending/r, unfinished/r, strings.Join(runs, " "))
+		}
+	}
+}
+
+// maxPending returns the largest number of jobs waiting at once that have
+// never started (as the engine counts queues: after each instant).
+func maxPending(res *sim.Result) int {
+	type ev struct {
+		at sim.Time
+		d  int
+	}
+	var evs []ev
+	for i := range res.Tasks {
+		tk := &res.Tasks[i]
+		end := tk.FirstStart
+		if end < 0 {
+			end = res.End + 1
+		}
+		if end > tk.Submit {
+			evs = append(evs, ev{tk.Submit, 1}, ev{end, -1})
+		}
+	}
+	slices.SortFunc(evs, func(a, b ev) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.d, b.d)
+	})
+	cur, most := 0, 0
+	for _, e := range evs {
+		cur += e.d
+		most = max(most, cur)
+	}
+	return most
+}
