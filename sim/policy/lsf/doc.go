@@ -99,6 +99,10 @@
 //
 // # Cost
 //
-// Each decision sorts the jobs in the system by key (O(n log n)); subset-sum
-// is O(n·units); lsf-preempt-ad plans every row (O(rows·n)).
+// Each decision sorts the jobs in the system by key (O(n log n); lsf-preempt
+// sorts only when a running job could be preempted, lsf-preempt-ad once per
+// decision, not per row); subset-sum is O(n·units); lsf-preempt-ad plans
+// every row (O(rows·n) set operations on machine-sized bit sets). Jobs are
+// sized with [sim.Machine.Mold] before they are dispatched, the engine's one
+// resizing call for moldable and elastic jobs.
 package lsf
