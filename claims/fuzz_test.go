@@ -1,22 +1,69 @@
 package claims_test
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/claims"
 )
 
+// badSeeds are malformed claims files for the fuzzer to start from, beside
+// the good and bad examples of testdata/parse and the papers' own files:
+// wrong shapes at every level, aliases, duplicate keys, bad numbers and
+// expectations, each lists that do not fit, tabs and control bytes.
+var badSeeds = []string{
+	"",
+	"\n# only a comment\n",
+	"- a\n- b\n",
+	"paper: x\n",
+	"paper: x\nclaims: not a list\n",
+	"paper: x\nclaims:\n  - 3\n  - [a, b]\n",
+	"paper: p\npaper: q\nclaims: []\n",
+	"paper: \"\\x00\"\nclaims: []\n",
+	"paper:\tx\n",
+	"a: &a [*a]\n",
+	"a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\npaper: x\nclaims: *b\n",
+	"paper: x\ndefaults: &d {group: g1, metric: bsd_mean}\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: *d, expected: 1, select: *d}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1e999}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: .nan, grade: {agree: -1%, partly: .inf}}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: \"3..1\"}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: ratio, select: {group: g1, metric: m}, a: {setting: A}, b: [B], expected: \"0.5..\"}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: monotonic, select: {group: g1, metric: m}, along: load, values: [], direction: increasing, spearman: 0}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: order, select: {group: g1, metric: m}, a: {}, b: {}, op: \"<>\", factor: nan}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: invariant, select: {group: g1, metric: m, where: {trace: {x: 1}}}, expected: \"== 0\"}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1, each: {trace: [], category: [a, a]}}\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1}\n",
+	"paper: x\nclaims:\n  - id: a\n    figure: F\n    quote: \"One sentence. Two sentences.\"\n    kind: value\n    select:\n      group: g1\n      metric: m\n      agg: [mean]\n    expected: 1\n    must: 1\n",
+	"paper: x\nclaims:\n  - id: a\n    figure: F\n   quote: bad indent\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1, reason: {x: 1}}\n\x01",
+}
+
 // FuzzParse feeds arbitrary bytes to the parser, seeded with the example
-// files: it must never panic; it either fails with a ValidationError whose
-// every problem has a message, or returns claims that satisfy the
-// format's rules (ids unique and non-empty, a known kind, selections with
-// a group and an expectation text), and parsing the same bytes again
-// gives the same claims.
+// files (good and bad), the papers' claims files and badSeeds: it must
+// never panic; it either fails with a ValidationError whose every problem
+// has a message, wraps one of the package's sentinel errors and names its
+// line (and, below the top level, its key path), or returns claims that
+// satisfy the format's rules (ids unique and non-empty, a known kind,
+// selections with a group and an expectation text), and parsing the same
+// bytes again gives the same claims.
 func FuzzParse(f *testing.F) {
 	for _, data := range readExamples(f) {
 		f.Add(data)
 	}
+	papers, _ := filepath.Glob(filepath.Join("..", "specs", "*", "claims.yaml"))
+	for _, p := range papers {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range badSeeds {
+		f.Add([]byte(s))
+	}
+	sentinels := []error{claims.ErrSyntax, claims.ErrUnknownKey, claims.ErrDuplicateKey, claims.ErrRequired, claims.ErrType, claims.ErrValue}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := claims.Parse(data, claims.Options{})
 		if err != nil {
@@ -24,9 +71,31 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &ve) || len(ve.Problems) == 0 {
 				t.Fatalf("error %T without problems: %v", err, err)
 			}
+			if !errors.Is(err, claims.ErrInvalid) {
+				t.Fatalf("error does not match ErrInvalid: %v", err)
+			}
 			for _, p := range ve.Problems {
 				if p.Err == nil || p.Error() == "" {
 					t.Fatalf("empty problem in %v", err)
+				}
+				known := false
+				for _, s := range sentinels {
+					known = known || errors.Is(p, s)
+				}
+				if !known {
+					t.Fatalf("problem %q wraps no sentinel error", p)
+				}
+				// Every problem names its line, except a file with no YAML
+				// content.
+				empty := p.Path == "" && errors.Is(p, claims.ErrRequired)
+				if p.Line <= 0 && !empty {
+					t.Fatalf("problem %q has no line", p)
+				}
+				if p.Path == "" && !empty && !errors.Is(p, claims.ErrSyntax) && !errors.Is(p, claims.ErrType) {
+					t.Fatalf("problem %q has no key path", p)
+				}
+				if p.Line > bytes.Count(data, []byte("\n"))+1 {
+					t.Fatalf("problem %q: line %d past the end of a %d-line file", p, p.Line, bytes.Count(data, []byte("\n"))+1)
 				}
 			}
 			return

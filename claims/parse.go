@@ -48,8 +48,6 @@ var (
 	idRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 	paperRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 	keyRE   = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
-	// yamlLineRE finds the line in a YAML syntax error.
-	yamlLineRE = regexp.MustCompile(`line (\d+)`)
 )
 
 // Load reads and parses a claims file; the paper must be the name of the
@@ -96,8 +94,11 @@ func (p *parser) add(path string, n *yaml.Node, err error) {
 	if n != nil {
 		fe.Line = n.Line
 	}
-	for q := path; fe.Line == 0 && q != ""; q = parentPath(q) {
+	for q := path; fe.Line == 0; q = parentPath(q) {
 		fe.Line = p.lines[q]
+		if q == "" {
+			break
+		}
 	}
 	p.errs = append(p.errs, fe)
 }
@@ -111,16 +112,17 @@ func parentPath(path string) string {
 }
 
 // decodeYAML decodes exactly one YAML document into a node tree; it
-// returns nil for an empty document.
-func decodeYAML(data []byte) (*yaml.Node, error) {
+// returns nil for an empty document, and with a syntax error its line (0:
+// unknown).
+func decodeYAML(data []byte) (*yaml.Node, int, error) {
 	n, err := yamlnode.Decode(data)
 	switch {
 	case errors.Is(err, yamlnode.ErrMultipleDocuments):
-		return nil, problem(ErrSyntax, "must be a single YAML document")
+		return nil, yamlnode.ErrorLine(data, err), problem(ErrSyntax, "must be a single YAML document")
 	case err != nil:
-		return nil, problem(ErrSyntax, "%v", err)
+		return nil, yamlnode.ErrorLine(data, err), problem(ErrSyntax, "%v", err)
 	}
-	return n, nil
+	return n, 0, nil
 }
 
 func describe(n *yaml.Node) string {
@@ -274,13 +276,9 @@ func joinStrings[T ~string](vs []T) string {
 }
 
 func (p *parser) parse(data []byte) {
-	root, err := decodeYAML(data)
+	root, line, err := decodeYAML(data)
 	if err != nil {
-		fe := &FieldError{Err: err}
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			fe.Line, _ = strconv.Atoi(m[1])
-		}
-		p.errs = append(p.errs, fe)
+		p.errs = append(p.errs, &FieldError{Line: line, Err: err})
 		return
 	}
 	if root == nil {
@@ -291,6 +289,7 @@ func (p *parser) parse(data []byte) {
 		p.add("", root, problem(ErrType, "must be a mapping, got %s", describe(root)))
 		return
 	}
+	p.lines[""] = root.Line // a missing top-level key points at the mapping
 	var havePaper, haveClaims bool
 	var claimNodes []*yaml.Node
 	p.mapping(root, "", func(key string, v *yaml.Node, path string) {

@@ -60,9 +60,9 @@ func (p *parser) line(path string, n *yaml.Node) {
 var nameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 func (p *parser) parse(data []byte) {
-	root, err := decodeYAML(data)
+	root, line, err := decodeYAML(data)
 	if err != nil {
-		p.add("", nil, err)
+		p.errs = append(p.errs, &FieldError{Line: line, Err: err})
 		return
 	}
 	if root == nil {
@@ -163,16 +163,17 @@ func (p *parser) parse(data []byte) {
 }
 
 // decodeYAML decodes exactly one YAML document into a node tree; it
-// returns nil for an empty document.
-func decodeYAML(data []byte) (*yaml.Node, error) {
+// returns nil for an empty document, and with a syntax error its line (0:
+// unknown).
+func decodeYAML(data []byte) (*yaml.Node, int, error) {
 	n, err := yamlnode.Decode(data)
 	switch {
 	case errors.Is(err, yamlnode.ErrMultipleDocuments):
-		return nil, problem(ErrSyntax, "spec must be a single YAML document")
+		return nil, yamlnode.ErrorLine(data, err), problem(ErrSyntax, "spec must be a single YAML document")
 	case err != nil:
-		return nil, problem(ErrSyntax, "%v", err)
+		return nil, yamlnode.ErrorLine(data, err), problem(ErrSyntax, "%v", err)
 	}
-	return n, nil
+	return n, 0, nil
 }
 
 // mapping calls f for every key of a mapping node in order, reporting

@@ -8,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"sort"
+	"strconv"
 
 	"gopkg.in/yaml.v3"
 )
@@ -61,4 +64,32 @@ func Decode(data []byte) (root *yaml.Node, err error) {
 		return nil, nil
 	}
 	return n, nil
+}
+
+// lineRE finds the line in a YAML decoder error ("yaml: line 3: ...").
+var lineRE = regexp.MustCompile(`\bline (\d+)\b`)
+
+// ErrorLine returns the 1-based line of the error [Decode] returned for
+// data, or 0 if it cannot tell. It takes the line from the decoder's
+// message when it has one; otherwise (some decoder errors, and
+// [ErrMultipleDocuments], carry none) it finds the shortest run of whole
+// leading lines of data that fails with the same error, by bisection.
+func ErrorLine(data []byte, err error) int {
+	if err == nil {
+		return 0
+	}
+	if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	same := func(k int) bool {
+		_, e := Decode(bytes.Join(lines[:k], nil))
+		return e != nil && e.Error() == err.Error()
+	}
+	k := sort.Search(len(lines), func(i int) bool { return same(i + 1) })
+	if k < len(lines) && same(k+1) {
+		return k + 1
+	}
+	return 0
 }

@@ -2,6 +2,8 @@ package yamlnode_test
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -50,4 +52,40 @@ func TestResolve(t *testing.T) {
 	if got := yamlnode.Resolve(loop); got != loop {
 		t.Errorf("Resolve() of a loop = %v, want it returned after the step bound", got)
 	}
+}
+
+func TestErrorLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		line     int
+	}{
+		{"decoder gives the line", "a: 1\nb: [1,\nc: 2\n", 0},
+		{"block scalar header", ">A", 1},
+		{"second document", "a: 1\nb: 2\n---\nc: 3\n", 3},
+		{"control character", "a: 1\nb: \"x\"\nc: \x01\n", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := yamlnode.Decode([]byte(tc.in))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			want := tc.line
+			if want == 0 { // the decoder's own line
+				want = yamlLine(t, err)
+			}
+			if got := yamlnode.ErrorLine([]byte(tc.in), err); got != want || got == 0 {
+				t.Errorf("ErrorLine = %d, want %d (error %v)", got, want, err)
+			}
+		})
+	}
+}
+
+// yamlLine returns the line a decoder error names.
+func yamlLine(t *testing.T, err error) int {
+	t.Helper()
+	var n int
+	if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &n); e != nil {
+		t.Fatalf("%v names no line", err)
+	}
+	return n
 }
