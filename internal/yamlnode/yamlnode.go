@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -71,9 +72,11 @@ var lineRE = regexp.MustCompile(`\bline (\d+)\b`)
 
 // ErrorLine returns the 1-based line of the error [Decode] returned for
 // data, or 0 if it cannot tell. It takes the line from the decoder's
-// message when it has one; otherwise (some decoder errors, and
-// [ErrMultipleDocuments], carry none) it finds the shortest run of whole
-// leading lines of data that fails with the same error, by bisection.
+// message when it has one. Some errors carry none: for a second document
+// it is where that document starts, for a control character the line of
+// the first character YAML does not allow, and otherwise the last line of
+// the shortest run of whole leading lines of data that fails with the
+// same error (found by bisection).
 func ErrorLine(data []byte, err error) int {
 	if err == nil {
 		return 0
@@ -81,6 +84,24 @@ func ErrorLine(data []byte, err error) int {
 	if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n
+	}
+	if errors.Is(err, ErrMultipleDocuments) {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		var doc, extra yaml.Node
+		if dec.Decode(&doc) == nil && dec.Decode(&extra) == nil && extra.Line > 0 {
+			return extra.Line
+		}
+	}
+	if strings.Contains(err.Error(), "control characters are not allowed") {
+		line := 1
+		for _, r := range string(data) {
+			if !printable(r) {
+				return line
+			}
+			if r == '\n' {
+				line++
+			}
+		}
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	same := func(k int) bool {
@@ -92,4 +113,18 @@ func ErrorLine(data []byte, err error) int {
 		return k + 1
 	}
 	return 0
+}
+
+// printable reports whether YAML allows character r in a document (YAML
+// 1.2, section 5.1, as the decoder checks it).
+func printable(r rune) bool {
+	switch {
+	case r == 0x09 || r == 0x0A || r == 0x0D || r == 0x85:
+		return true
+	case r >= 0x20 && r <= 0x7E:
+		return true
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+		return true
+	}
+	return false
 }
