@@ -117,6 +117,8 @@ func TestParse_Errors(t *testing.T) {
 			"policies[0].params.choices: must be 0 (every profile step) or >= 2, got 1", policy.ErrBadParam},
 		{"MoldXFactor", strings.Replace(strings.Replace(ok, "count: 5", "count: 5\n    sigma: 0\n    range_factor: 1", 1), "name: easy", "name: moldable-schedule", 1) + "    params: {xfactor_threshold: 0.5}\n",
 			"policies[0].params.xfactor_threshold: must be >= 1, got 0.5", policy.ErrBadParam},
+		{"MoldWeights", strings.Replace(strings.Replace(ok, "count: 5", "count: 5\n    sigma: 0\n    range_factor: 1", 1), "name: easy", "name: moldable-combined", 1) + "    params: {xfactor_base: sequential}\n",
+			"policies[0].params.xfactor_base: sequential is not one of est_work, work, estimate", policy.ErrBadParam},
 		{"MoldableOnRigid", strings.Replace(ok, "name: easy", "name: moldable-combined", 1),
 			"policies[0]: policy moldable-combined needs a moldable workload, but workloads[0] has no sigma and range_factor", sweep.ErrValue},
 		{"TooManyTasks", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {suspension_factor: [1,2,3,4,5,6,7,8,9,10], interval: [1,2,3,4,5,6,7,8,9,10], width_ratio: [1,2,3,4,5,6,7,8,9,10]}\nreplications: 101\n",
