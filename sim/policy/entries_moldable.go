@@ -69,6 +69,8 @@ func moldableParams(schedule bool) []Param {
 				Doc: "reserve for every job whose xfactor (waited + est_work) / est_work exceeds xfactor_threshold (section 4.3)"},
 			Param{Name: "xfactor_threshold", Kind: Float, Default: float64(moldable.DefaultXFactorThreshold), Min: 1, Max: none,
 				Doc: "xfactor above which a job gets a reservation"},
+			Param{Name: "keep_reservations", Kind: Bool, Default: false,
+				Doc: "keep a reservation from pass to pass (later passes respect it; its job may only move to an earlier completion) instead of planning every pass afresh"},
 			Param{Name: "xfactor_base", Kind: String, Default: "est_work", Choices: []string{"est_work", "work", "estimate"},
 				Doc: "the xfactor's ESRT: est_work (the sequential wall-clock limit, section 4.3), work (L from the runtime; clairvoyant) or estimate (the wall-clock limit on the trace size, not scaled to one processor)"})
 	}
@@ -121,6 +123,7 @@ func buildMoldable(v Values, mk func(moldable.Config) (sim.Policy, error)) (sim.
 		cfg.XFactorReservations = v.Bool("xfactor_reservations")
 		cfg.XFactorThreshold = v.Float("xfactor_threshold")
 		cfg.XFactorBase = bases[v.String("xfactor_base")]
+		cfg.KeepReservations = v.Bool("keep_reservations")
 	} else {
 		cfg.XFactorThreshold = moldable.DefaultXFactorThreshold
 	}

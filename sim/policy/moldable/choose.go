@@ -42,6 +42,11 @@ type Config struct {
 	// the xfactor above which a job gets one.
 	CategoryReservations, XFactorReservations bool
 	XFactorThreshold                          float64
+	// KeepReservations keeps a reservation of [Schedule] from pass to
+	// pass: every later pass respects it, and its job starts no later and
+	// on no other size unless a fresh choice ends sooner (false: every
+	// pass plans afresh).
+	KeepReservations bool
 	// Weights is the effective sequential run time weighed in the
 	// fair-share sum: [EstWork] (the default) or [Work].
 	Weights Base

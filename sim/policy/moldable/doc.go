@@ -68,7 +68,13 @@
 //     the xfactor the estimate on the trace size, to compare the
 //     readings (they are not the defaults: a scheduler does not know L);
 //   - reservations are recomputed at every pass (none is kept between
-//     instants);
+//     instants), so a reserved job may be planned later, or narrower, at a
+//     later pass (its fair-share limit falls as jobs arrive). With
+//     keep_reservations (Config.KeepReservations) a reservation is kept:
+//     it is in the profile before each pass walks the queue, and its job
+//     keeps its size and slot unless a fresh choice ends sooner (section
+//     4.3: "all further reservations or occupation of processors by other
+//     jobs should respect the constraint posed by the reserved jobs");
 //   - the paper does not say how it raised the load; the reproduction uses
 //     load_mode: arrival (inter-arrival times divided by the load factor).
 //

@@ -152,3 +152,31 @@ func TestGolden_Weights(t *testing.T) {
 	res = runPolicy(t, "moldable-schedule", map[string]any{"weights": "work"}, 8, jobs)
 	check(t, res, []want{{1, 3, 0, 134}, {2, 4, 0, 150}})
 }
+
+// TestGolden_KeepReservations: 8 processors, WF 2, every profile step. R
+// (8 x 100, est_work 800) runs over [0,100). H (size 4 of 1..8, S(k) = k,
+// 100 s: work 400) arrives at 0 with lim floor(8 x 2 x 400/1200) = 5 and
+// is reserved on 5 over [100,180). N (size 4 of 1..8, 300 s: work 1200)
+// arrives at 50, so H's limit falls to floor(8 x 2 x 400/2400) = 2.
+//
+// Planning afresh, H is re-reserved on 2 over [100,300) at 50 and starts
+// at 100 on floor(8 x 800/1600) = 4 over [100,200); N, reserved on 7 from
+// 200 (its 4 processors from 100 would end at 400), runs over [200,372).
+// Keeping reservations, H keeps 5 at 50 (ending 180, before 300) and at
+// 100 (180 is before the 200 of a fresh choice on 4): [100,180); N is
+// reserved on 7 from 180 and runs over [180,352).
+func TestGolden_KeepReservations(t *testing.T) {
+	jobs := func() []sim.Job {
+		return []sim.Job{
+			rigid(t, 1, 0, 100, 100, 8),
+			mjob(t, 2, 0, 100, 100, 4, 1, 8, 8),
+			mjob(t, 3, 50, 300, 300, 4, 1, 8, 8),
+		}
+	}
+	params := map[string]any{"weight_factor": 2, "choices": 0}
+	res := runPolicy(t, "moldable-schedule", params, 8, jobs())
+	check(t, res, []want{{1, 8, 0, 100}, {2, 4, 100, 200}, {3, 7, 200, 372}})
+	params["keep_reservations"] = true
+	res = runPolicy(t, "moldable-schedule", params, 8, jobs())
+	check(t, res, []want{{1, 8, 0, 100}, {2, 5, 100, 180}, {3, 7, 180, 352}})
+}

@@ -137,6 +137,7 @@ func TestInvariants_RealTraces(t *testing.T) {
 		{"moldable-combined", nil},
 		{"moldable-combined", map[string]any{"xfactor_threshold": 1.5, "choices": 0}},
 		{"moldable-combined", map[string]any{"weights": "work", "xfactor_base": "estimate"}},
+		{"moldable-combined", map[string]any{"keep_reservations": true}},
 	}
 	for _, tr := range []struct {
 		name  string

@@ -17,6 +17,15 @@ type Schedule struct {
 	q     []*sim.Task  // waiting jobs in submit order
 	resv  []sim.Reservation
 	steps []Step
+	// held are the reservations kept between passes (KeepReservations).
+	held map[*sim.Task]kept
+}
+
+// kept is a reservation kept between passes and the limit its size was
+// chosen under.
+type kept struct {
+	choice
+	lim int
 }
 
 // Step is one decision of a pass: a start (Start true, S = now) or a
@@ -40,7 +49,7 @@ func NewSchedule(cfg Config) (*Schedule, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Schedule{cfg: cfg, ch: chooser{cfg: cfg}}, nil
+	return &Schedule{cfg: cfg, ch: chooser{cfg: cfg}, held: map[*sim.Task]kept{}}, nil
 }
 
 // Init implements [sim.Policy]; it fails with [ErrRigidWorkload] on a
@@ -77,23 +86,46 @@ func (p *Schedule) Schedule() {
 	p.prof.Advance(now)
 	p.resv = p.resv[:0]
 	p.steps = p.steps[:0]
+	// Kept reservations are in the profile before the walk, so that every
+	// start and new reservation respects them.
+	if p.cfg.KeepReservations {
+		for _, t := range p.q {
+			if h, ok := p.held[t]; ok {
+				if h.s < now || p.prof.Reserve(h.s, h.e, h.k) != nil {
+					delete(p.held, t) // cannot happen with estimates >= runtimes
+				}
+			}
+		}
+	}
 	var seen [10]bool
 	head := false
-	kept := p.q[:0]
+	queue := p.q[:0]
 	for _, t := range p.q {
 		a := t.Mold
 		cat := category(a)
-		qualifies := !head ||
+		h, held := p.held[t]
+		if held {
+			_ = p.prof.Release(h.s, h.e, h.k)
+		}
+		qualifies := held || !head ||
 			(p.cfg.CategoryReservations && !seen[cat]) ||
 			(p.cfg.XFactorReservations && p.ch.overXFactor(a, now-t.Submit))
 		if p.prof.FreeAt(now) < a.Min && !qualifies {
-			kept = append(kept, t)
+			queue = append(queue, t)
 			seen[cat] = true
 			continue
 		}
 		lim := p.ch.limit(a)
 		b := p.ch.best(p.prof, a, lim, now)
+		if held {
+			// The kept size, as early as it now fits (no later than
+			// before), unless the fresh choice ends sooner.
+			if x := (choice{k: h.k, s: p.prof.EarliestStart(now, h.k, h.e), e: h.e}); x.better(b) {
+				b, lim = x, h.lim
+			}
+		}
 		if b.s == now {
+			delete(p.held, t)
 			if p.m.Mold(t, b.k) != nil || p.m.Start(t) != nil {
 				return
 			}
@@ -103,11 +135,17 @@ func (p *Schedule) Schedule() {
 			}
 			continue
 		}
-		kept = append(kept, t)
+		queue = append(queue, t)
 		if qualifies {
 			r := sim.Reservation{Start: b.s, Dur: b.e, Procs: b.k}
 			_ = p.prof.Reserve(r.Start, r.Dur, r.Procs)
 			p.resv = append(p.resv, r)
+			if p.cfg.KeepReservations {
+				if !held || h.choice != b {
+					p.m.SetTimer(b.s, 0) // a pass at the reserved start
+				}
+				p.held[t] = kept{choice: b, lim: lim}
+			}
 			if p.Observe != nil {
 				p.steps = append(p.steps, Step{Task: t, Head: !head, K: b.k, S: b.s, E: b.e, Lim: lim})
 			}
@@ -115,8 +153,8 @@ func (p *Schedule) Schedule() {
 		head = true
 		seen[cat] = true
 	}
-	clear(p.q[len(kept):])
-	p.q = kept
+	clear(p.q[len(queue):])
+	p.q = queue
 	if p.Observe != nil {
 		p.Observe(now, p.steps)
 	}
