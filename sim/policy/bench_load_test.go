@@ -21,8 +21,11 @@ var (
 // workloads) over the whole CTC trace with its users' estimates at loads
 // 1.0 to 1.6 (arrival_scale): a cost that grows faster than the work
 // shows up as a steep row. Conservative runs with both compression orders
-// (conservative-queue_order is compress: queue_order). One sub-benchmark
-// per policy and load:
+// (conservative-queue_order is compress: queue_order), ss and is also with
+// suspension overhead (ss-overhead, is-overhead). The lsf disciplines need
+// elastic jobs: they run on the calibrated parsons1997 workload (20,000
+// measured jobs) with its arrival rate scaled by the load. One
+// sub-benchmark per policy and load:
 //
 //	go test ./sim/policy -run '^$' -bench 'PolicyLoad/conservative/' -benchtime 1x
 func BenchmarkPolicyLoad(b *testing.B) {
@@ -33,21 +36,40 @@ func BenchmarkPolicyLoad(b *testing.B) {
 	type variant struct {
 		name, policy string
 		params       map[string]any
+		lsf          bool
 	}
 	var vs []variant
 	for _, e := range policy.Entries() {
 		if e.Moldable {
 			continue
 		}
-		vs = append(vs, variant{e.Name, e.Name, nil})
-		if e.Name == "conservative" {
-			vs = append(vs, variant{"conservative-queue_order", e.Name, map[string]any{"compress": "queue_order"}})
+		vs = append(vs, variant{e.Name, e.Name, nil, e.Family == "lsf"})
+		switch e.Name {
+		case "conservative":
+			vs = append(vs, variant{"conservative-queue_order", e.Name, map[string]any{"compress": "queue_order"}, false})
+		case "ss", "is":
+			vs = append(vs, variant{e.Name + "-overhead", e.Name, map[string]any{"overhead": true}, false})
 		}
 	}
 	for _, v := range vs {
 		for _, load := range []float64{1.0, 1.2, 1.4, 1.6} {
 			b.Run(fmt.Sprintf("%s/%.1f", v.name, load), func(b *testing.B) {
-				wl := loadWorkload(b, "ctc", workload.Options{Estimates: est, Count: *benchLoadCount, Load: load})
+				var wl *workload.Workload
+				if v.lsf {
+					// Elastic jobs: the calibrated parsons1997 workload
+					// (20,000 measured jobs, mean gap 300 s at load 1).
+					g := workload.NewParsons1997()
+					g.MeanInterarrival, g.Tagged, g.Horizon, g.Seed, g.Load = 300, 20000, 0, 1, load
+					if *benchLoadCount > 0 {
+						g.Tagged = *benchLoadCount
+					}
+					var err error
+					if wl, err = g.Generate(); err != nil {
+						b.Fatal(err)
+					}
+				} else {
+					wl = loadWorkload(b, "ctc", workload.Options{Estimates: est, Count: *benchLoadCount, Load: load})
+				}
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
