@@ -59,6 +59,8 @@ type Compaction struct {
 	cur     runBound      // releases of this compression
 	prev    runBound      // releases of the last one (with Carry)
 	best    []Time        // scratch: longest rectangles by height
+	first   []Time        // scratch: earliest rectangle start by height
+	last    []Time        // scratch: latest rectangle end by height
 	stack   []int         // scratch: steps of rising free counts
 }
 
@@ -66,14 +68,34 @@ type Compaction struct {
 // steps that overlap some released times.
 type runBound struct {
 	len   []Time // len[P]: longest run with >= P free (clamped at now)
+	first []Time // first[P]: earliest start of such a run (levels 1..max)
+	last  []Time // last[P]: latest end of such a run (levels 1..max)
 	max   int    // levels 1..max are set
 	touch Time   // last released time + 1: starts after it never touch
 	any   bool
 }
 
+func (b *runBound) init(n int) {
+	b.len, b.first, b.last = make([]Time, n), make([]Time, n), make([]Time, n)
+	b.max = n - 1
+	b.reset()
+}
+
 func (b *runBound) reset() {
-	clear(b.len[:min(b.max+1, len(b.len))])
+	for l := 1; l <= b.max; l++ {
+		b.len[l], b.first[l], b.last[l] = 0, Never, 0
+	}
 	b.max, b.touch, b.any = 0, 0, false
+}
+
+// window returns the times between which a run of steps with at least
+// procs free that is new since the bound was reset can lie (from > to
+// when none can).
+func (b *runBound) window(procs int) (from, to Time) {
+	if !b.any || procs > b.max {
+		return Never, 0
+	}
+	return b.first[procs], b.last[procs]
 }
 
 // Released records that procs processors were given back during
@@ -89,8 +111,10 @@ func (c *Compaction) Released(start, dur Time, procs int) {
 func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Reservation) bool {
 	if len(c.best) < p.size+2 {
 		c.best = make([]Time, p.size+2)
-		c.cur.len = make([]Time, p.size+2)
-		c.prev.len = make([]Time, p.size+2)
+		c.first = make([]Time, p.size+2)
+		c.last = make([]Time, p.size+2)
+		c.cur.init(p.size + 2)
+		c.prev.init(p.size + 2)
 	}
 	if c.Carry {
 		c.prev, c.cur = c.cur, c.prev
@@ -111,7 +135,10 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		var at Time
 		switch {
 		case c.cur.allows(rv) || c.prev.allows(rv):
-			at = p.earliestWithout(now, rv)
+			// Every new run lies in the window of the bounds.
+			f1, t1 := c.cur.window(rv.Procs)
+			f2, t2 := c.prev.window(rv.Procs)
+			at = p.earliestWithin(max(now, min(f1, f2)), max(t1, t2), rv)
 		case rv.Start <= max(c.cur.touch, c.prev.touch) && p.FreeAt(rv.Start-1) >= rv.Procs:
 			// No run of rv.Dur is new, so only the run of steps ending at
 			// rv.Start can hold rv earlier: it moves to that run's start.
@@ -131,6 +158,36 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		p.bound(&c.cur, c, max(old, at+rv.Dur), old+rv.Dur)
 	}
 	return moved
+}
+
+// earliestWithin is earliestWithout(from, rv) when every time at which
+// rv could start earlier lies in a run of steps (with rv.Procs free) that
+// overlaps [from, to): the scan starts at from and gives up, keeping
+// rv.Start, once it is past to and outside a run.
+func (p *Profile) earliestWithin(from, to Time, rv *Reservation) Time {
+	s, procs, dur := rv.Start, rv.Procs, rv.Dur
+	from = max(from, p.times[0])
+	if from >= s || from >= to {
+		return s
+	}
+	i := p.index(from)
+	cand := Never
+	for ; i < len(p.times) && p.times[i] < s; i++ {
+		if p.free[i] < procs {
+			if p.times[i] >= to {
+				return s
+			}
+			cand = Never
+			continue
+		}
+		if cand == Never {
+			cand = max(p.times[i], from)
+		}
+		if i+1 == len(p.times) || p.times[i+1] >= s || p.times[i+1]-cand >= dur {
+			return cand
+		}
+	}
+	return s
 }
 
 // runStart returns the start (at the origin at the earliest) of the run
@@ -178,7 +235,10 @@ func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
 		hi++
 	}
 	best := c.best[:mx+1] // best[h]: longest overlapping rectangle of height h
-	clear(best)
+	first, last := c.first[:mx+1], c.last[:mx+1]
+	for h := range best {
+		best[h], first[h], last[h] = 0, Never, 0
+	}
 	st := c.stack[:0]
 	for i := lo; i <= hi+1; i++ {
 		f := 0
@@ -202,15 +262,19 @@ func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
 					n = end - start
 				}
 				best[h] = max(best[h], n)
+				first[h] = min(first[h], start)
+				last[h] = max(last[h], end)
 			}
 		}
 		st = append(st, i)
 	}
 	c.stack = st[:0]
-	run := Time(0)
+	run, from, to := Time(0), Never, Time(0)
 	for h := mx; h >= 1; h-- {
-		run = max(run, best[h])
+		run, from, to = max(run, best[h]), min(from, first[h]), max(to, last[h])
 		b.len[h] = max(b.len[h], run)
+		b.first[h] = min(b.first[h], from)
+		b.last[h] = max(b.last[h], to)
 	}
 	b.max = max(b.max, mx)
 }

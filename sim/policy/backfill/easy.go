@@ -68,14 +68,25 @@ func (p *EASY) Schedule() {
 	shadow := p.prof.EarliestStart(now, head.Procs, head.Estimate)
 	p.m.Promise(head, shadow)
 	_ = p.prof.Reserve(shadow, head.Estimate, head.Procs)
+	// The profile holds the running jobs, whose free processors never
+	// decrease with time, and the head's reservation: the least free
+	// during a job's run is what is free now or, if it runs past the
+	// shadow time, what is free then. Both are kept up to date as jobs
+	// start, so each waiting job costs O(1) (Fits would scan the profile).
 	started := false
+	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	for _, t := range p.q[1:] {
 		free := p.m.Free()
 		if free == 0 {
 			break
 		}
-		if t.Procs <= free && p.prof.Fits(now, t.Estimate, t.Procs) && p.start(t) {
+		long := now+t.Estimate > shadow
+		if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
 			started = true
+			freeNow -= t.Procs
+			if long {
+				atShadow -= t.Procs
+			}
 		}
 	}
 	_ = p.prof.Release(shadow, head.Estimate, head.Procs)
