@@ -39,13 +39,7 @@ func (e *Elastic) Speedup(k int) float64 {
 
 // Duration returns the working time the job needs on k processors with
 // rem seconds of sequential work left: max(1, ceil(rem/S(k) − 1e-6)).
-func (e *Elastic) Duration(rem float64, k int) Time {
-	d := math.Ceil(rem/e.Speedup(k) - 1e-6)
-	if d < 1 {
-		return 1
-	}
-	return Time(d)
-}
+func (e *Elastic) Duration(rem float64, k int) Time { return workTime(rem, e.Speedup(k)) }
 
 // Flex is a run's record of an elastic job ([Task.Flex]); the engine keeps
 // it, policies read it.

@@ -101,7 +101,14 @@ func (m *Moldable) scaled(w float64, base Time, k int) Time {
 	if k == m.BaseProcs {
 		return base
 	}
-	v := math.Ceil(w/m.Speedup.At(k) - 1e-6)
+	return workTime(w, m.Speedup.At(k))
+}
+
+// workTime returns max(1, ceil(w/s − 1e-6)): the whole seconds that w
+// seconds of sequential work take at speedup s. Moldable and elastic jobs
+// both use it.
+func workTime(w, s float64) Time {
+	v := math.Ceil(w/s - 1e-6)
 	if v < 1 {
 		return 1
 	}
