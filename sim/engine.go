@@ -116,11 +116,13 @@ func (m *Machine) fail(err error) error {
 	return err
 }
 
-// Start starts a Waiting job on the lowest-numbered free processors.
+// Start starts a Waiting job (or restarts a Stopped elastic one) on its
+// Procs lowest-numbered free processors: [Machine.DispatchN] with no delay.
 func (m *Machine) Start(t *Task) error { return m.DispatchN(t, 0) }
 
-// StartOn starts a Waiting job on the given free processors; len(set) must
-// equal the job's Procs. Policies that place jobs themselves use it.
+// StartOn starts a Waiting job (or restarts a Stopped elastic one) on the
+// given free processors; len(set) must equal the job's Procs. Policies that
+// place jobs themselves use it: [Machine.Dispatch] with no delay.
 func (m *Machine) StartOn(t *Task, set ProcSet) error { return m.Dispatch(t, set, 0) }
 
 // Dispatch starts a Waiting job, or restarts a Stopped elastic one, on the
