@@ -87,28 +87,25 @@ type parser struct {
 	f     *File
 	errs  []*FieldError
 	lines map[string]int
+	w     yamlnode.Walker // see walker
 }
 
-func (p *parser) add(path string, n *yaml.Node, err error) {
-	fe := &FieldError{Path: path, Err: err}
-	if n != nil {
-		fe.Line = n.Line
-	}
-	for q := path; fe.Line == 0; q = parentPath(q) {
-		fe.Line = p.lines[q]
-		if q == "" {
-			break
+// add records a problem at path. Its line is n's, or else the line of the
+// closest enclosing key path seen while parsing.
+func (p *parser) add(path string, n *yaml.Node, err error) { p.walker().Add(path, n, err) }
+
+// walker returns the node walker the parser shares with the spec parser.
+func (p *parser) walker() *yamlnode.Walker {
+	if p.w.Lines == nil {
+		p.w = yamlnode.Walker{
+			Lines: p.lines,
+			Report: func(path string, line int, err error) {
+				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err})
+			},
+			ErrType: ErrType, ErrDuplicateKey: ErrDuplicateKey, Describe: describe,
 		}
 	}
-	p.errs = append(p.errs, fe)
-}
-
-func parentPath(path string) string {
-	i := strings.LastIndexAny(path, ".[")
-	if i < 0 {
-		return ""
-	}
-	return path[:i]
+	return &p.w
 }
 
 // decodeYAML decodes exactly one YAML document into a node tree; it
@@ -144,47 +141,15 @@ func describe(n *yaml.Node) string {
 	return "an unsupported node"
 }
 
+// mapping calls f for every key of a mapping node in order, reporting
+// non-mappings, non-string keys and duplicate keys.
 func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
-	n = yamlnode.Resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		p.add(path, n, problem(ErrType, "must be a mapping, got %s", describe(n)))
-		return
-	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := yamlnode.Resolve(n.Content[i]), yamlnode.Resolve(n.Content[i+1])
-		if k == nil || k.Kind != yaml.ScalarNode {
-			p.add(path, k, problem(ErrType, "keys must be strings, got %s", describe(k)))
-			continue
-		}
-		kp := k.Value
-		if path != "" {
-			kp = path + "." + k.Value
-		}
-		if k.Line > 0 {
-			p.lines[kp] = k.Line
-		}
-		if seen[k.Value] {
-			p.add(kp, k, ErrDuplicateKey)
-			continue
-		}
-		seen[k.Value] = true
-		f(k.Value, v, kp)
-	}
+	p.walker().Mapping(n, path, f)
 }
 
-func (p *parser) list(n *yaml.Node, path string) []*yaml.Node {
-	n = yamlnode.Resolve(n)
-	if n == nil || n.Kind != yaml.SequenceNode {
-		p.add(path, n, problem(ErrType, "must be a list, got %s", describe(n)))
-		return nil
-	}
-	out := make([]*yaml.Node, len(n.Content))
-	for i, c := range n.Content {
-		out[i] = yamlnode.Resolve(c)
-	}
-	return out
-}
+// list returns the items of a sequence node (aliases resolved), reporting
+// a node that is not a list.
+func (p *parser) list(n *yaml.Node, path string) []*yaml.Node { return p.walker().List(n, path) }
 
 func isScalar(n *yaml.Node) bool {
 	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null"

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
 )
 
 // Sentinel errors wrapped by the problems a [ValidationError] lists; test
@@ -100,18 +102,8 @@ func (e *ValidationError) Unwrap() []error {
 	return out
 }
 
-// msgError is an error with its own text that still wraps a sentinel for
-// errors.Is, so messages need not repeat the sentinel's text.
-type msgError struct {
-	msg string
-	err error
-}
-
-func (e *msgError) Error() string { return e.msg }
-func (e *msgError) Unwrap() error { return e.err }
-
 // problem returns an error wrapping sentinel whose text is the formatted
 // message alone.
 func problem(sentinel error, format string, a ...any) error {
-	return &msgError{msg: fmt.Sprintf(format, a...), err: sentinel}
+	return yamlnode.Problem(sentinel, format, a...)
 }

@@ -23,6 +23,7 @@ type parser struct {
 	errs       []*FieldError
 	traceCache map[string]traceRef // trace as written -> resolved
 	lines      map[string]int      // key path -> line of its value
+	w          yamlnode.Walker     // see walker
 	// per-entry resolved values used by expand
 	wl []workloadAxes
 	pl []policyAxes
@@ -30,32 +31,27 @@ type parser struct {
 
 // add records a problem at path. Its line is n's, or else the line of the
 // closest enclosing key path seen while parsing.
-func (p *parser) add(path string, n *yaml.Node, err error) {
-	fe := &FieldError{Path: path, Err: err}
-	if n != nil {
-		fe.Line = n.Line
+func (p *parser) add(path string, n *yaml.Node, err error) { p.walker().Add(path, n, err) }
+
+// walker returns the node walker the parser shares with the claims parser.
+func (p *parser) walker() *yamlnode.Walker {
+	if p.w.Lines == nil {
+		p.w = yamlnode.Walker{
+			Lines: p.lines,
+			Report: func(path string, line int, err error) {
+				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err})
+			},
+			ErrType: ErrType, ErrDuplicateKey: ErrDuplicateKey, Describe: describe,
+		}
 	}
-	for q := path; fe.Line == 0 && q != ""; q = parentPath(q) {
-		fe.Line = p.lines[q]
-	}
-	p.errs = append(p.errs, fe)
+	return &p.w
 }
 
 // parentPath drops the last key or index of a key path.
-func parentPath(path string) string {
-	i := strings.LastIndexAny(path, ".[")
-	if i < 0 {
-		return ""
-	}
-	return path[:i]
-}
+func parentPath(path string) string { return yamlnode.ParentPath(path) }
 
 // line records the line of the value at path.
-func (p *parser) line(path string, n *yaml.Node) {
-	if n != nil && n.Line > 0 {
-		p.lines[path] = n.Line
-	}
-}
+func (p *parser) line(path string, n *yaml.Node) { p.walker().Line(path, n) }
 
 var nameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
@@ -179,35 +175,10 @@ func decodeYAML(data []byte) (*yaml.Node, int, error) {
 // mapping calls f for every key of a mapping node in order, reporting
 // non-mappings, non-string keys and duplicate keys.
 func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
-	n = yamlnode.Resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		p.add(path, n, problem(ErrType, "must be a mapping, got %s", describe(n)))
-		return
-	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := yamlnode.Resolve(n.Content[i]), yamlnode.Resolve(n.Content[i+1])
-		if k == nil || k.Kind != yaml.ScalarNode {
-			p.add(path, k, problem(ErrType, "keys must be strings, got %s", describe(k)))
-			continue
-		}
-		kp := joinPath(path, k.Value)
-		p.line(kp, k)
-		if seen[k.Value] {
-			p.add(kp, k, ErrDuplicateKey)
-			continue
-		}
-		seen[k.Value] = true
-		f(k.Value, v, kp)
-	}
+	p.walker().Mapping(n, path, f)
 }
 
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
+func joinPath(path, key string) string { return yamlnode.JoinPath(path, key) }
 
 // describe names a node's shape for error messages.
 func describe(n *yaml.Node) string {
@@ -235,17 +206,9 @@ func describe(n *yaml.Node) string {
 // list returns the items of a sequence node (aliases resolved); nonEmpty
 // reports an empty list.
 func (p *parser) list(n *yaml.Node, path string, nonEmpty bool) []*yaml.Node {
-	n = yamlnode.Resolve(n)
-	if n == nil || n.Kind != yaml.SequenceNode {
-		p.add(path, n, problem(ErrType, "must be a list, got %s", describe(n)))
-		return nil
-	}
-	if nonEmpty && len(n.Content) == 0 {
+	out := p.walker().List(n, path)
+	if out != nil && nonEmpty && len(out) == 0 {
 		p.add(path, n, problem(ErrRequired, "must not be empty"))
-	}
-	out := make([]*yaml.Node, len(n.Content))
-	for i, c := range n.Content {
-		out[i] = yamlnode.Resolve(c)
 	}
 	return out
 }

@@ -1,6 +1,10 @@
 // Package yamlnode reads one YAML document into a node tree for the
 // project's validating parsers (sweep specs, claims files), which report
-// problems by key path and line and so work on nodes, not structs.
+// problems by key path and line and so work on nodes, not structs; it
+// locates syntax errors ([ErrorLine]) and gives the parsers one walker of
+// mappings and lists ([Walker]) and one problem error ([Problem]). Each
+// parser keeps its own sentinel errors, FieldError type and message
+// format.
 package yamlnode
 
 import (

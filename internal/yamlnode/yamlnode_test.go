@@ -89,3 +89,49 @@ func yamlLine(t *testing.T, err error) int {
 	}
 	return n
 }
+
+func TestWalker(t *testing.T) {
+	errType, errDup := errors.New("wrong type"), errors.New("duplicate key")
+	var got []string
+	w := &yamlnode.Walker{
+		Lines:           map[string]int{},
+		Report:          func(path string, line int, err error) { got = append(got, fmt.Sprintf("%d %s: %v", line, path, err)) },
+		ErrType:         errType,
+		ErrDuplicateKey: errDup,
+		Describe:        func(n *yaml.Node) string { return "shape" },
+	}
+	root, err := yamlnode.Decode([]byte("a:\n  b: 1\n  b: 2\nc: 3\nd: [x]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	w.Mapping(root, "", func(key string, v *yaml.Node, path string) {
+		keys = append(keys, path)
+		switch key {
+		case "a":
+			w.Mapping(v, path, func(_ string, _ *yaml.Node, path string) { keys = append(keys, path) })
+		case "c":
+			if w.List(v, path) != nil {
+				t.Error("List of a scalar is not nil")
+			}
+		case "d":
+			if items := w.List(v, path); len(items) != 1 || items[0].Value != "x" {
+				t.Errorf("List = %v", items)
+			}
+			w.Add(path+"[0].e", nil, errors.New("missing"))
+		}
+	})
+	want := []string{"3 a.b: duplicate key", "4 c: must be a list, got shape", "5 d[0].e: missing"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("problems\n%q\nwant\n%q", got, want)
+	}
+	if fmt.Sprint(keys) != "[a a.b c d]" {
+		t.Errorf("keys %v", keys)
+	}
+	if !errors.Is(yamlnode.Problem(errType, "x %d", 1), errType) || yamlnode.Problem(errType, "x %d", 1).Error() != "x 1" {
+		t.Error("Problem does not wrap its sentinel with its own text")
+	}
+	if yamlnode.ParentPath("a.b[2].c") != "a.b[2]" || yamlnode.ParentPath("a") != "" || yamlnode.JoinPath("", "a") != "a" || yamlnode.JoinPath("a", "b") != "a.b" {
+		t.Error("ParentPath or JoinPath")
+	}
+}

@@ -1,0 +1,121 @@
+package yamlnode
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Walker is what the validating parsers share to walk a node tree: it
+// records the line of every key path it passes and reports each problem
+// with its key path and line (the node's own, else that of the nearest
+// enclosing key path seen).
+type Walker struct {
+	// Lines maps key paths ("claims[3].select") to their lines; "" may
+	// hold the root's.
+	Lines map[string]int
+	// Report receives each problem: key path, line (0: unknown), error.
+	Report func(path string, line int, err error)
+	// ErrType and ErrDuplicateKey are the caller's sentinel errors for a
+	// value of the wrong shape and a repeated key.
+	ErrType, ErrDuplicateKey error
+	// Describe names a node's shape in messages ("a list", "null").
+	Describe func(n *yaml.Node) string
+}
+
+// Add reports a problem at path; n (may be nil) gives its line.
+func (w *Walker) Add(path string, n *yaml.Node, err error) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	for q := path; line == 0; q = ParentPath(q) {
+		line = w.Lines[q]
+		if q == "" {
+			break
+		}
+	}
+	w.Report(path, line, err)
+}
+
+// Line records the line of the value at path.
+func (w *Walker) Line(path string, n *yaml.Node) {
+	if n != nil && n.Line > 0 {
+		w.Lines[path] = n.Line
+	}
+}
+
+// Mapping calls f for every key of a mapping node in order, with the
+// value (aliases resolved) and the key's path, recording each key's line;
+// it reports a node that is not a mapping, keys that are not strings and
+// repeated keys.
+func (w *Walker) Mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		w.Add(path, n, Problem(w.ErrType, "must be a mapping, got %s", w.Describe(n)))
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := Resolve(n.Content[i]), Resolve(n.Content[i+1])
+		if k == nil || k.Kind != yaml.ScalarNode {
+			w.Add(path, k, Problem(w.ErrType, "keys must be strings, got %s", w.Describe(k)))
+			continue
+		}
+		kp := JoinPath(path, k.Value)
+		w.Line(kp, k)
+		if seen[k.Value] {
+			w.Add(kp, k, w.ErrDuplicateKey)
+			continue
+		}
+		seen[k.Value] = true
+		f(k.Value, v, kp)
+	}
+}
+
+// List returns the items of a sequence node, aliases resolved; it reports
+// a node that is not a list and returns nil.
+func (w *Walker) List(n *yaml.Node, path string) []*yaml.Node {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		w.Add(path, n, Problem(w.ErrType, "must be a list, got %s", w.Describe(n)))
+		return nil
+	}
+	out := make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		out[i] = Resolve(c)
+	}
+	return out
+}
+
+// ParentPath drops the last key or index of a key path.
+func ParentPath(path string) string {
+	i := strings.LastIndexAny(path, ".[")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
+}
+
+// JoinPath appends a key to a key path.
+func JoinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// Problem returns an error with its own text that wraps sentinel (for
+// [errors.Is]).
+func Problem(sentinel error, format string, a ...any) error {
+	return &problemError{msg: fmt.Sprintf(format, a...), err: sentinel}
+}
+
+type problemError struct {
+	msg string
+	err error
+}
+
+func (e *problemError) Error() string { return e.msg }
+func (e *problemError) Unwrap() error { return e.err }
