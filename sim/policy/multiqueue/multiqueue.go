@@ -120,6 +120,7 @@ type Policy struct {
 
 	part partitions
 	err  error
+	fit  fitsNow // Fits at now during a pass
 }
 
 // jobInfo is what the policy knows of one job.
@@ -350,6 +351,7 @@ func (p *Policy) Schedule() {
 	p.prof.Advance(now)
 	p.compress(now)
 	p.newPivots()
+	p.fit.invalidate()
 	started := false
 	for _, t := range p.wait {
 		if p.m.Free() == 0 {
@@ -367,14 +369,16 @@ func (p *Policy) Schedule() {
 			}
 			started = true
 			p.makePivot(q)
+			p.fit.invalidate()
 			continue
 		}
-		if now < ji.notBefore || t.Procs > p.m.Free() || !p.prof.Fits(now, t.Estimate, t.Procs) {
+		if now < ji.notBefore || t.Procs > p.m.Free() || !p.fit.fits(p.prof, t.Estimate, t.Procs) {
 			continue
 		}
 		if p.prof.Reserve(now, t.Estimate, t.Procs) != nil {
 			continue
 		}
+		p.fit.invalidate()
 		if !p.start(t) {
 			_ = p.prof.Release(now, t.Estimate, t.Procs)
 			continue
