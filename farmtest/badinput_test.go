@@ -23,7 +23,7 @@ func TestBadInput(t *testing.T) {
 		spec string
 		want []string // one message per problem
 	}{
-		{"Syntax", "bad/syntax.yaml", []string{"syntax.yaml: yaml: line"}},
+		{"Syntax", "bad/syntax.yaml", []string{"syntax.yaml:3: yaml: line 3"}},
 		{"Problems", "bad/problems.yaml", []string{
 			`problems.yaml:5: workloads[0].trace: trace file "no-such-dir/missing.swf" not found`,
 			`problems.yaml:8: policies[0].name: unknown policy "easyy"`,
