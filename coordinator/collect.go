@@ -15,7 +15,7 @@ import (
 // collect receives results until every task of the run is finished.
 func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
 	for len(r.states) < len(r.tasks) {
-		it, err := cons.Messages(jetstream.PullMaxMessages(256), jetstream.PullExpiry(max(r.w.every, time.Second)))
+		it, err := cons.Messages(jetstream.PullMaxBytes(r.pullBytes()), jetstream.PullExpiry(max(r.w.every, time.Second)))
 		if err != nil {
 			return fmt.Errorf("receive results: %w", err)
 		}
@@ -54,6 +54,19 @@ func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
 		}
 	}
 	return nil
+}
+
+// minPullBytes is the least the results consumer buffers in the client.
+const minPullBytes = 16 << 20
+
+// pullBytes returns how many bytes of result messages the client buffers:
+// a bound by bytes rather than by messages, so that large inline results
+// (up to the server's max payload each) cannot pile up in memory, while
+// small ones still arrive in large batches. It is at least two messages
+// of the largest size, since a pull asking for less than one message
+// would never be served.
+func (r *run) pullBytes() int {
+	return max(minPullBytes, 2*int(r.c.nc.MaxPayload()))
 }
 
 // fatalError marks an error that stops the run (the store failed).

@@ -29,13 +29,18 @@
 //
 // The coordinator's memory does not grow with the job rows of a sweep.
 // Results go to the store as they arrive (each message is decoded once, to
-// check it, and dropped). The outputs are written by streaming the results
-// from the store in task order ([results.StreamOutputs]): one decoded task
-// result at a time, a bounded chunk of rows in Arrow builders, and the
-// encoded pages of the current Parquet row group of each file. What does
-// grow with the sweep is small per task: the task list, its state map, and
-// the table rows (one per task and category of the table scheme). A
-// worker likewise holds at most one result per slot.
+// check it, and dropped); the client buffers result messages up to a
+// number of bytes (16 MB, or two messages of the server's max payload),
+// not a number of messages, so large inline results cannot pile up.
+// Results too large for a message come through the results object store
+// in chunks. The outputs are written by streaming the results from the
+// store in task order ([results.StreamOutputs]): one decoded task result
+// at a time, and the rows of the current Parquet row group of each file
+// in Arrow form, written column by column. What does grow with the sweep
+// is small per task: the task list, its state map, and the table rows
+// (one per task and category of the table scheme). A worker likewise
+// holds at most one result per slot, and a marshalled result's jobs are
+// encoded and decoded one record batch (16,384 jobs) at a time.
 //
 // # Failures
 //

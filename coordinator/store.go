@@ -133,15 +133,17 @@ func OpenStoreReadOnly(dir string) (*Store, error) {
 // Badger's memory: its memtables are Go heap arenas of MemTableSize each
 // (64 MB by default), allocated whole; results larger than the value
 // threshold (1 MB) go to the value log and take little memtable space.
-// Two 16 MB memtables and a 32 MB block cache keep the store under about
-// 80 MB of the coordinator's memory.
+// The block cache serves little: results are written once and read once,
+// in task order, when the outputs are written. Two 8 MB memtables and an
+// 8 MB block cache keep the store under about 40 MB of the coordinator's
+// memory.
 func openStore(dir string, readOnly bool) (*Store, error) {
 	opts := badger.DefaultOptions(filepath.Join(dir, badgerDir)).
 		WithLogger(nil).
 		WithReadOnly(readOnly).
-		WithMemTableSize(16 << 20).
+		WithMemTableSize(8 << 20).
 		WithNumMemtables(2).
-		WithBlockCacheSize(32 << 20).
+		WithBlockCacheSize(8 << 20).
 		WithValueLogFileSize(256 << 20).
 		WithMetricsEnabled(false).
 		WithNumCompactors(2)

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -89,8 +91,8 @@ func (r *TaskResult) Summary(s *metrics.Scheme) []metrics.Aggregate {
 //
 //	magic "SFTR", format version byte,
 //	uint32 big-endian length of the header, the header as JSON,
-//	one zstd frame holding the jobs as an Arrow IPC stream
-//	(absent for a failed task).
+//	one zstd frame holding the jobs as an Arrow IPC stream of record
+//	batches of at most 16,384 jobs (absent for a failed task).
 //
 // The whole stream is compressed with one shared zstd encoder rather than
 // with Arrow's per-buffer compression, which builds a new encoder per
@@ -111,16 +113,28 @@ const (
 	minBytesPerJob = 64
 )
 
-// decodeMem recycles the decompressed stream and the IPC bodies of
-// [Unmarshal] from one result to the next.
-var decodeMem = newRecycler(64 << 20)
+// marshalBatch is the most jobs in one record batch of a marshalled
+// result (results of up to this many jobs have one batch).
+const marshalBatch = 1 << 14
 
-// The zstd encoder and decoder are safe for concurrent use and expensive
-// to build, so they are shared.
-var (
-	zstdEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
-	zstdDec, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxJobsBytes))
-)
+// codecMem recycles the Arrow buffers of [TaskResult.Marshal] and
+// [Unmarshal] (one record batch at a time) from one batch and result to
+// the next.
+var codecMem = newRecycler(32 << 20)
+
+// zstdReaders are streaming decoders of marshalled jobs: a result's jobs
+// are decoded batch by batch, never whole in memory.
+var zstdReaders = sync.Pool{New: func() any {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxJobsBytes))
+	if err != nil {
+		panic(err) // only for invalid options
+	}
+	return d
+}}
+
+// The zstd encoder is safe for concurrent use and expensive to build, so
+// it is shared.
+var zstdEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
 
 // header is the JSON part of a marshalled result.
 type header struct {
@@ -187,12 +201,17 @@ func (r *TaskResult) Marshal() ([]byte, error) {
 	if r.Err != "" {
 		return buf.Bytes(), nil
 	}
-	rec := recordsBatch(memory.DefaultAllocator, r.Jobs)
-	defer rec.Release()
 	var stream bytes.Buffer
-	w := ipc.NewWriter(&stream, ipc.WithSchema(recordSchema))
-	if err := w.Write(rec); err != nil {
-		return nil, fmt.Errorf("marshal result jobs: %w", err)
+	w := ipc.NewWriter(&stream, ipc.WithSchema(recordSchema), ipc.WithAllocator(codecMem))
+	// Record batches of at most marshalBatch jobs, so that neither side
+	// holds a second copy of a large result's jobs in Arrow form.
+	for lo := 0; lo == 0 || lo < len(r.Jobs); lo += marshalBatch {
+		rec := recordsBatch(codecMem, r.Jobs[lo:min(len(r.Jobs), lo+marshalBatch)])
+		err := w.Write(rec)
+		rec.Release()
+		if err != nil {
+			return nil, fmt.Errorf("marshal result jobs: %w", err)
+		}
 	}
 	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("marshal result jobs: %w", err)
@@ -295,14 +314,15 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 	if limit := uint64(want)*maxBytesPerJob + 1<<16; !zh.HasFCS || zh.FrameContentSize > limit || zh.FrameContentSize > maxJobsBytes {
 		return nil, fmt.Errorf("%w: jobs: frame of %d bytes (known: %v) for %d jobs", ErrCorrupt, zh.FrameContentSize, zh.HasFCS, want)
 	}
-	buf := decodeMem.Allocate(int(zh.FrameContentSize))
-	defer decodeMem.Free(buf)
-	stream, err := zstdDec.DecodeAll(b, buf[:0])
-	if err != nil {
+	zr := zstdReaders.Get().(*zstd.Decoder)
+	if err := zr.Reset(bytes.NewReader(b)); err != nil {
 		return nil, fmt.Errorf("%w: jobs: %w", ErrCorrupt, err)
 	}
-	br := bytes.NewReader(stream)
-	rd, err := ipc.NewReader(br, ipc.WithSchema(recordSchema), ipc.WithAllocator(decodeMem))
+	defer func() {
+		zr.Reset(nil) //nolint:errcheck // releases the input
+		zstdReaders.Put(zr)
+	}()
+	rd, err := ipc.NewReader(zr, ipc.WithSchema(recordSchema), ipc.WithAllocator(codecMem))
 	if err != nil {
 		return nil, fmt.Errorf("%w: jobs: %w", ErrCorrupt, err)
 	}
@@ -365,8 +385,8 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 	if len(recs) != want {
 		return nil, fmt.Errorf("%w: %d jobs, header says %d", ErrCorrupt, len(recs), want)
 	}
-	if br.Len() != 0 {
-		return nil, fmt.Errorf("%w: %d bytes after the jobs", ErrCorrupt, br.Len())
+	if n, err := io.Copy(io.Discard, zr); n != 0 || err != nil {
+		return nil, fmt.Errorf("%w: %d bytes after the jobs (%v)", ErrCorrupt, n, err)
 	}
 	return recs, nil
 }

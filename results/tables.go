@@ -311,8 +311,12 @@ func (o *outputs) newTableSink() (*tableSink, error) {
 	if _, err := metrics.LookupMetric(metric); err != nil {
 		return nil, err
 	}
+	// One task row per task and at most one summary row per cell and
+	// task, allocated once rather than grown by doubling (the rows of a
+	// sweep of 10,000 tasks are tens of megabytes).
 	ts := &tableSink{o: o, s: s, si: -1,
-		st: &SweepTables{Name: o.spec.Name, Description: o.spec.Description, Metric: metric, Scheme: scheme}}
+		st: &SweepTables{Name: o.spec.Name, Description: o.spec.Description, Metric: metric, Scheme: scheme,
+			Tasks: make([]TaskRow, 0, len(o.tasks)), Summary: make([]SummaryRow, 0, len(o.tasks)*(len(s.Rows)*len(s.Cols)+1))}}
 	for i, x := range o.schemes {
 		if x.Name == s.Name {
 			ts.si = i

@@ -60,11 +60,13 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 // tasks.parquet only (and a line in the tables).
 //
 // Memory: the three Parquet files are written side by side as results
-// stream by. Apart from the result get returns, the writers hold at most
-// [chunkRows] rows in Arrow builders plus the encoded (compressed) pages
-// of the current row group of each file; the tables keep one summary row
-// per task and category of the table scheme. Nothing grows with the
-// number of job rows.
+// stream by. Apart from the result get returns, each writer holds the
+// rows of its current row group (at most [rowGroupRows]) in Arrow form,
+// in chunks of [chunkRows], and writes a full row group column by column,
+// so that only one column's encoder and pages are in memory at a time;
+// freed buffers are reused for the next chunks. The tables keep one task
+// row per task and one summary row per task and category of the table
+// scheme. Nothing grows with the number of job rows.
 //
 // Every file is written to a temporary file in dir first and renamed into
 // place only when all five were written, so a failure (including an error
