@@ -123,7 +123,9 @@ func ssParams(tunable bool) []Param {
 			Doc: "TSS reading (section 4.5): true, a running job cannot be suspended while its own xfactor exceeds its category's limit (the prose); " +
 				"false, a job cannot suspend once its own xfactor exceeds the victim's limit (the formulas)"},
 		Param{Name: "tss_baseline_ss", Kind: Bool, Default: false,
-			Doc: "TSS limits from the category means of a plain SS run with the same settings instead of an EASY run"})
+			Doc: "TSS limits from the category means of a plain SS run with the same settings instead of an EASY run"},
+		Param{Name: "tss_paper_limits", Kind: Bool, Default: false,
+			Doc: "TSS limits from the NS category means Kettimuthu et al. print in Tables 4 and 5 (CTC on 430 processors, SDSC on 128; other sizes are an error)"})
 	return append(ps, overheadParams...)
 }
 
@@ -168,6 +170,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		TSSLimit:         v.Float("tss_limit"),
 		TSSProtectVictim: v.Bool("tss_protect_victim"),
 		TSSBaselineSS:    v.Bool("tss_baseline_ss"),
+		TSSPaperLimits:   v.Bool("tss_paper_limits"),
 		HoldRemembered:   v.Bool("hold_remembered"),
 		HoldBackfill:     v.Bool("hold_backfill"),
 		Overhead:         o,

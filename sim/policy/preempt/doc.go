@@ -120,6 +120,13 @@
 // less), the prose reading 0.44 and 0.41, and SS itself 0.42 and 0.40 (see
 // the last paragraph).
 //
+// The category means may also be the paper's own: [SSConfig.TSSPaperLimits]
+// takes the NS means Kettimuthu et al. print in Tables 4 and 5 (CTC on 430
+// processors, SDSC on 128). Our EASY run of the first 5000 CTC jobs gives
+// VS Seq and VS N means of 7.6 and 7.5 where Table 4 prints 2.6 and 4.8;
+// with the printed means TSS improves 4 of the 6 CTC categories Figure 15
+// names (SDSC: 2 of 6, with VS W's worst case at 1211 against SS's 5.9).
+//
 // "The average slowdown of the category" may also mean that of the scheme
 // being tuned: [SSConfig.TSSBaselineSS] takes the limits from a plain SS
 // run of the same jobs ([BaselineSS]). It does not reproduce Figures 15 and
@@ -187,7 +194,7 @@
 // 0.87, NS 0.86), where the paper reports IS bad for long jobs and "not
 // able to achieve high system utilisation" (sections 4.4, 5, 6). Over the
 // whole scorecard either variant in place of resumption by priority on
-// the job's own processors gives 143 claims that agree instead of 162: it
+// the job's own processors gives 19 fewer claims that agree (143 of 162): it
 // wins the section 6 claims that IS serves SN jobs better than TSS and
 // loses every claim that IS hurts long jobs or the utilization. The
 // paper's IS keeps jobs on their processors.
