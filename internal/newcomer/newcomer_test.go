@@ -43,6 +43,8 @@ func rules() []*rule {
 			skip: "installs the DuckDB client from npm; .ci/run runs it before the tests"},
 		{match: regexp.MustCompile(`^go test `),
 			skip: "a test or benchmark command: go test runs the tests itself, benchmarks are measured by hand"},
+		{match: regexp.MustCompile(`\./[A-Za-z0-9_-]+\.test -test\.`),
+			skip: "runs a test binary that a skipped `go test -c` builds: a benchmark measured by hand"},
 		{match: regexp.MustCompile(`^nats-server `),
 			skip: "needs a nats-server binary; the farm tests (farmtest) build and run one"},
 		{match: regexp.MustCompile(`^docker `),
