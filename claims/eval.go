@@ -235,15 +235,21 @@ func compare(form string, a, b float64) (float64, bool) {
 	return a / b, true
 }
 
-// gradeDistance grades v against an expectation with tolerances.
+// gradeDistance grades v against an expectation with tolerances. A value
+// on a strict bound (0 for "< 0") is outside the expectation at distance
+// 0: a zero tolerance does not admit it, so "< 0" with agree 0 needs a
+// real decrease, not an unchanged value.
 func gradeDistance(e Expect, v float64, g Grade) Verdict {
 	abs, rel, inside := e.distance(v)
+	admits := func(t Tol) bool {
+		return t.within(abs, rel) && (abs > 0 || t.Value > 0)
+	}
 	switch {
-	case inside && !e.IsTarget:
+	case inside:
 		return Agree
-	case inside || g.Agree.within(abs, rel):
+	case admits(g.Agree):
 		return Agree
-	case g.Partly.within(abs, rel):
+	case admits(g.Partly):
 		return Partly
 	}
 	return Disagree
