@@ -46,6 +46,8 @@ type core struct {
 	// rem lists the suspended jobs (Suspending or Suspended), in the
 	// order they were suspended.
 	rem []*sim.Task
+	// availN is scratch for avail, which runs at every pass.
+	availN sim.ProcSet
 }
 
 // init readies the core for a run.
@@ -95,7 +97,8 @@ func (c *core) avail() int {
 	if len(c.claims) == 0 {
 		return c.m.Free()
 	}
-	return c.availSet().Len()
+	c.availN.SetDiff(c.m.FreeSet(), c.claimed)
+	return c.availN.Len()
 }
 
 // canResume reports whether a Suspended job's own processors are free and
