@@ -27,8 +27,10 @@
 //     place is free again, so no reservation is ever delayed. Every early
 //     end of an instant is given back first and the schedule is compressed
 //     once, before the jobs arriving at that instant are placed. A job
-//     starts when its reservation time comes. The order of the compression
-//     is the parameter compress:
+//     starts when its reservation time comes. The compression skips, with
+//     an exact O(1) test, the jobs that cannot move ([sim.Compaction]);
+//     the schedule is the one of re-placing every job. The order of the
+//     compression is the parameter compress:
 //   - compress: start_order (the default) takes the jobs in order of their
 //     reservations' start times, ties by arrival: "in the order of
 //     increasing reservation start time guarantees" (Kettimuthu et al.
