@@ -203,8 +203,8 @@ func (p *refConservative) Schedule() {
 
 // TestAgainstReference runs the fast EASY and conservative (both
 // compression orders) policies and the reference ones on subsets of the
-// real traces, accurate and trace estimates, at loads 1.0 and 1.4, and
-// requires identical start times for every job.
+// real traces, accurate and trace estimates, at loads 1.0, 1.4 and 1.6,
+// and requires identical start times for every job.
 func TestAgainstReference(t *testing.T) {
 	files := map[string]string{
 		"ctc": "CTC-SP2-1996-3.1-cln.swf.gz", "sdsc": "SDSC-SP2-1998-4.2-cln.swf.gz",
@@ -225,10 +225,13 @@ func TestAgainstReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, est := range []workload.EstimateModel{workload.EstimateAccurate, workload.EstimateTrace} {
-			for _, load := range []float64{1, 1.4} {
+			for _, load := range []float64{1, 1.4, 1.6} {
 				n := count
-				if load > 1 {
-					n = count * 2 / 3 // longer queues: the reference is quadratic
+				switch {
+				case load > 1.5:
+					n = count / 2 // longer queues: the reference is quadratic
+				case load > 1:
+					n = count * 2 / 3
 				}
 				wl, err := tr.Build(workload.Options{Estimates: est, Skip: 3000, Count: n, Load: load})
 				if err != nil {
