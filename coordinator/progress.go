@@ -67,6 +67,11 @@ type progress struct {
 	began   time.Time
 	session int
 	width   int // length of the last bar drawn
+	// shown and shownDone, shownFailed: the counts of the last plain
+	// line, so that the final line is not a repeat of it. Only the
+	// display goroutine, then stop after it ended, touch them.
+	shown                  bool
+	shownDone, shownFailed int
 
 	quit chan struct{}
 	wg   sync.WaitGroup
@@ -220,7 +225,11 @@ func (p *progress) stop() {
 func (p *progress) draw(final bool) {
 	s := p.snapshot()
 	if !p.tty {
+		if final && p.shown && s.Done == p.shownDone && s.Failed == p.shownFailed {
+			return // the last line already says this
+		}
 		fmt.Fprintf(p.w, "sweep %s: %s\n", s.Sweep, s.line())
+		p.shown, p.shownDone, p.shownFailed = true, s.Done, s.Failed
 		return
 	}
 	pct := 0.0

@@ -46,6 +46,9 @@ func TestProgress_linesEveryTwentieth(t *testing.T) {
 	if n < 10 || n > 21 {
 		t.Errorf("%d progress lines for 40 tasks finished within a second (interval an hour), want one per 5%% (20) plus the last:\n%s", n, b.String())
 	}
+	if c := strings.Count(b.String(), "40/40 done"); c != 1 {
+		t.Errorf("the finished state is printed %d times, want once:\n%s", c, b.String())
+	}
 }
 
 // syncBuffer is a strings.Builder safe for the display goroutine.
