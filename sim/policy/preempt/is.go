@@ -187,10 +187,17 @@ func (p *IS) victims(now sim.Time) {
 // instantaneous xfactor until t fits, then, from the highest of them
 // down, any it turns out not to need. It does nothing if suspending every
 // eligible job would not make room.
-func (p *IS) serve(t *sim.Task) {
+func (p *IS) serve(t *sim.Task) { p.suspendFor(t, p.run) }
+
+// suspendFor suspends, of the jobs in run (in that order, Running ones
+// only), the first that together make room for the Waiting job t, then,
+// from the last of them back, any it turns out not to need, and commits t
+// to the processors they and the free ones give. It does nothing if
+// suspending all of them would not make room.
+func (p *IS) suspendFor(t *sim.Task, run []*sim.Task) {
 	avail := p.avail()
 	victims := p.cand[:0]
-	for _, r := range p.run {
+	for _, r := range run {
 		if avail >= t.Procs {
 			break
 		}
@@ -270,32 +277,7 @@ func (p *IS) reclaimAnywhere(t *sim.Task, now sim.Time) {
 		return a.Index - b.Index
 	})
 	p.run = run
-	avail := p.avail()
-	victims := p.cand[:0]
-	for _, r := range run {
-		if avail >= t.Procs {
-			break
-		}
-		victims = append(victims, r)
-		avail += r.Procs
-	}
-	p.cand = victims
-	if avail < t.Procs {
-		return
-	}
-	for i := len(victims) - 1; i >= 0; i-- {
-		if avail-victims[i].Procs >= t.Procs {
-			avail -= victims[i].Procs
-			victims = slices.Delete(victims, i, i+1)
-		}
-	}
-	set := p.claimSet(t, victims)
-	for _, v := range victims {
-		p.suspend(v)
-		p.susp = append(p.susp, v)
-	}
-	p.cand = victims[:0]
-	p.commit(t, set, victims)
+	p.suspendFor(t, run)
 }
 
 // retry sets a timer for the earliest instant a running job becomes
