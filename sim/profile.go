@@ -228,26 +228,7 @@ func (p *Profile) Compress(now Time, n int, r func(i int) *Reservation) bool {
 // only [t, rv.Start) needs rv.Procs free: the answer is the start of the
 // first run of such steps that is rv.Dur long or reaches rv.Start.
 func (p *Profile) earliestWithout(from Time, rv *Reservation) Time {
-	s, procs, dur := rv.Start, rv.Procs, rv.Dur
-	from = max(from, p.times[0])
-	if from >= s {
-		return s
-	}
-	i := p.index(from)
-	cand := Never
-	for ; i < len(p.times) && p.times[i] < s; i++ {
-		if p.free[i] < procs {
-			cand = Never
-			continue
-		}
-		if cand == Never {
-			cand = max(p.times[i], from)
-		}
-		if i+1 == len(p.times) || p.times[i+1] >= s || p.times[i+1]-cand >= dur {
-			return cand
-		}
-	}
-	return s
+	return p.earliestWithin(from, Never, rv)
 }
 
 // Advance moves the origin to now, forgetting the past. now must not be

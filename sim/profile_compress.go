@@ -163,7 +163,8 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 // earliestWithin is earliestWithout(from, rv) when every time at which
 // rv could start earlier lies in a run of steps (with rv.Procs free) that
 // overlaps [from, to): the scan starts at from and gives up, keeping
-// rv.Start, once it is past to and outside a run.
+// rv.Start, once it is past to and outside a run. With to = Never it is
+// earliestWithout, which is written as that call.
 func (p *Profile) earliestWithin(from, to Time, rv *Reservation) Time {
 	s, procs, dur := rv.Start, rv.Procs, rv.Dur
 	from = max(from, p.times[0])
