@@ -2,8 +2,8 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gopkg.in/yaml.v3"
 
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
@@ -266,30 +267,8 @@ func writeSegmentsFile(path string, res *sim.Result) error {
 
 // writeCSVFile writes per-job rows to path through a temporary file, so a
 // failure leaves no half-written output.
-func writeCSVFile(path string, recs []metrics.Record, schemes []*metrics.Scheme) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".schedfarm-*.csv")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := metrics.WriteCSV(tmp, recs, schemes); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, errors.Join(err, os.Remove(tmp.Name())))
-	}
-	return nil
+func writeCSVFile(path string, recs []metrics.Record, schemes []*metrics.Scheme) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return metrics.WriteCSV(w, recs, schemes) })
 }
 
 func orNone(s string) string {
