@@ -110,6 +110,11 @@ type Claim struct {
 	// Grade holds the tolerances (see docs/claims.md for their meaning
 	// per kind).
 	Grade Grade
+	// SingleRun marks a value claim whose expected number is the paper's
+	// single run: instead of comparing it with our replications' mean by
+	// a tolerance, it asks whether it is a plausible draw from our
+	// replications (see gradeSingleRun). Grade is not used.
+	SingleRun bool
 	// Line is the claim's line in its file.
 	Line int
 }

@@ -11,6 +11,10 @@
 // A jobs selection can also read a series per batch of jobs or per week
 // ([Selection.Per]) combined into one number ([Selection.Over]), and a
 // ratio can compare two such series batch by batch ([Claim.Pairwise]).
+// A value claim on a number the paper measured in a single run can ask
+// instead whether that number is a plausible draw from our replications
+// ([Claim.SingleRun]: agree within their central 90%, partly within their
+// range).
 // [Load] and [Parse] report every problem of a file at once, each with
 // its line and key path ([ValidationError]). The format, with an example
 // per kind, is in docs/claims.md.

@@ -31,6 +31,9 @@ var (
 	// ErrAmbiguous means a selection matches several rows where it must
 	// match one per replication.
 	ErrAmbiguous = errors.New("ambiguous selection")
+	// ErrFewReplications means a single_run claim's selection has a value
+	// in fewer than MinSingleRunReps replications.
+	ErrFewReplications = errors.New("too few replications")
 )
 
 // FieldError is one problem of a claims file at a key path such as

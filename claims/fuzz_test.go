@@ -35,6 +35,8 @@ var badSeeds = []string{
 	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1, each: {trace: [], category: [a, a]}}\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1}\n",
 	"paper: x\nclaims:\n  - id: a\n    figure: F\n    quote: \"One sentence. Two sentences.\"\n    kind: value\n    select:\n      group: g1\n      metric: m\n      agg: [mean]\n    expected: 1\n    must: 1\n",
 	"paper: x\nclaims:\n  - id: a\n    figure: F\n   quote: bad indent\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: order, single_run: true, select: {group: g1, metric: m, reps: min}, a: {}, b: {}, op: <, grade: {agree: 1}}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, single_run: [true], select: {group: g1, metric: m}, expected: \"> 1\", grade: {}}\n",
 	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1, reason: {x: 1}}\n\x01",
 }
 

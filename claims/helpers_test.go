@@ -41,11 +41,29 @@ replications: 2
 categories: [ss16, ss4]
 `
 
+// fixtureReps is a second small real sweep with enough replications for
+// single_run claims: 12 synthetic Parsons-Sevcik workloads of 40 measured
+// jobs under run-to-completion LSF, whose mean response time and makespan
+// vary from workload to workload.
+const fixtureReps = `
+name: claims-fixture-reps
+workloads:
+  - synthetic: parsons1997
+    gen: {mean_interarrival: 300, tagged: 40, horizon: 0}
+policies:
+  - name: lsf-rtc
+    label: RTC
+replications: 12
+seed: 7
+`
+
 // fixturePaper and fixtureGroup name the fixture's outputs:
-// <dir>/fixture/g1/sweep.
+// <dir>/fixture/g1/sweep; fixtureRepsGroup is fixtureReps's group,
+// <dir>/fixture/g2/sweep.
 const (
-	fixturePaper = "fixture"
-	fixtureGroup = "g1"
+	fixturePaper     = "fixture"
+	fixtureGroup     = "g1"
+	fixtureRepsGroup = "g2"
 )
 
 var (
@@ -54,8 +72,9 @@ var (
 	fixtureErr  error
 )
 
-// fixture runs fixtureSpec once per test binary through the real runner
-// and writes its outputs; it returns the paper's output folder.
+// fixture runs fixtureSpec and fixtureReps once per test binary through
+// the real runner and writes their outputs; it returns the paper's output
+// folder.
 func fixture(tb testing.TB) string {
 	tb.Helper()
 	fixtureOnce.Do(func() {
@@ -66,6 +85,9 @@ func fixture(tb testing.TB) string {
 		}
 		fixtureDir = filepath.Join(dir, fixturePaper)
 		fixtureErr = writeSweep(fixtureSpec, filepath.Join(fixtureDir, fixtureGroup, "sweep"))
+		if fixtureErr == nil {
+			fixtureErr = writeSweep(fixtureReps, filepath.Join(fixtureDir, fixtureRepsGroup, "sweep"))
+		}
 	})
 	if fixtureErr != nil {
 		tb.Fatal(fixtureErr)

@@ -303,7 +303,7 @@ func (p *parser) parse(data []byte) {
 }
 
 var claimKeys = []string{"id", "figure", "quote", "kind", "must", "reason", "select", "a", "b", "form", "op", "factor",
-	"along", "values", "direction", "spearman", "expected", "grade", "each", "pairwise"}
+	"along", "values", "direction", "spearman", "expected", "grade", "each", "pairwise", "single_run"}
 
 // each is one key of a claim's each with its values.
 type each struct {
@@ -316,7 +316,7 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 	c := Claim{Line: n.Line, Factor: 1}
 	nErrs := len(p.errs)
 	var sel, a, b Selection
-	var haveSel, haveA, haveB, haveOp, haveDir, haveAlong, haveForm, haveFactor, haveValues, haveSpearman, havePairwise bool
+	var haveSel, haveA, haveB, haveOp, haveDir, haveAlong, haveForm, haveFactor, haveValues, haveSpearman, havePairwise, haveSingle bool
 	var gradeNode *yaml.Node
 	var gradePath string
 	var eachs []each
@@ -383,6 +383,9 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 		case "pairwise":
 			havePairwise = true
 			c.Pairwise, _ = p.boolean(v, kp)
+		case "single_run":
+			haveSingle = true
+			c.SingleRun, _ = p.boolean(v, kp)
 		case "factor":
 			haveFactor = true
 			if f, ok := p.number(v, kp); ok {
@@ -502,10 +505,21 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 		forbid("direction", haveDir, "")
 		forbid("spearman", haveSpearman, "")
 	}
+	if c.Kind != KindValue {
+		forbid("single_run", haveSingle, " (trends compare our means; single_run places one number of the paper among our replications)")
+	}
+	if c.SingleRun {
+		if gradeNode != nil {
+			p.add(gradePath, gradeNode, problem(ErrValue, "not used with single_run (the paper's value is graded by where it falls among our replications, not by a tolerance)"))
+		}
+		if c.Select.Reps != "" {
+			p.add(path+".select.reps", n, problem(ErrValue, "not used with single_run (it compares the paper's value with every replication's, not with their %s)", c.Select.Reps))
+		}
+	}
 	switch c.Kind {
 	case KindValue, KindRatio:
 		need("expected", c.Expected.Set)
-		if c.Expected.IsTarget && !c.Grade.Agree.Set {
+		if c.Expected.IsTarget && !c.Grade.Agree.Set && !c.SingleRun {
 			p.add(path+".grade.agree", n, problem(ErrRequired, "a number as expected needs a tolerance (grade: {agree: 10%%, partly: 30%%})"))
 		}
 		if c.Kind == KindRatio && c.Form == "" {
