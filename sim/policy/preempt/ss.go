@@ -114,6 +114,7 @@ type SS struct {
 	prio     []float64          // scratch: priority by task index
 	waitq    []*sim.Task        // Waiting, not claimants, in arrival order
 	susp     bounds             // Suspending or Suspended, not claimants
+	wb       waitBounds         // Waiting jobs' bounds
 	victims  []*sim.Task        // suspended in this pass
 	run      []*sim.Task        // scratch: running jobs that may be suspended
 	sorted   bool               // run is in ascending priority
@@ -172,6 +173,7 @@ func (p *SS) Init(m *sim.Machine) error {
 	p.core.init(m, p.cfg.Overhead)
 	p.prio = make([]float64, m.NumTasks())
 	p.susp.init(m.NumTasks())
+	p.wb.init(m.NumTasks(), !p.reference && !p.cfg.HoldRemembered)
 	p.waitq = p.waitq[:0]
 	p.timerAt = -1
 	p.limit = nil
@@ -233,8 +235,18 @@ func (p *SS) Schedule() {
 	p.rankRunning(now)
 	p.waitq = slices.DeleteFunc(p.waitq, func(t *sim.Task) bool { return t.State != sim.Waiting || p.pending[t.Index] })
 	low, avail := p.lowest(), p.avail()
+	if p.wb.on && avail > p.wb.ref {
+		p.wb.dropAll(p.waitq)
+	}
 	act := p.act[:0]
 	for _, t := range p.waitq {
+		if p.wb.on {
+			if p.wb.due(t, now) {
+				p.prio[t.Index] = xfactor(t, now)
+				act = append(act, t)
+			}
+			continue
+		}
 		p.prio[t.Index] = xfactor(t, now)
 		if p.reference || t.Procs <= avail || p.prio[t.Index] >= p.cfg.SuspensionFactor*low {
 			act = append(act, t)
@@ -296,6 +308,9 @@ func (p *SS) Schedule() {
 	}
 	clear(p.victims)
 	p.victims = p.victims[:0]
+	if p.wb.on {
+		p.updateWaitBounds(now)
+	}
 	p.tick(now)
 }
 
@@ -378,6 +393,15 @@ func (p *SS) tick(now sim.Time) {
 	if p.reference {
 		if len(p.waitq) > 0 || p.susp.Len() > 0 {
 			next = now + 1
+		}
+	} else if p.wb.on {
+		for _, t := range p.waitq {
+			if t.State == sim.Waiting && !p.pending[t.Index] {
+				next = min(next, max(p.wb.at[t.Index], now+1))
+			}
+		}
+		if b := p.susp.next(); b != sim.Never {
+			next = min(next, max(b, now+1))
 		}
 	} else {
 		// The lowest priority of a running job that may be suspended,
