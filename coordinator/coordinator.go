@@ -9,9 +9,12 @@
 // directory): each sweep's latest run, which tasks finished in it, and the
 // results themselves, keyed by task ID (the result cache; a task's ID is
 // the hash of everything that can change its result, so equal tasks of
-// different sweeps share results). A result is written to the store before
-// its message is acked, so killing the coordinator at any point loses
-// nothing that was acknowledged.
+// different sweeps share results). Results of 64 KB or more are kept in
+// spool files beside the database, which holds a reference to each (size
+// and checksum), so that they are read with plain reads rather than
+// through Badger's memory-mapped value log. A result is written to the
+// store before its message is acked, so killing the coordinator at any
+// point loses nothing that was acknowledged.
 //
 // # Runs and resuming
 //
@@ -305,10 +308,14 @@ type unreadable struct {
 func (u *unreadable) Error() string { return fmt.Sprintf("task %d: %v", u.task.Index, u.err) }
 
 // result reads and decodes the stored result of tasks[i]; a result that
-// does not decode gives an *unreadable error.
+// does not decode, or whose spool file is damaged, gives an *unreadable
+// error.
 func (r *run) result(i int) (*results.TaskResult, error) {
 	t := &r.tasks[i]
 	b, err := r.c.store.Result(t.ID, r.states[t.ID].Failed())
+	if errors.Is(err, ErrResultDamaged) {
+		return nil, &unreadable{t, err}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -412,6 +413,50 @@ func TestCoordinator_Run_unreadableCache(t *testing.T) {
 	}
 	if rep.Cached != 3 || rep.Ran != 1 {
 		t.Fatalf("Run() report=%+v, want 3 cached and the unreadable one run again", rep)
+	}
+	if got := readFile(t, filepath.Join(out, "jobs.parquet")); !bytes.Equal(got, jobs) {
+		t.Fatal("jobs.parquet differs")
+	}
+}
+
+// TestCoordinator_Run_damagedSpool checks that a cached result whose spool
+// file is lost is run again, like a result that does not decode.
+func TestCoordinator_Run_damagedSpool(t *testing.T) {
+	dir := t.TempDir()
+	spec := MustLoadSpec(t, dir, smallSpec)
+	ns := MustStartServer(t)
+	StartWorker(t, ns)
+	state := filepath.Join(dir, "state")
+	st := MustOpenStore(t, state)
+	out := filepath.Join(dir, "out")
+	c := coordinator.New(st, MustConnect(t, ns), coordinator.WithOutDir(out))
+	if _, err := c.Run(context.Background(), spec); err != nil {
+		t.Fatal(err)
+	}
+	jobs := readFile(t, filepath.Join(out, "jobs.parquet"))
+
+	// A large cached result, spooled, whose file is then lost.
+	tasks, _ := spec.Tasks()
+	b, err := syntheticResult(tasks[2].ID, 2, 20000).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2}, b); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := filepath.Glob(filepath.Join(state, "spool", "*"))
+	if err != nil || len(fs) != 1 {
+		t.Fatalf("spool files %v, %v; want one", fs, err)
+	}
+	if err := os.Remove(fs[0]); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := c.Run(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cached != 3 || rep.Ran != 1 {
+		t.Fatalf("Run() report=%+v, want 3 cached and the damaged one run again", rep)
 	}
 	if got := readFile(t, filepath.Join(out, "jobs.parquet")); !bytes.Equal(got, jobs) {
 		t.Fatal("jobs.parquet differs")

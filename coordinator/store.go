@@ -27,8 +27,9 @@ const badgerDir = "badger"
 // Key layout (all values but results are JSON):
 //
 //	sweep/<name>            SweepRecord: the sweep's latest run
-//	res/<task ID>           marshalled result of a successful task (the result cache)
-//	err/<task ID>           marshalled result of the task's latest failure
+//	res/<task ID>           marshalled result of a successful task (the result cache),
+//	                        or for a large one a reference to its spool file
+//	err/<task ID>           the same for the task's latest failure
 //	run/<run ID>/<task ID>  TaskState: the task is finished in that run
 const (
 	prefixSweep = "sweep/"
@@ -81,9 +82,10 @@ type TaskState struct {
 func (s TaskState) Failed() bool { return s.Err != "" }
 
 // Store is a coordinator's durable state: sweeps, per-run task states and
-// the result cache, in a Badger database under a state directory. A
-// result is recorded in one transaction with its task state before the
-// result message is acked, so a crash loses nothing acknowledged.
+// the result cache, in a Badger database under a state directory, with
+// large results in spool files beside it (see spoolMin). A result is
+// recorded in one transaction with its task state before the result
+// message is acked, so a crash loses nothing acknowledged.
 //
 // Badger locks the directory: one process at a time opens it for writing
 // ([OpenStore]); any number may open it read-only ([OpenStoreReadOnly])
@@ -103,7 +105,16 @@ func OpenStore(dir string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, badgerDir), 0o755); err != nil {
 		return nil, fmt.Errorf("create state dir: %w", err)
 	}
-	return openStore(dir, false)
+	s, err := openStore(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	// Only now that the lock is held: another process may be writing.
+	if err := cleanSpool(dir); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // OpenStoreReadOnly opens the state under dir for reading. It fails with
@@ -282,7 +293,9 @@ func (s *Store) MarkFinished(run string, states map[string]TaskState) error {
 }
 
 // RecordResult stores a task's marshalled result (in the result cache if
-// it succeeded) and its state in the run, in one transaction.
+// it succeeded) and its state in the run, in one transaction. A large
+// result goes to a spool file first (see spoolMin), and the transaction
+// records a reference to it.
 func (s *Store) RecordResult(run, id string, st TaskState, result []byte) error {
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -292,8 +305,14 @@ func (s *Store) RecordResult(run, id string, st TaskState, result []byte) error 
 	if st.Failed() {
 		key = prefixErr + id
 	}
+	val, spooled := result, spoolable(key, len(result))
+	if spooled {
+		if val, err = s.writeSpool(key, result); err != nil {
+			return fmt.Errorf("record result of task %s: %w", id, err)
+		}
+	}
 	err = s.db.Update(func(txn *badger.Txn) error {
-		if err := txn.Set([]byte(key), result); err != nil {
+		if err := txn.Set([]byte(key), val); err != nil {
 			return err
 		}
 		return txn.Set([]byte(prefixRun+run+"/"+id), b)
@@ -301,11 +320,18 @@ func (s *Store) RecordResult(run, id string, st TaskState, result []byte) error 
 	if err != nil {
 		return fmt.Errorf("record result of task %s: %w", id, err)
 	}
+	if !spooled {
+		// A spooled result this one replaced.
+		if err := s.removeSpool(key); err != nil {
+			return fmt.Errorf("record result of task %s: %w", id, err)
+		}
+	}
 	return nil
 }
 
 // Result returns a task's marshalled result: the cached successful one, or
-// with failed set, the latest failure.
+// with failed set, the latest failure. A spooled result whose file is
+// missing or damaged gives an error wrapping [ErrResultDamaged].
 func (s *Store) Result(id string, failed bool) ([]byte, error) {
 	key := prefixRes + id
 	if failed {
@@ -320,6 +346,9 @@ func (s *Store) Result(id string, failed bool) ([]byte, error) {
 		out, err = item.ValueCopy(nil)
 		return err
 	})
+	if err == nil && isSpoolRef(out) {
+		out, err = s.readSpool(key, out)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read result of task %s: %w", id, err)
 	}
@@ -339,6 +368,11 @@ func (s *Store) Forget(run, id string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("forget task %s: %w", id, err)
+	}
+	for _, k := range []string{prefixRes + id, prefixErr + id} {
+		if err := s.removeSpool(k); err != nil {
+			return fmt.Errorf("forget task %s: %w", id, err)
+		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package coordinator_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -107,5 +108,76 @@ func TestReadStatus(t *testing.T) {
 	}
 	if _, err := coordinator.ReadStatus(state, "other"); !errors.Is(err, coordinator.ErrNoSweep) {
 		t.Errorf("ReadStatus(other)=%v, want ErrNoSweep", err)
+	}
+}
+
+// TestStore_spool checks that a large result is kept in a spool file (not
+// in Badger) and read back whole, that a missing, truncated or altered
+// spool file is reported as damaged rather than returned, and that a
+// small result or Forget removes the file.
+func TestStore_spool(t *testing.T) {
+	dir := t.TempDir()
+	st := MustOpenStore(t, dir)
+	big, err := syntheticResult("t1", 0, 20000).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(big) < 64<<10 {
+		t.Fatalf("result of %d bytes is too small to be spooled", len(big))
+	}
+	record := func(b []byte) {
+		t.Helper()
+		if err := st.RecordResult("r", "t1", coordinator.TaskState{Index: 0}, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := func() []string {
+		t.Helper()
+		fs, err := filepath.Glob(filepath.Join(dir, "spool", "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	record(big)
+	fs := files()
+	if len(fs) != 1 {
+		t.Fatalf("spool files %v, want one", fs)
+	}
+	if got, err := st.Result("t1", false); err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("Result()=%d bytes, %v; want the %d bytes recorded", len(got), err, len(big))
+	}
+
+	for name, damage := range map[string]func(string) error{
+		"missing":   os.Remove,
+		"truncated": func(p string) error { return os.Truncate(p, int64(len(big)-1)) },
+		"altered": func(p string) error {
+			b := bytes.Clone(big)
+			b[len(b)/2] ^= 1
+			return os.WriteFile(p, b, 0o644)
+		},
+	} {
+		record(big)
+		if err := damage(fs[0]); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := st.Result("t1", false); !errors.Is(err, coordinator.ErrResultDamaged) {
+			t.Errorf("%s spool file: Result()=%d bytes, %v; want ErrResultDamaged", name, len(got), err)
+		}
+	}
+
+	record([]byte("small"))
+	if fs := files(); len(fs) != 0 {
+		t.Errorf("spool files %v after a small result replaced the large one, want none", fs)
+	}
+	if got, err := st.Result("t1", false); err != nil || string(got) != "small" {
+		t.Errorf("Result()=%q, %v; want small", got, err)
+	}
+	record(big)
+	if err := st.Forget("r", "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if fs := files(); len(fs) != 0 {
+		t.Errorf("spool files %v after Forget, want none", fs)
 	}
 }
