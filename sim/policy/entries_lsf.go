@@ -59,7 +59,20 @@ func lsfParams(d lsf.Discipline) []Param {
 			Doc: "seconds a checkpointed job holds its processors idle before releasing them"},
 		{Name: "dispatch_delay", Kind: Int, Default: int64(def.DispatchDelay), Min: 0, Max: 1e7,
 			Doc: "seconds a (re)started job holds its processors idle before it works"},
+		{Name: "rtc_scan", Kind: String, Default: string(lsf.ScanFirstFit), Choices: scanNames(),
+			Doc: "lsf-rtc and lsf-preempt's fill: first_fit starts every pending job that fits, in_order stops at the first that does not, one starts at most one per decision"},
+		{Name: "decision_interval", Kind: Int, Default: int64(def.DecisionInterval), Min: 0, Max: 1e7,
+			Doc: "least seconds between two decisions; an event inside the interval is decided at its end"},
 	}
+}
+
+// scanNames lists the values of rtc_scan.
+func scanNames() []string {
+	out := make([]string, len(lsf.Scans))
+	for i, s := range lsf.Scans {
+		out[i] = string(s)
+	}
+	return out
 }
 
 // validateLSF checks the open bounds.
@@ -75,16 +88,18 @@ func validateLSF(v Values) error {
 
 func lsfConfig(d lsf.Discipline, v Values) lsf.Config {
 	return lsf.Config{
-		Discipline:     d,
-		KnowDemand:     v.Bool("know_demand"),
-		KnowSpeedup:    v.Bool("know_speedup"),
-		Quantum:        sim.Time(v.Int("quantum")),
-		MinRun:         sim.Time(v.Int("min_run")),
-		AcquiredRatio:  v.Float("acquired_ratio"),
-		DemandRatio:    v.Float("demand_ratio"),
-		MaxJobsPerProc: int(v.Int("max_jobs_per_proc")),
-		Delta:          v.Float("delta"),
-		CheckpointCost: sim.Time(v.Int("checkpoint_cost")),
-		DispatchDelay:  sim.Time(v.Int("dispatch_delay")),
+		Discipline:       d,
+		KnowDemand:       v.Bool("know_demand"),
+		KnowSpeedup:      v.Bool("know_speedup"),
+		Quantum:          sim.Time(v.Int("quantum")),
+		MinRun:           sim.Time(v.Int("min_run")),
+		AcquiredRatio:    v.Float("acquired_ratio"),
+		DemandRatio:      v.Float("demand_ratio"),
+		MaxJobsPerProc:   int(v.Int("max_jobs_per_proc")),
+		Delta:            v.Float("delta"),
+		CheckpointCost:   sim.Time(v.Int("checkpoint_cost")),
+		DispatchDelay:    sim.Time(v.Int("dispatch_delay")),
+		Scan:             lsf.Scan(v.String("rtc_scan")),
+		DecisionInterval: sim.Time(v.Int("decision_interval")),
 	}
 }

@@ -67,6 +67,35 @@ const (
 	DefaultDispatchDelay  = 0
 )
 
+// Scan is how LSF-RTC (and LSF-PREEMPT's filling of free processors)
+// walks the pending queue in key order.
+type Scan string
+
+// Scans.
+const (
+	// ScanFirstFit starts every job whose desired size fits, skipping
+	// those that do not (§5.1: "skipping any jobs at the head of the
+	// queue for which not enough processors are available").
+	ScanFirstFit Scan = "first_fit"
+	// ScanInOrder starts jobs from the head of the queue while they fit
+	// and stops at the first that does not (strict FCFS or SPT, no
+	// skipping).
+	ScanInOrder Scan = "in_order"
+	// ScanOne starts at most one job per decision, the first that fits
+	// (§5.1 read literally: the scheduler "finds the first job for which
+	// enough processors are available ... assigns processors to the job").
+	ScanOne Scan = "one"
+)
+
+// Scans lists the scans, the default first.
+var Scans = []Scan{ScanFirstFit, ScanInOrder, ScanOne}
+
+// Timer tags.
+const (
+	tagQuantum  = 0 // the preemptive disciplines' quantum
+	tagInterval = 1 // the end of DecisionInterval after a decision
+)
+
 // ErrConfig is wrapped by configuration errors of [New].
 var ErrConfig = errors.New("invalid lsf configuration")
 
@@ -98,6 +127,14 @@ type Config struct {
 	// DispatchDelay is how long a (re)started job holds its processors idle
 	// before it works (>= 0).
 	DispatchDelay sim.Time
+	// Scan is LSF-RTC's walk of the pending queue, also used by
+	// LSF-PREEMPT to fill free processors ("" is ScanFirstFit).
+	Scan Scan
+	// DecisionInterval is the least time between two decisions (>= 0;
+	// 0: every event decides at once). An event inside the interval is
+	// decided at its end (§5: "scheduling decisions are made at most once
+	// every five seconds").
+	DecisionInterval sim.Time
 }
 
 // DefaultConfig returns d's configuration with the defaults.
@@ -132,6 +169,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: delta must be > 0, got %v", ErrConfig, c.Delta)
 	case c.CheckpointCost < 0 || c.DispatchDelay < 0:
 		return fmt.Errorf("%w: checkpoint_cost %d and dispatch_delay %d must be >= 0", ErrConfig, c.CheckpointCost, c.DispatchDelay)
+	case c.Scan != "" && !slices.Contains(Scans, c.Scan):
+		return fmt.Errorf("%w: rtc_scan %q is not one of %v", ErrConfig, c.Scan, Scans)
+	case c.DecisionInterval < 0:
+		return fmt.Errorf("%w: decision_interval must be >= 0, got %d", ErrConfig, c.DecisionInterval)
 	}
 	return nil
 }
@@ -145,6 +186,8 @@ type Policy struct {
 	unit    int
 	decide  bool
 	timerAt sim.Time    // pending quantum timer, -1 none
+	lastAt  sim.Time    // time of the last decision, -1 none
+	holding bool        // a decision waits for the end of DecisionInterval
 	counts  []int       // jobs per processor (simple preemption)
 	crowded sim.ProcSet // processors holding MaxJobsPerProc jobs or more
 
@@ -184,7 +227,10 @@ func New(cfg Config) (*Policy, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return &Policy{cfg: cfg, timerAt: -1}, nil
+	if cfg.Scan == "" {
+		cfg.Scan = ScanFirstFit
+	}
+	return &Policy{cfg: cfg, timerAt: -1, lastAt: -1}, nil
 }
 
 // Init checks that every job is elastic, with one allocation unit.
@@ -220,8 +266,13 @@ func (p *Policy) Finish(t *sim.Task) {
 	p.decide = true
 }
 
-// Timer is the quantum.
-func (p *Policy) Timer(int) {
+// Timer is the quantum, or the end of a decision interval (the held
+// decision is then taken).
+func (p *Policy) Timer(tag int) {
+	if tag == tagInterval {
+		p.holding = false
+		return
+	}
 	p.timerAt = -1
 	p.decide = p.decide || p.cfg.Discipline.Preemptive()
 }
@@ -235,9 +286,16 @@ func (p *Policy) OverheadDone(t *sim.Task) {
 
 // Schedule decides when something happened.
 func (p *Policy) Schedule() {
-	if !p.decide {
+	if !p.decide || p.holding {
 		return
 	}
+	now := p.m.Now()
+	if iv := p.cfg.DecisionInterval; iv > 0 && p.lastAt >= 0 && now < p.lastAt+iv {
+		p.holding = true
+		p.m.SetTimer(p.lastAt+iv, tagInterval)
+		return
+	}
+	p.lastAt = now
 	p.decide = false
 	switch d := p.cfg.Discipline; {
 	case d <= RTCADSubset:
@@ -251,7 +309,7 @@ func (p *Policy) Schedule() {
 	}
 	if p.cfg.Discipline.Preemptive() && p.timerAt < 0 && p.waiting() {
 		p.timerAt = p.m.Now() + p.cfg.Quantum
-		p.m.SetTimer(p.timerAt, 0)
+		p.m.SetTimer(p.timerAt, tagQuantum)
 	}
 }
 
@@ -462,9 +520,17 @@ func (p *Policy) runToCompletion() {
 	free := p.m.Free()
 	if p.cfg.Discipline == RTC {
 		for _, t := range pend {
-			if k := p.desired[t.Index]; k <= free {
-				p.dispatch(t, k)
-				free -= k
+			k := p.desired[t.Index]
+			if k > free {
+				if p.cfg.Scan == ScanInOrder {
+					return
+				}
+				continue
+			}
+			p.dispatch(t, k)
+			free -= k
+			if p.cfg.Scan == ScanOne {
+				return
 			}
 		}
 		return

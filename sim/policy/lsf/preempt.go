@@ -62,13 +62,16 @@ func (p *Policy) preempt() {
 	p.mark()
 	var room sim.ProcSet // roomy free processors, valid while roomOK
 	roomOK := false
+fill:
 	for _, t := range queued {
+		started := false
 		switch t.State {
 		case sim.Suspended:
 			if p.m.CanResume(t) {
 				_ = p.m.Resume(t, 0)
 				p.setMark(t)
 				roomOK = false
+				started = true
 			}
 		case sim.Waiting:
 			if !roomOK {
@@ -79,8 +82,13 @@ func (p *Policy) preempt() {
 				if p.dispatchOn(t, set) == nil {
 					p.addCounts(set)
 					p.setMark(t)
+					started = true
 				}
 			}
+		}
+		switch {
+		case !started && p.cfg.Scan == ScanInOrder, started && p.cfg.Scan == ScanOne:
+			break fill
 		}
 	}
 	// Then let waiting jobs preempt running ones, highest key first. The

@@ -31,6 +31,8 @@ import (
 //	GAP=300             mean_interarrival, s
 //	CASES=none          only the no-knowledge case (default: all four)
 //	DEMAND_RATIO=0.1    lsf-preempt's demand_ratio (default: the discipline's)
+//	SCAN=in_order       lsf-rtc's and lsf-preempt's scan (default: first_fit)
+//	INTERVAL=5          decision_interval, s (default: the discipline's)
 //	SHOW_UNFINISHED=1   print the measured jobs each run leaves unfinished
 //
 // For example:
@@ -82,6 +84,12 @@ func TestSensitivity(t *testing.T) {
 				cfg.KnowDemand, cfg.KnowSpeedup = kc.demand, kc.speedup
 				if ratio > 0 {
 					cfg.DemandRatio = ratio
+				}
+				if v := os.Getenv("SCAN"); v != "" {
+					cfg.Scan = lsf.Scan(v)
+				}
+				if v := os.Getenv("INTERVAL"); v != "" {
+					cfg.DecisionInterval = sim.Time(num("INTERVAL", 0))
 				}
 				p, err := lsf.New(cfg)
 				if err != nil {
