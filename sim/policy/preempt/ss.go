@@ -115,6 +115,7 @@ type SS struct {
 	waitq    []*sim.Task        // Waiting, not claimants, in arrival order
 	susp     bounds             // Suspending or Suspended, not claimants
 	wb       waitBounds         // Waiting jobs' bounds
+	mark     []bool             // scratch, by task index
 	victims  []*sim.Task        // suspended in this pass
 	run      []*sim.Task        // scratch: running jobs that may be suspended
 	sorted   bool               // run is in ascending priority
@@ -173,6 +174,7 @@ func (p *SS) Init(m *sim.Machine) error {
 	p.core.init(m, p.cfg.Overhead)
 	p.prio = make([]float64, m.NumTasks())
 	p.susp.init(m.NumTasks())
+	p.mark = make([]bool, m.NumTasks())
 	p.wb.init(m.NumTasks(), !p.reference && !p.cfg.HoldRemembered)
 	p.waitq = p.waitq[:0]
 	p.timerAt = -1
@@ -275,13 +277,25 @@ func (p *SS) Schedule() {
 			p.susp.set(t, sim.Never, int32(t.Index), -1)
 		}
 		if p.left && !p.reference {
-			// Examine every idle job after t from now on.
+			// Examine every idle job after t that may act from now on:
+			// every Waiting job (the free processors grew) and the
+			// suspended jobs whose bound has come, including those whose
+			// watched job was just suspended. The bound of any other
+			// suspended job holds: its watched jobs still hold its
+			// processors.
 			p.left = false
-			tail := p.susp.all(act[i+1:])
+			tail := act[i+1:]
+			for _, u := range tail {
+				p.mark[u.Index] = true
+			}
+			tail = p.susp.due(now, tail)
 			for _, u := range p.waitq {
-				if u.State == sim.Waiting && !slices.Contains(tail, u) {
+				if u.State == sim.Waiting && !p.mark[u.Index] {
 					tail = append(tail, u)
 				}
+			}
+			for _, u := range act[i+1:] {
+				p.mark[u.Index] = false
 			}
 			tail = slices.DeleteFunc(tail, func(u *sim.Task) bool {
 				p.prio[u.Index] = xfactor(u, now)
