@@ -115,10 +115,10 @@ type SS struct {
 	waitq    []*sim.Task        // Waiting, not claimants, in arrival order
 	susp     bounds             // Suspending or Suspended, not claimants
 	wb       waitBounds         // Waiting jobs' bounds
+	rl       runList            // running jobs by ascending priority
 	mark     []bool             // scratch, by task index
 	victims  []*sim.Task        // suspended in this pass
 	run      []*sim.Task        // scratch: running jobs that may be suspended
-	sorted   bool               // run is in ascending priority
 	low      float64            // lowest priority in run, unless lowStale
 	lowStale bool               // a job of run was suspended since low
 	act      []*sim.Task        // scratch: idle jobs examined in a pass
@@ -175,6 +175,7 @@ func (p *SS) Init(m *sim.Machine) error {
 	p.prio = make([]float64, m.NumTasks())
 	p.susp.init(m.NumTasks())
 	p.mark = make([]bool, m.NumTasks())
+	p.rl.init(m.NumTasks())
 	p.wb.init(m.NumTasks(), !p.reference && !p.cfg.HoldRemembered)
 	p.waitq = p.waitq[:0]
 	p.timerAt = -1
@@ -329,36 +330,23 @@ func (p *SS) Schedule() {
 }
 
 // rankRunning collects the running jobs that may be suspended now (not
-// started at this instant); ranked sorts them when a pass first needs
-// their order.
+// started at this instant), by ascending priority (then start, then
+// arrival).
 func (p *SS) rankRunning(now sim.Time) {
+	p.rl.sync(p.m, now)
 	p.run = p.run[:0]
-	for _, t := range p.m.Active() {
-		if t.State == sim.Running && t.Since < now {
-			p.prio[t.Index] = xfactor(t, now)
+	for _, t := range p.rl.jobs {
+		if t.Since < now {
+			p.prio[t.Index] = p.rl.key[t.Index]
 			p.run = append(p.run, t)
 		}
 	}
-	p.sorted, p.lowStale = false, true
+	p.lowStale = true
 }
 
 // ranked returns the running jobs of this pass by ascending priority
 // (then start, then arrival); some may have been suspended since.
-func (p *SS) ranked() []*sim.Task {
-	if !p.sorted {
-		slices.SortFunc(p.run, func(a, b *sim.Task) int {
-			if c := cmp.Compare(p.prio[a.Index], p.prio[b.Index]); c != 0 {
-				return c
-			}
-			if a.FirstStart != b.FirstStart {
-				return cmp.Compare(a.FirstStart, b.FirstStart)
-			}
-			return a.Index - b.Index
-		})
-		p.sorted = true
-	}
-	return p.run
-}
+func (p *SS) ranked() []*sim.Task { return p.run }
 
 // may reports whether a job of priority tau may suspend running job r
 // by priority and, for TSS, by the limit of r's category.
