@@ -1,10 +1,6 @@
 package preempt
 
-import (
-	"container/heap"
-
-	"github.com/schedfarm/schedfarm/sim"
-)
+import "github.com/schedfarm/schedfarm/sim"
 
 // bounds keeps SS's suspended jobs in a min-heap by the earliest time each
 // may act (its bound), and remembers which running jobs fix those bounds,
@@ -39,30 +35,76 @@ func (b *bounds) init(n int) {
 }
 
 func (b *bounds) Len() int { return len(b.items) }
-func (b *bounds) Less(i, j int) bool {
-	x, y := b.items[i], b.items[j]
-	if b.at[x.Index] != b.at[y.Index] {
-		return b.at[x.Index] < b.at[y.Index]
+
+// less orders the heap: earlier bound, then earlier arrival.
+func (b *bounds) less(i, j int) bool {
+	x, y := b.items[i].Index, b.items[j].Index
+	if b.at[x] != b.at[y] {
+		return b.at[x] < b.at[y]
 	}
-	return x.Index < y.Index
+	return x < y
 }
-func (b *bounds) Swap(i, j int) {
+
+func (b *bounds) swap(i, j int) {
 	b.items[i], b.items[j] = b.items[j], b.items[i]
 	b.pos[b.items[i].Index] = i
 	b.pos[b.items[j].Index] = j
 }
-func (b *bounds) Push(x any) {
-	t := x.(*sim.Task)
+
+func (b *bounds) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !b.less(j, i) {
+			break
+		}
+		b.swap(i, j)
+		j = i
+	}
+}
+
+// down sifts item i down and reports whether it moved.
+func (b *bounds) down(i0 int) bool {
+	i, n := i0, len(b.items)
+	for {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j2 := j + 1; j2 < n && b.less(j2, j) {
+			j = j2
+		}
+		if !b.less(j, i) {
+			break
+		}
+		b.swap(i, j)
+		i = j
+	}
+	return i > i0
+}
+
+func (b *bounds) push(t *sim.Task) {
 	b.pos[t.Index] = len(b.items)
 	b.items = append(b.items, t)
+	b.up(len(b.items) - 1)
 }
-func (b *bounds) Pop() any {
+
+func (b *bounds) pop() *sim.Task {
 	n := len(b.items) - 1
+	b.swap(0, n)
 	t := b.items[n]
 	b.items[n] = nil
 	b.items = b.items[:n]
 	b.pos[t.Index] = -1
+	if n > 0 {
+		b.down(0)
+	}
 	return t
+}
+
+func (b *bounds) fix(i int) {
+	if !b.down(i) {
+		b.up(i)
+	}
 }
 
 // set gives t the bound at and the jobs to watch (-1: none), adding t to
@@ -78,16 +120,16 @@ func (b *bounds) set(t *sim.Task, at sim.Time, w1, w2 int32) {
 		}
 	}
 	if b.pos[i] < 0 {
-		heap.Push(b, t)
+		b.push(t)
 	} else {
-		heap.Fix(b, b.pos[i])
+		b.fix(b.pos[i])
 	}
 }
 
 // due removes and returns the jobs whose bound is at most now.
 func (b *bounds) due(now sim.Time, out []*sim.Task) []*sim.Task {
 	for len(b.items) > 0 && b.at[b.items[0].Index] <= now {
-		out = append(out, heap.Pop(b).(*sim.Task))
+		out = append(out, b.pop())
 	}
 	return out
 }
@@ -106,7 +148,7 @@ func (b *bounds) all(out []*sim.Task) []*sim.Task {
 // restore puts t back with the bound it had.
 func (b *bounds) restore(t *sim.Task) {
 	if b.pos[t.Index] < 0 {
-		heap.Push(b, t)
+		b.push(t)
 	}
 }
 
@@ -129,7 +171,7 @@ func (b *bounds) left(j *sim.Task) {
 		b.crit[i] = [2]int32{-1, -1}
 		if b.pos[i] >= 0 {
 			b.at[i] = 0
-			heap.Fix(b, b.pos[i])
+			b.fix(b.pos[i])
 		}
 	}
 	b.watch[j.Index] = w[:0]
