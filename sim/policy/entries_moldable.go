@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/backfill"
 	"github.com/schedfarm/schedfarm/sim/policy/moldable"
 )
 
@@ -17,7 +18,18 @@ func init() {
 			Params:   moldableParams(false),
 			Validate: validateMoldable,
 			Build: func(v Values, _ Env) (sim.Policy, error) {
-				return buildMoldable(v, func(c moldable.Config) (sim.Policy, error) { return moldable.NewSubmit(c) })
+				o, err := backfill.ParseOrder(v.String("compress"))
+				if err != nil {
+					return nil, err
+				}
+				return buildMoldable(v, func(c moldable.Config) (sim.Policy, error) {
+					p, err := moldable.NewSubmit(c)
+					if err != nil {
+						return nil, err
+					}
+					p.Order = o
+					return p, nil
+				})
 			},
 		},
 		Entry{
@@ -60,6 +72,10 @@ func moldableParams(schedule bool) []Param {
 			Doc: "sum weights over jobs with max > 1 only (section 4.2)"},
 		{Name: "weights", Kind: String, Default: "est_work", Choices: []string{"est_work", "work"},
 			Doc: "the effective sequential run time weighed by fair share: est_work (estimate x S(trace size)) or work (L = runtime x S(trace size), section 2.2's definition; clairvoyant)"},
+	}
+	if !schedule {
+		ps = append(ps, Param{Name: "compress", Kind: String, Default: backfill.StartOrder.String(), Choices: backfill.OrderNames(),
+			Doc: "order in which compression re-places reservations, as conservative's: start_order or queue_order (by arrival, as Mu'alem & Feitelson 2001)"})
 	}
 	if schedule {
 		ps = append(ps,

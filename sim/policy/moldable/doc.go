@@ -10,7 +10,9 @@
 //     the profile of running jobs (to their estimated ends) and every
 //     reservation, then reserves it; the size is fixed from then on, and
 //     the schedule is compressed as in conservative backfilling when a job
-//     ends early. Without fair_share this is Cirne's greedy strategy.
+//     ends early, in the order its compress parameter names (the embedded
+//     [backfill.Conservative]'s Order). Without fair_share this is Cirne's
+//     greedy strategy.
 //   - [Schedule] (moldable-schedule, section 3 strategy 3 and section 4):
 //     aggressive backfilling that picks a job's size when it starts; its
 //     defaults are the paper's "base strategy". moldable-combined (section

@@ -132,6 +132,7 @@ func TestInvariants_RealTraces(t *testing.T) {
 	variants := []variant{
 		{"moldable-submit", nil},
 		{"moldable-submit", map[string]any{"fair_share": false, "choices": 0}},
+		{"moldable-submit", map[string]any{"compress": "queue_order"}},
 		{"moldable-schedule", nil},
 		{"moldable-schedule", map[string]any{"choices": 0, "weight_factor": 2}},
 		{"moldable-combined", nil},
