@@ -222,12 +222,15 @@ func (p *SS) reenter(t *sim.Task, now sim.Time) {
 // earliest time t may suspend them all: now if it may now; else a lower
 // bound, with the (up to two, -1 for none) jobs whose leaving may make it
 // earlier. The bound is sim.Never when t may not before one of those
-// leaves (one is being suspended, or TSS forbids it for good: one is
-// protected or, under the formula reading, t's priority exceeds one's
-// limit now or will when it reaches SF times the highest priority among
-// them), else when t's priority will reach SF times the highest of
-// theirs, and not before each is running and suspendable. A job resuming, or a claimant that will start on some
+// leaves (TSS forbids it for good: one is protected or, under the formula
+// reading, t's priority exceeds one's limit now or will when it reaches SF
+// times the highest priority among them), else when t's priority will
+// reach SF times the highest of theirs, and not before each is running
+// and suspendable. A job resuming, or a claimant that will start on some
 // of t's processors, counts with the priority it will have when it runs.
+// A job being suspended counts only until its overhead ends: its
+// processors then become free or go to the claimant that suspended it,
+// which counts as such.
 func (p *SS) holders(t *sim.Task, now sim.Time) (victims []*sim.Task, at sim.Time, w1, w2 int32) {
 	tau := p.prio[t.Index]
 	hi, lo := 0.0, math.Inf(1)
@@ -264,9 +267,8 @@ func (p *SS) holders(t *sim.Task, now sim.Time) (victims []*sim.Task, at sim.Tim
 		case sim.Resuming:
 			end := r.Since + p.overhead(r)
 			add(r, end, xfactor(r, end))
-		default: // Suspending: its processors are free, or claimed, later
-			p.cand = victims
-			return nil, sim.Never, int32(r.Index), -1
+		default: // Suspending: its processors are free, or claimed, at the end of its overhead
+			earliest = max(earliest, r.Since+p.overhead(r))
 		}
 	}
 	for _, c := range p.claims {
