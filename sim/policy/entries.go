@@ -68,6 +68,9 @@ var entries = []Entry{
 			{Name: "resume_anywhere", Kind: Bool, Default: preempt.DefaultISConfig().ResumeAnywhere,
 				Doc: "a suspended job may resume on any free processors, as many as it had, not only its own (it migrates, as on a shared-memory machine); " +
 					"with resume_preempt it suspends jobs anywhere to make room"},
+			{Name: "resume_factor", Kind: Float, Default: 1.0, Min: 1, Max: none,
+				Doc: "with resume_preempt, a suspended job may suspend a running job only if its instantaneous xfactor exceeds resume_factor x that job's " +
+					"(a suspension factor for reclaims, as SS's; 1: the plain comparison)"},
 		}, overheadParams...),
 		Validate: checkOverhead,
 		Build: func(v Values, env Env) (sim.Policy, error) {
@@ -75,7 +78,7 @@ var entries = []Entry{
 			if err != nil {
 				return nil, err
 			}
-			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), Overhead: o})
+			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), ResumeFactor: v.Float("resume_factor"), Overhead: o})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
 			}

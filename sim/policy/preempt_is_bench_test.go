@@ -20,6 +20,9 @@ func BenchmarkCTC5000_IS_Free(b *testing.B) { benchIS5000(b, nil) }
 func BenchmarkCTC5000_IS_Priority(b *testing.B) {
 	benchIS5000(b, map[string]any{"resume_preempt": true})
 }
+func BenchmarkCTC5000_IS_PriorityFactor2(b *testing.B) {
+	benchIS5000(b, map[string]any{"resume_preempt": true, "resume_factor": 2.0})
+}
 func BenchmarkCTC5000_IS_PriorityOverhead(b *testing.B) {
 	benchIS5000(b, map[string]any{"resume_preempt": true, "overhead": true})
 }

@@ -182,6 +182,21 @@
 // jobs on the header's 338 processors it makes 154,000 suspensions (10 per
 // job), and a run of the whole CTC trace takes minutes instead of 0.5 s.
 //
+// [ISConfig.ResumeFactor] puts a suspension factor on those reclaims: a
+// suspended job takes its processors back only from jobs whose
+// instantaneous xfactor is at most 1/ResumeFactor of its own. The
+// Kettimuthu et al. specs use 2. Section 2.3 of the paper says IS limits
+// the number of suspensions, and section 4.1 shows that a factor of 2 is
+// the least that keeps two equal jobs from swapping back. With 1 the long
+// jobs take their processors back at every timeslice. On the same jobs,
+// factor 1 / 1.5 / 2 / 3 / free processors give these suspensions: CTC
+// 36,984 / 14,234 / 8,836 / 5,420 / 911, SDSC 46,518 / 12,981 / 8,069 /
+// 5,088 / 1,664. The mean bounded slowdowns are CTC 3.80 / 2.94 / 2.78 /
+// 2.60 / 3.75 and SDSC 5.23 / 3.78 / 3.94 / 3.00 / 22.7. At the highest
+// loads of section 6 (CTC 1.6, SDSC 1.3) the SN slowdown is CTC 1.76 /
+// 1.73 / 1.62 / 1.56 / 1.11 and SDSC 3.14 / 2.85 / 2.22 / 2.07 / 1.07, and
+// the utilization is CTC 0.334 / 0.400 / 0.413 / 0.414 / 0.465.
+//
 // A third reading lets a suspended job migrate: with
 // [ISConfig.ResumeAnywhere] it resumes on any free processors, as on the
 // shared-memory machines Chiang and Vernon studied, and with ResumePreempt

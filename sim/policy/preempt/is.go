@@ -30,6 +30,12 @@ type ISConfig struct {
 	// lower instantaneous xfactor that have run Timeslice since they last
 	// (re)started, lowest first, until it fits.
 	ResumeAnywhere bool
+	// ResumeFactor (>= 1; 0 means 1) is the suspension factor of a
+	// reclaim under ResumePreempt: a suspended job may suspend a running
+	// job only if its instantaneous xfactor exceeds ResumeFactor times
+	// that job's, as SS's suspension factor does for xfactors. 1 is the
+	// plain priority comparison.
+	ResumeFactor float64
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }
@@ -43,6 +49,9 @@ func DefaultISConfig() ISConfig { return ISConfig{Timeslice: DefaultTimeslice} }
 func (c ISConfig) Validate() error {
 	if c.Timeslice < 1 {
 		return fmt.Errorf("%w: timeslice %d s, want >= 1", ErrInvalidConfig, c.Timeslice)
+	}
+	if c.ResumeFactor != 0 && !(c.ResumeFactor >= 1 && !math.IsInf(c.ResumeFactor, 1)) {
+		return fmt.Errorf("%w: resume factor %g, want >= 1 and finite", ErrInvalidConfig, c.ResumeFactor)
 	}
 	return c.Overhead.Validate()
 }
@@ -67,6 +76,9 @@ type IS struct {
 func NewIS(cfg ISConfig) (*IS, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.ResumeFactor == 0 {
+		cfg.ResumeFactor = 1
 	}
 	return &IS{cfg: cfg}, nil
 }
@@ -148,12 +160,12 @@ func (p *IS) Schedule() {
 					if set, ok := p.pick(p.availSet(), t.Procs); ok {
 						p.resumeOn(t, set)
 					}
-				} else if p.cfg.ResumePreempt && p.ixf[t.Index] > floor {
+				} else if p.cfg.ResumePreempt && p.ixf[t.Index] > p.cfg.ResumeFactor*floor {
 					p.reclaimAnywhere(t, now)
 				}
 			case p.canResume(t):
 				p.start(t)
-			case p.cfg.ResumePreempt && p.ixf[t.Index] > floor:
+			case p.cfg.ResumePreempt && p.ixf[t.Index] > p.cfg.ResumeFactor*floor:
 				p.reclaim(t, now)
 			}
 		}
@@ -226,7 +238,8 @@ func (p *IS) suspendFor(t *sim.Task, run []*sim.Task) {
 
 // reclaim suspends the running jobs holding a Suspended job's processors
 // and resumes it, if every one of them has run Timeslice since it last
-// (re)started and has a lower instantaneous xfactor than t. A job in
+// (re)started and t's instantaneous xfactor exceeds ResumeFactor times
+// its. A job in
 // overhead or a claim on t's processors blocks it.
 func (p *IS) reclaim(t *sim.Task, now sim.Time) {
 	if len(p.claims) > 0 && p.claimed.Overlaps(t.Set) {
@@ -238,7 +251,7 @@ func (p *IS) reclaim(t *sim.Task, now sim.Time) {
 		if !r.Set.Overlaps(t.Set) {
 			continue
 		}
-		if r.State != sim.Running || now-r.SegStart < p.cfg.Timeslice || instXfactor(r, now) >= x {
+		if r.State != sim.Running || now-r.SegStart < p.cfg.Timeslice || p.cfg.ResumeFactor*instXfactor(r, now) >= x {
 			p.cand = victims[:0]
 			return
 		}
@@ -255,16 +268,16 @@ func (p *IS) reclaim(t *sim.Task, now sim.Time) {
 
 // reclaimAnywhere makes room for a Suspended job t under
 // [ISConfig.ResumeAnywhere]: it suspends running jobs that have run
-// Timeslice since they last (re)started and have a lower instantaneous
-// xfactor than t, lowest first, until t fits, releases from the highest
-// down any it turns out not to need, and resumes t on their processors
-// topped up with free ones. It does nothing if they would not make room.
+// Timeslice since they last (re)started and whose instantaneous xfactor
+// times ResumeFactor is below t's, lowest first, until t fits, releases
+// from the highest down any it turns out not to need, and resumes t on
+// their processors topped up with free ones. It does nothing if they would not make room.
 func (p *IS) reclaimAnywhere(t *sim.Task, now sim.Time) {
 	x := p.ixf[t.Index]
 	run := p.run[:0]
 	for _, r := range p.m.Active() {
 		if r.State == sim.Running && r.Since < now && now-r.SegStart >= p.cfg.Timeslice {
-			if y := instXfactor(r, now); y < x {
+			if y := instXfactor(r, now); p.cfg.ResumeFactor*y < x {
 				p.ixf[r.Index] = y
 				run = append(run, r)
 			}

@@ -2,6 +2,8 @@ package preempt
 
 import (
 	"context"
+	"errors"
+	"math"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -41,6 +43,52 @@ func TestIS_ResumeReadings(t *testing.T) {
 		if j1.End != 10200 || j2.End != sim.Time(tc.end2) || j1.Suspensions != tc.susp1 {
 			t.Errorf("resume_preempt=%v: job 1 end %d (%d suspensions), job 2 end %d; want 10200 (%d), %d",
 				tc.resume, j1.End, j1.Suspensions, j2.End, tc.susp1, tc.end2)
+		}
+	}
+}
+
+// TestIS_ResumeFactor runs the jobs of TestIS_ResumeReadings with
+// reclaims that need twice the holder's instantaneous xfactor. Job 2
+// arrives at 1000 and suspends job 1 (1000 s of work). Suspended, job 1's
+// instantaneous xfactor is t/1000 against running job 2's 1, so it first
+// exceeds twice job 2's after 2000, at the routine's run at 2040: job 2
+// (1040 s of work) is suspended. Job 2's is then (t-1000)/1040, job 1's
+// (1040 + w)/w with w = t - 1040 its work; 2 x job 1's is first below job
+// 2's at 3860 (2.750 against 2.738; at 3840, 2.731 against 2.743), so at
+// the run at 3900 job 2 resumes, and job 1 (2860 s of work) is suspended.
+// Job 1's is then t/2860 against job 2's (1860 + w)/w with w = t - 2860;
+// at job 2's end, 3900 + 1960 = 5860, they are 2.05 and 1.62, so job 2
+// ends there, job 1 resumes and ends at 5860 + 4340 = 10200. Job 1 is
+// suspended twice, not five times as with the plain comparison.
+func TestIS_ResumeFactor(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 7200, Estimate: 7200, Procs: 4},
+		{ID: 2, Submit: 1000, Runtime: 3000, Estimate: 3000, Procs: 4},
+	}
+	cfg := DefaultISConfig()
+	cfg.ResumePreempt = true
+	cfg.ResumeFactor = 2
+	p, err := NewIS(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := simcheck.Check(jobs, res); err != nil {
+		t.Fatalf("invariants: %v", err)
+	}
+	j1, j2 := &res.Tasks[0], &res.Tasks[1]
+	if j1.End != 10200 || j2.End != 5860 || j1.Suspensions != 2 || j2.Suspensions != 1 {
+		t.Errorf("job 1 end %d (%d suspensions), job 2 end %d (%d); want 10200 (2), 5860 (1)",
+			j1.End, j1.Suspensions, j2.End, j2.Suspensions)
+	}
+	for _, f := range []float64{0.5, math.Inf(1), math.NaN()} {
+		c := DefaultISConfig()
+		c.ResumeFactor = f
+		if _, err := NewIS(c); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("resume factor %g: err %v, want ErrInvalidConfig", f, err)
 		}
 	}
 }
