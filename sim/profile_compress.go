@@ -24,16 +24,27 @@ package sim
 //     contains a time in U.
 // For every release the Compaction records an upper bound, for every
 // processor count P, on the length of any run of steps with at least P
-// free that overlaps the released interval (computed just after the
-// release; a run that later grows does so through a later release,
-// which records its own bound). A reservation with D at most the bound
-// for P is checked exactly, as Compress does. One with a longer D can
-// only use the run of steps ending at s: if its start is just after a
-// released time and the step before it has P free, it moves to that
-// run's start (found by a walk back from s); otherwise it cannot move and
-// costs one comparison. The bound itself costs a walk over the steps
-// around each release, from the last full step before it to the first
-// full step after it.
+// free that overlaps the released interval, and the earliest start and
+// latest end of such runs (computed just after the release; a run that
+// later grows does so through a later release, which records its own
+// bound). The two cases are then checked apart:
+//   - the run ending at s: only when s is at most the latest released
+//     end and the step before s has P free; j can then start at that
+//     run's start (a walk back from s);
+//   - a run of D or more: only when D is at most the bound for P. The
+//     scan looks for the first such run, from the earliest start of the
+//     new runs at P on, up to the start found for the run ending at s,
+//     and gives up past the latest end of the new runs. A scan that finds
+//     nothing is remembered for P (a memo): no new run at P of D or more
+//     starts before its limit. Reservations only shorten runs, so the
+//     memo holds until a release records a run at least P high and D
+//     long; a later scan at P for a D at least as long starts at the
+//     memo's limit, or at the start of such a run recorded since.
+// Most reservations pass neither test and cost a comparison or two. The
+// bound costs a walk over the steps around each release, from the last
+// full step before it to the first full step after it, and an update of
+// the levels whose bound it raises (len, first and last are monotone in
+// the level, so the update stops at the first level it does not change).
 //
 // When is "at its earliest start" known? A reservation made by
 // [Profile.EarliestStart], or re-placed by a compression, is at its
@@ -58,14 +69,39 @@ type Compaction struct {
 	pending []Reservation // releases since the last compression
 	cur     runBound      // releases of this compression
 	prev    runBound      // releases of the last one (with Carry)
-	best    []Time        // scratch: longest rectangles by height
-	first   []Time        // scratch: earliest rectangle start by height
-	last    []Time        // scratch: latest rectangle end by height
 	stack   []int         // scratch: steps of rising free counts
+
+	// A long scan that found nothing is remembered per processor count
+	// until a run that could change its answer enters cur.
+	gen  int
+	acts []run  // runs entered into cur in this compression, in order
+	memo []memo // by processor count
+}
+
+// memo records that, when acts held n runs, no new run of steps with at
+// least its processor count free and at least dur long started before
+// upTo. Reserving only shortens runs, so it stays true until a run enters
+// cur: a run of acts[n:] as high and as long can start before upTo.
+type memo struct {
+	gen  int
+	dur  Time
+	upTo Time
+	n    int
+}
+
+// maxMemoActs is the most runs a memo is checked against before it is
+// dropped.
+const maxMemoActs = 64
+
+// run is a run of steps with at least h free, from start to end (n long).
+type run struct {
+	h          int
+	n          Time
+	start, end Time
 }
 
 // runBound bounds, for every processor count, the length of runs of free
-// steps that overlap some released times.
+// steps that overlap some released times, and where they lie.
 type runBound struct {
 	len   []Time // len[P]: longest run with >= P free (clamped at now)
 	first []Time // first[P]: earliest start of such a run (levels 1..max)
@@ -109,10 +145,7 @@ func (c *Compaction) Released(start, dur Time, procs int) {
 // same starts, the same profile) provided the policy kept c informed of its
 // releases. It reports whether any start changed.
 func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Reservation) bool {
-	if len(c.best) < p.size+2 {
-		c.best = make([]Time, p.size+2)
-		c.first = make([]Time, p.size+2)
-		c.last = make([]Time, p.size+2)
+	if len(c.cur.len) < p.size+2 {
 		c.cur.init(p.size + 2)
 		c.prev.init(p.size + 2)
 	}
@@ -122,6 +155,11 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		c.prev.reset()
 	}
 	c.cur.reset()
+	c.gen++
+	c.acts = c.acts[:0]
+	if len(c.memo) < p.size+1 {
+		c.memo = make([]memo, p.size+1)
+	}
 	for _, rv := range c.pending {
 		p.bound(&c.cur, c, rv.Start, rv.Start+rv.Dur)
 	}
@@ -132,19 +170,38 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		if rv.Start <= now || rv.Start == Never {
 			continue
 		}
-		var at Time
-		switch {
-		case c.cur.allows(rv) || c.prev.allows(rv):
-			// Every new run lies in the window of the bounds.
+		long := c.cur.allows(rv) || c.prev.allows(rv)
+		touch := rv.Start <= max(c.cur.touch, c.prev.touch) && p.FreeAt(rv.Start-1) >= rv.Procs
+		if !long && !touch {
+			continue
+		}
+		at := rv.Start
+		if touch {
+			// The run of steps ending at rv.Start is new: rv fits from its
+			// start on (the rest of its window is its own place).
+			at = p.runStart(rv.Start-1, rv.Procs)
+		}
+		if long {
+			// A new run of rv.Dur or more lies in the windows, and not
+			// before the memo of the last scan at rv.Procs that found
+			// none (unless a run entered since says otherwise).
 			f1, t1 := c.cur.window(rv.Procs)
 			f2, t2 := c.prev.window(rv.Procs)
-			at = p.earliestWithin(max(now, min(f1, f2)), max(t1, t2), rv)
-		case rv.Start <= max(c.cur.touch, c.prev.touch) && p.FreeAt(rv.Start-1) >= rv.Procs:
-			// No run of rv.Dur is new, so only the run of steps ending at
-			// rv.Start can hold rv earlier: it moves to that run's start.
-			at = p.runStart(rv.Start-1, rv.Procs)
-		default:
-			continue
+			from := max(now, min(f1, f2))
+			m := &c.memo[rv.Procs]
+			if m.gen == c.gen && rv.Dur >= m.dur && len(c.acts)-m.n <= maxMemoActs {
+				up := m.upTo
+				for _, a := range c.acts[m.n:] {
+					if a.h >= rv.Procs && a.n >= rv.Dur {
+						up = min(up, a.start)
+					}
+				}
+				from = max(from, up)
+			}
+			limit := at
+			if at = p.earliestLong(from, max(t1, t2), limit, rv); at == limit {
+				*m = memo{gen: c.gen, dur: rv.Dur, upTo: max(limit, from), n: len(c.acts)}
+			}
 		}
 		if at == rv.Start {
 			continue
@@ -191,6 +248,39 @@ func (p *Profile) earliestWithin(from, to Time, rv *Reservation) Time {
 	return s
 }
 
+// earliestLong returns the start of the first run of steps with at
+// least rv.Procs free, rv.Dur long or more, that starts in [from, limit)
+// (limit <= rv.Start), or limit when there is none. It gives up, returning
+// limit, at a step without rv.Procs free at or after to. The caller
+// guarantees that every such run that can hold rv starts at or after from
+// and overlaps [from, to); a run that started before from is then shorter
+// than rv.Dur, so from is taken as a run's start when it falls inside one.
+func (p *Profile) earliestLong(from, to, limit Time, rv *Reservation) Time {
+	procs, dur := rv.Procs, rv.Dur
+	from = max(from, p.times[0])
+	if from >= limit || from >= to {
+		return limit
+	}
+	i := p.index(from)
+	cand := Never
+	for ; i < len(p.times) && p.times[i] < limit; i++ {
+		if p.free[i] < procs {
+			if p.times[i] >= to {
+				return limit
+			}
+			cand = Never
+			continue
+		}
+		if cand == Never {
+			cand = max(p.times[i], from)
+		}
+		if i+1 == len(p.times) || p.times[i+1]-cand >= dur {
+			return cand
+		}
+	}
+	return limit
+}
+
 // runStart returns the start (at the origin at the earliest) of the run
 // of steps with at least procs free that contains t, which must have
 // procs free.
@@ -235,11 +325,6 @@ func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
 	for hi+1 < len(p.times) && p.free[hi+1] > 0 {
 		hi++
 	}
-	best := c.best[:mx+1] // best[h]: longest overlapping rectangle of height h
-	first, last := c.first[:mx+1], c.last[:mx+1]
-	for h := range best {
-		best[h], first[h], last[h] = 0, Never, 0
-	}
 	st := c.stack[:0]
 	for i := lo; i <= hi+1; i++ {
 		f := 0
@@ -262,20 +347,29 @@ func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
 				if end != Never {
 					n = end - start
 				}
-				best[h] = max(best[h], n)
-				first[h] = min(first[h], start)
-				last[h] = max(last[h], end)
+				b.add(h, n, start, end)
+				c.acts = append(c.acts, run{h, n, start, end})
 			}
 		}
 		st = append(st, i)
 	}
 	c.stack = st[:0]
-	run, from, to := Time(0), Never, Time(0)
-	for h := mx; h >= 1; h-- {
-		run, from, to = max(run, best[h]), min(from, first[h]), max(to, last[h])
-		b.len[h] = max(b.len[h], run)
-		b.first[h] = min(b.first[h], from)
-		b.last[h] = max(b.last[h], to)
+}
+
+// add records a run of n seconds, from start to end, with h free: it
+// counts for every level 1..h. len and last are non-increasing in the
+// level and first is non-decreasing (a run at a level is one at every
+// lower level), so the update is a walk down from h that stops at the
+// first level the run changes nothing at: O(levels changed), not
+// O(machine size).
+func (b *runBound) add(h int, n, start, end Time) {
+	for l := h; l >= 1; l-- {
+		if b.len[l] >= n && b.first[l] <= start && b.last[l] >= end {
+			break
+		}
+		b.len[l] = max(b.len[l], n)
+		b.first[l] = min(b.first[l], start)
+		b.last[l] = max(b.last[l], end)
 	}
-	b.max = max(b.max, mx)
+	b.max = max(b.max, h)
 }

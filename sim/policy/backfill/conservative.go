@@ -60,11 +60,14 @@ type Conservative struct {
 
 	m        *sim.Machine
 	prof     *sim.Profile // running jobs and reservations, by estimate
-	q        []planned    // waiting jobs by (reservation, arrival)
+	q        []*planned   // waiting jobs by (reservation, arrival)
 	compress bool         // a job ended early since the last compression
 	timer    sim.Timer
 
-	byArrival []int32 // positions in q by arrival, for QueueOrder
+	// byArrival holds the waiting jobs by arrival, for QueueOrder, and
+	// some that have started (dropped when they are half of it).
+	byArrival []*planned
+	started   int // started jobs in byArrival
 
 	comp sim.Compaction // releases since the last compression
 	full bool           // compress with Profile.Compress (tests compare)
@@ -96,17 +99,25 @@ func (p *Conservative) Arrive(t *sim.Task) {
 	if p.Shape != nil {
 		p.Shape(t, p.prof)
 	}
-	e := planned{t, sim.Reservation{Start: p.prof.EarliestStart(now, t.Procs, t.Estimate), Dur: t.Estimate, Procs: t.Procs}}
+	e := &planned{t, sim.Reservation{Start: p.prof.EarliestStart(now, t.Procs, t.Estimate), Dur: t.Estimate, Procs: t.Procs}}
 	_ = p.prof.Reserve(e.r.Start, e.r.Dur, e.r.Procs)
 	p.m.Promise(t, e.r.Start)
 	// Keep q sorted by (reservation, arrival): the new job is last among
 	// equal reservations.
 	i, _ := slices.BinarySearchFunc(p.q, e, before)
 	p.q = slices.Insert(p.q, i, e)
+	if p.Order == QueueOrder {
+		// Jobs arrive in index order; insert by index all the same.
+		i, _ := slices.BinarySearchFunc(p.byArrival, e, byIndex)
+		p.byArrival = slices.Insert(p.byArrival, i, e)
+	}
 }
 
+// byIndex orders jobs by arrival.
+func byIndex(a, b *planned) int { return cmp.Compare(a.t.Index, b.t.Index) }
+
 // before orders jobs by (reservation, arrival).
-func before(a, b planned) int {
+func before(a, b *planned) int {
 	if a.r.Start != b.r.Start {
 		return cmp.Compare(a.r.Start, b.r.Start)
 	}
@@ -136,22 +147,18 @@ func (p *Conservative) compact() {
 		return
 	}
 	p.compress = false
-	r := func(i int) *sim.Reservation { return &p.q[i].r }
+	r, n := func(i int) *sim.Reservation { return &p.q[i].r }, len(p.q)
 	if p.Order == QueueOrder {
-		// q is by (reservation, arrival): visit it by arrival.
-		p.byArrival = p.byArrival[:0]
-		for i := range p.q {
-			p.byArrival = append(p.byArrival, int32(i))
-		}
-		slices.SortFunc(p.byArrival, func(a, b int32) int { return cmp.Compare(p.q[a].t.Index, p.q[b].t.Index) })
-		r = func(i int) *sim.Reservation { return &p.q[p.byArrival[i]].r }
+		// Visit the jobs by arrival; those that started have their
+		// reservation at or before now, which Compress leaves alone.
+		r, n = func(i int) *sim.Reservation { return &p.byArrival[i].r }, len(p.byArrival)
 	}
 	var moved bool
 	if p.full {
-		moved = p.prof.Compress(p.m.Now(), len(p.q), r)
+		moved = p.prof.Compress(p.m.Now(), n, r)
 	} else {
 		p.comp.Carry = p.Order != StartOrder
-		moved = p.prof.CompressWith(&p.comp, p.m.Now(), len(p.q), r)
+		moved = p.prof.CompressWith(&p.comp, p.m.Now(), n, r)
 	}
 	if moved {
 		for _, e := range p.q {
@@ -175,6 +182,16 @@ func (p *Conservative) Schedule() {
 	n := copy(p.q, p.q[i:])
 	clear(p.q[n:])
 	p.q = p.q[:n]
+	if p.started += i; p.started > len(p.byArrival)/2 {
+		w := p.byArrival[:0]
+		for _, e := range p.byArrival {
+			if e.t.State == sim.Waiting {
+				w = append(w, e)
+			}
+		}
+		clear(p.byArrival[len(w):])
+		p.byArrival, p.started = w, 0
+	}
 	p.m.CancelTimer(p.timer)
 	if len(p.q) > 0 {
 		p.timer = p.m.SetTimer(p.q[0].r.Start, 0)
