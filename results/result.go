@@ -120,7 +120,7 @@ const marshalBatch = 1 << 14
 // codecMem recycles the Arrow buffers of [TaskResult.Marshal] and
 // [Unmarshal] (one record batch at a time) from one batch and result to
 // the next.
-var codecMem = newRecycler(32 << 20)
+var codecMem = newRecycler(8 << 20)
 
 // zstdReaders are streaming decoders of marshalled jobs: a result's jobs
 // are decoded batch by batch, never whole in memory.

@@ -60,13 +60,16 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 // tasks.parquet only (and a line in the tables).
 //
 // Memory: the three Parquet files are written side by side as results
-// stream by. Apart from the result get returns, each writer holds the
-// rows of its current row group (at most [rowGroupRows]) in Arrow form,
-// in chunks of [chunkRows], and writes a full row group column by column,
-// so that only one column's encoder and pages are in memory at a time;
-// freed buffers are reused for the next chunks. The tables keep one task
-// row per task and one summary row per task and category of the table
-// scheme. Nothing grows with the number of job rows.
+// stream by. The jobs writer keeps references to the rows of its current
+// row group (at most [rowGroupRows]; it holds the results they belong
+// to, at most two for tasks of more than a row group's jobs), and builds
+// a full row group in Arrow form one range of columns at a time, written
+// column by column. The summary and tasks writers, whose rows are few,
+// hold their current row group in Arrow form, in chunks of [chunkRows].
+// Only one column's encoder and pages are in memory at a time, and freed
+// buffers are reused. The tables keep one task row per task and one
+// summary row per task and category of the table scheme. Nothing grows
+// with the number of job rows.
 //
 // Every file is written to a temporary file in dir first and renamed into
 // place only when all five were written, so a failure (including an error
@@ -116,19 +119,16 @@ func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultF
 	type sink struct {
 		name string
 		tf   *tempFile
-		s    interface {
-			add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
-			close() error
-		}
+		s    fileSink
 	}
 	var sinks []sink
 	for _, f := range []struct {
 		name string
-		make func(io.Writer) (*parquetFile, error)
+		make func(io.Writer) (fileSink, error)
 	}{
-		{JobsFile, o.newJobs},
-		{SummaryFile, o.newSummary},
-		{TasksFile, o.newTasks},
+		{JobsFile, func(w io.Writer) (fileSink, error) { return o.newJobs(w) }},
+		{SummaryFile, func(w io.Writer) (fileSink, error) { return o.newSummary(w) }},
+		{TasksFile, func(w io.Writer) (fileSink, error) { return o.newTasks(w) }},
 	} {
 		tf, err := open(f.name)
 		if err != nil {
@@ -200,6 +200,18 @@ func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultF
 		}
 	}
 	return nil
+}
+
+// fileSink is the writer of one Parquet output.
+type fileSink interface {
+	// add appends the rows of task t with result r (and its aggregates
+	// per scheme, nil for a failed task or when not needed).
+	add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
+	// close writes what is left and the metadata, and closes the file.
+	close() error
+	// release frees the writer's buffers; it may be called more than
+	// once.
+	release()
 }
 
 // newOutputs prepares the writers' shared state.
@@ -332,7 +344,7 @@ type outputs struct {
 
 // writeMemHeld bounds the freed buffers the writers keep for reuse: about
 // one chunk of builders and one row group's page buffers.
-const writeMemHeld = 48 << 20
+const writeMemHeld = 16 << 20
 
 // metadata returns the key-value metadata of every Parquet file, in a
 // fixed order.
@@ -381,6 +393,7 @@ func (o *outputs) metadata(toolVersion string) [][2]string {
 // been buffered, so the bytes are the same.
 type parquetFile struct {
 	fw     *pqarrow.FileWriter
+	left   int // at most this many rows are still to come
 	b      *array.RecordBuilder
 	meta   [][2]string
 	rows   int // rows in the builder
@@ -390,7 +403,22 @@ type parquetFile struct {
 	freed  bool
 }
 
-func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, error) {
+// newParquet returns a writer of an output file with columns fields and
+// at most rows rows (more are written correctly, in builders grown by
+// doubling).
+func (o *outputs) newParquet(w io.Writer, fields []arrow.Field, rows int) (*parquetFile, error) {
+	fw, err := o.newFileWriter(w, fields)
+	if err != nil {
+		return nil, err
+	}
+	b := array.NewRecordBuilder(o.mem, arrow.NewSchema(fields, nil))
+	b.Reserve(min(chunkRows, rows))
+	return &parquetFile{fw: fw, b: b, meta: o.meta, left: rows}, nil
+}
+
+// newFileWriter returns a Parquet writer of an output file with columns
+// fields.
+func (o *outputs) newFileWriter(w io.Writer, fields []arrow.Field) (*pqarrow.FileWriter, error) {
 	schema := arrow.NewSchema(fields, nil)
 	// Dictionary encoding only for the string columns, whose values repeat
 	// (names, labels, categories). A numeric column with many distinct
@@ -411,13 +439,7 @@ func (o *outputs) newParquet(w io.Writer, fields []arrow.Field) (*parquetFile, e
 		}
 	}
 	props := parquet.NewWriterProperties(opts...)
-	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(o.mem)))
-	if err != nil {
-		return nil, err
-	}
-	b := array.NewRecordBuilder(o.mem, schema)
-	b.Reserve(chunkRows)
-	return &parquetFile{fw: fw, b: b, meta: o.meta}, nil
+	return pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(o.mem)))
 }
 
 // add appends the rows of task t with result r (and its aggregates per
@@ -446,8 +468,10 @@ func (p *parquetFile) flush() error {
 		return nil
 	}
 	p.chunks = append(p.chunks, p.b.NewRecordBatch())
-	// The next chunk's buffers at once, rather than grown by doubling.
-	p.b.Reserve(chunkRows)
+	// The next chunk's buffers at once, rather than grown by doubling,
+	// but no more than the rows still to come.
+	p.left -= p.rows
+	p.b.Reserve(max(0, min(chunkRows, p.left)))
 	p.group += p.rows
 	p.rows = 0
 	if p.group >= rowGroupRows {
@@ -516,93 +540,15 @@ func (p *parquetFile) release() {
 	}
 }
 
-// newJobs returns the writer of jobs.parquet.
-func (o *outputs) newJobs(w io.Writer) (*parquetFile, error) {
-	fields := append(taskFields(o.pcs), jobFields...)
-	for _, s := range o.schemes {
-		fields = append(fields, arrow.Field{Name: CategoryPrefix + s.Name, Type: arrow.BinaryTypes.String})
-	}
-	pf, err := o.newParquet(w, fields)
-	if err != nil {
-		return nil, err
-	}
-	nTask := len(taskFields(o.pcs))
-	b := pf.b
-	// Typed builders of the job columns, in recordSchema order.
-	ints := make([]*array.Int64Builder, len(jobFields))
-	floats := make([]*array.Float64Builder, len(jobFields))
-	for k := range jobFields {
-		switch fb := b.Field(nTask + k).(type) {
-		case *array.Int64Builder:
-			ints[k] = fb
-		case *array.Float64Builder:
-			floats[k] = fb
-		}
-	}
-	cats := make([]*array.StringBuilder, len(o.schemes))
-	for i := range cats {
-		cats[i] = b.Field(nTask + len(jobFields) + i).(*array.StringBuilder)
-	}
-	mold := moldBuilders(b, nTask+moldStart)
-	pf.fill = func(t *sweep.Task, r *TaskResult, _ [][]metrics.Aggregate) error {
-		if r.Err != "" {
-			return nil
-		}
-		// Append in slices of at most a chunk so memory stays bounded
-		// for very large tasks.
-		for lo := 0; lo < len(r.Jobs); {
-			hi := min(len(r.Jobs), lo+pf.room())
-			appendTaskCols(b, o.pcs, o.spec.Name, t, r, hi-lo)
-			for k := lo; k < hi; k++ {
-				j := &r.Jobs[k]
-				ints[0].Append(j.JobID)
-				ints[1].Append(int64(j.Submit))
-				if j.Rejected {
-					ints[2].AppendNull()
-					ints[3].AppendNull()
-					ints[4].AppendNull()
-				} else {
-					ints[2].Append(int64(j.Start))
-					ints[3].Append(int64(j.End))
-					ints[4].Append(int64(j.Wait))
-				}
-				ints[5].Append(int64(j.Runtime))
-				ints[6].Append(int64(j.Estimate))
-				ints[7].Append(int64(j.Procs))
-				if j.Rejected {
-					ints[8].AppendNull()
-					floats[9].AppendNull()
-					floats[10].AppendNull()
-				} else {
-					ints[8].Append(int64(j.Turnaround))
-					floats[9].Append(j.BSD)
-					floats[10].Append(j.Slowdown)
-				}
-				ints[11].Append(int64(j.Suspensions))
-				ints[12].Append(int64(j.SuspendedTime))
-				ints[13].Append(int64(j.OverheadTime))
-				ints[14].Append(int64(j.Kills))
-				appendQueueJob(ints[15:18], j)
-				appendMoldCols(mold, j)
-				appendQoSJob(b, nTask+qosFirst, j)
-				appendElasticJob(b, nTask+elasticFirst, j)
-				for si, s := range o.schemes {
-					cats[si].Append(s.Classify(j))
-				}
-			}
-			if err := pf.added(hi - lo); err != nil {
-				return err
-			}
-			lo = hi
-		}
-		return nil
-	}
-	return pf, nil
-}
-
 // newSummary returns the writer of summary.parquet.
 func (o *outputs) newSummary(w io.Writer) (*parquetFile, error) {
-	pf, err := o.newParquet(w, append(taskFields(o.pcs), summaryFields...))
+	// At most one row per task and category of each scheme, and one for
+	// all jobs.
+	perTask := 0
+	for _, s := range o.schemes {
+		perTask += len(s.Rows)*len(s.Cols) + 1
+	}
+	pf, err := o.newParquet(w, append(taskFields(o.pcs), summaryFields...), perTask*len(o.tasks))
 	if err != nil {
 		return nil, err
 	}
@@ -642,7 +588,7 @@ func (o *outputs) newSummary(w io.Writer) (*parquetFile, error) {
 
 // newTasks returns the writer of tasks.parquet.
 func (o *outputs) newTasks(w io.Writer) (*parquetFile, error) {
-	pf, err := o.newParquet(w, append(taskFields(o.pcs), tasksFields...))
+	pf, err := o.newParquet(w, append(taskFields(o.pcs), tasksFields...), len(o.tasks))
 	if err != nil {
 		return nil, err
 	}
