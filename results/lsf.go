@@ -31,6 +31,8 @@ var elasticTaskFields = []arrow.Field{
 	{Name: "unfinished", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	{Name: "max_queue", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	{Name: "makespan_lb", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: "queue_p90", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: "queue_mean", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 }
 
 // appendElasticJob appends a record's elastic columns to the fields of b
@@ -96,4 +98,6 @@ func appendElasticTask(b *array.RecordBuilder, first int, st *metrics.ElasticSta
 	b.Field(first + 2).(*array.Int64Builder).Append(int64(st.Unfinished))
 	b.Field(first + 3).(*array.Int64Builder).Append(int64(st.MaxQueue))
 	b.Field(first + 4).(*array.Int64Builder).Append(st.MakespanLB)
+	b.Field(first + 5).(*array.Int64Builder).Append(int64(st.QueueP90))
+	b.Field(first + 6).(*array.Float64Builder).Append(st.QueueMean)
 }

@@ -199,7 +199,7 @@ func ReadTasks(path string) ([]TaskRow, error) {
 		if c.valid("mrt", i) {
 			es = &metrics.ElasticStats{MRT: c.f64("mrt", i), MakespanTagged: c.i64("makespan_tagged", i),
 				Unfinished: int(c.i64("unfinished", i)), MaxQueue: int(c.i64("max_queue", i)),
-				MakespanLB: c.i64("makespan_lb", i)}
+				MakespanLB: c.i64("makespan_lb", i), QueueP90: int(c.i64("queue_p90", i)), QueueMean: c.f64("queue_mean", i)}
 		}
 		out = append(out, TaskRow{
 			TaskCols: tc,

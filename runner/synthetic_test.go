@@ -32,6 +32,9 @@ policies: [{name: lsf-mig}]
 	if st == nil || st.Tagged != 100 || st.MRT <= 0 || st.MakespanLB <= 0 || st.MaxQueue < 1 {
 		t.Fatalf("elastic stats %+v", st)
 	}
+	if st.QueueP90 > st.MaxQueue || st.QueueMean <= 0 || st.QueueMean > float64(st.MaxQueue) {
+		t.Errorf("queue P90 %d and mean %v against max %d", st.QueueP90, st.QueueMean, st.MaxQueue)
+	}
 	tagged, unfinished := 0, 0
 	for _, j := range res.Jobs {
 		if j.Elastic == nil {

@@ -125,12 +125,21 @@ func TestElastic_StopTaggedAndHorizon(t *testing.T) {
 	if res.MaxQueue != 1 {
 		t.Errorf("max queue %d, want 1 (job 3 waits)", res.MaxQueue)
 	}
+	// Queue 0 over [0,5), 1 over [5,100) (job 3 waits to the end).
+	if fmt.Sprint(res.QueueTime) != "[5 95]" || res.QueueQuantile(0.9) != 1 || res.QueueQuantile(0.05) != 0 || res.QueueMean() != 0.95 {
+		t.Errorf("queue time %v, P90 %d, P5 %d, mean %v; want [5 95], 1, 0, 0.95",
+			res.QueueTime, res.QueueQuantile(0.9), res.QueueQuantile(0.05), res.QueueMean())
+	}
 	for i := range jobs {
 		jobs[i].Elastic.Tagged = false
 	}
 	res = runElastic(t, 2, jobs, startAll(), sim.Options{Horizon: 300})
 	if res.End != 300 || len(res.Tasks) != 3 || res.Tasks[1].Flex.Served != 300 || res.Tasks[1].End != -1 {
 		t.Fatalf("horizon stop: end %d, %d tasks, served %v", res.End, len(res.Tasks), res.Tasks[1].Flex.Served)
+	}
+	// Queue 0 over [0,5) and [100,300) (job 3 runs at 100), 1 over [5,100).
+	if fmt.Sprint(res.QueueTime) != "[205 95]" || res.QueueQuantile(0.9) != 1 || res.QueueQuantile(0.6) != 0 {
+		t.Errorf("horizon: queue time %v, P90 %d, P60 %d; want [205 95], 1, 0", res.QueueTime, res.QueueQuantile(0.9), res.QueueQuantile(0.6))
 	}
 	res = runElastic(t, 2, jobs, startAll(), sim.Options{})
 	if res.End != 1000 || len(res.Tasks) != 4 {

@@ -58,6 +58,9 @@ type Result struct {
 	// MaxQueue is the largest number of jobs queued (waiting, suspended
 	// or stopped) after any instant.
 	MaxQueue int
+	// QueueTime[k] is how long exactly k jobs were queued, from the first
+	// instant to End (see [Result.QueueQuantile], [Result.QueueMean]).
+	QueueTime []Time
 }
 
 // Machine is the engine's state as a policy sees it. Its methods may only be
@@ -442,6 +445,7 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 		return nil, fmt.Errorf("init policy: %w", err)
 	}
 	res := &Result{Procs: procs}
+	queued, queuedAt := 0, Time(-1) // queue length since queuedAt
 	for {
 		at := Never
 		if len(m.events) > 0 {
@@ -486,7 +490,9 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 				break
 			}
 		}
-		res.MaxQueue = max(res.MaxQueue, m.Queued())
+		res.queueFor(queued, queuedAt, at)
+		queued, queuedAt = m.Queued(), at
+		res.MaxQueue = max(res.MaxQueue, queued)
 		if m.taggedDone() {
 			m.cutOff()
 			break
@@ -500,6 +506,7 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 			return nil, ctx.Err()
 		}
 	}
+	res.queueFor(queued, queuedAt, m.now)
 	res.End = m.now
 	if m.cut {
 		m.tasks = m.tasks[:m.next]

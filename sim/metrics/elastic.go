@@ -39,6 +39,11 @@ type ElasticStats struct {
 	// MaxQueue is the largest number of queued jobs (pending, suspended
 	// or stopped) of the run.
 	MaxQueue int `json:"max_queue"`
+	// QueueP90 is the queue length the run exceeded during at most a
+	// tenth of its time ([sim.Result.QueueQuantile] at 0.9), QueueMean the
+	// time-average queue length.
+	QueueP90  int     `json:"queue_p90"`
+	QueueMean float64 `json:"queue_mean"`
 	// MakespanLB is a lower bound of MakespanTagged: the largest submit +
 	// T(max) of a measured job.
 	MakespanLB int64 `json:"makespan_lb"`
@@ -85,7 +90,7 @@ func ElasticStatsOf(res *sim.Result, recs []Record) *ElasticStats {
 		}
 		anyTagged = anyTagged || recs[i].Elastic.Tagged
 	}
-	st := &ElasticStats{MaxQueue: res.MaxQueue}
+	st := &ElasticStats{MaxQueue: res.MaxQueue, QueueP90: res.QueueQuantile(0.9), QueueMean: res.QueueMean()}
 	first := sim.Never
 	var sum float64
 	for i := range recs {
