@@ -68,8 +68,14 @@ type IS struct {
 	ready   []*sim.Task // scratch: suspended jobs whose processors are free
 	cand    []*sim.Task // scratch
 	ixf     []float64   // scratch: instantaneous xfactor by task index
-	timer   sim.Timer
-	timerAt sim.Time
+	bnd     bounds      // suspended jobs by bound, when isBounded
+	fired   []*sim.Task // scratch
+	// reference makes every pass try every suspended job, and the routine
+	// run every minute while jobs are suspended: the plain algorithm,
+	// kept to test the bounds against.
+	reference bool
+	timer     sim.Timer
+	timerAt   sim.Time
 }
 
 // NewIS returns an IS policy.
@@ -87,6 +93,7 @@ func NewIS(cfg ISConfig) (*IS, error) {
 func (p *IS) Init(m *sim.Machine) error {
 	p.core.init(m, p.cfg.Overhead)
 	p.ixf = make([]float64, m.NumTasks())
+	p.bnd.init(m.NumTasks())
 	p.waiting, p.susp = p.waiting[:0], p.susp[:0]
 	p.timerAt = -1
 	return nil
@@ -125,6 +132,11 @@ func (p *IS) Schedule() {
 		p.serve(t)
 	}
 	p.waiting = slices.DeleteFunc(p.waiting, func(t *sim.Task) bool { return !p.idle(t) })
+	if p.isBounded() {
+		p.resumeBounded(now)
+		p.retry(now)
+		return
+	}
 	ready := p.ready[:0]
 	for _, t := range p.susp {
 		if t.State == sim.Suspended && !p.pending[t.Index] && (p.cfg.ResumePreempt || p.cfg.ResumeAnywhere || p.canResume(t)) {
@@ -230,8 +242,7 @@ func (p *IS) suspendFor(t *sim.Task, run []*sim.Task) {
 	}
 	set := p.claimSet(t, victims)
 	for _, v := range victims {
-		p.suspend(v)
-		p.susp = append(p.susp, v)
+		p.suspendVictim(v, 0)
 	}
 	p.commit(t, set, victims)
 }
@@ -259,8 +270,7 @@ func (p *IS) reclaim(t *sim.Task, now sim.Time) {
 	}
 	byIndex(victims)
 	for _, v := range victims {
-		p.suspend(v)
-		p.susp = append(p.susp, v)
+		p.suspendVictim(v, now+1)
 	}
 	p.cand = victims[:0]
 	p.commit(t, t.Set, victims)
@@ -297,7 +307,11 @@ func (p *IS) reclaimAnywhere(t *sim.Task, now sim.Time) {
 // eligible for suspension, while a job still waits for its timeslice.
 func (p *IS) retry(now sim.Time) {
 	next := sim.Never
-	if p.cfg.ResumePreempt && len(p.susp) > 0 {
+	if p.isBounded() {
+		if p.bnd.Len() > 0 {
+			next = p.boundedTick(now)
+		}
+	} else if p.cfg.ResumePreempt && len(p.susp) > 0 {
 		// Suspended jobs gain priority while they wait: look again a
 		// minute later (the preemption interval of SS).
 		next = now + DefaultInterval - now%DefaultInterval

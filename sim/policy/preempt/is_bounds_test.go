@@ -1,0 +1,81 @@
+package preempt
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/simcheck"
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+// TestIS_ResumePreemptReference runs IS with resumption by priority with
+// its suspended jobs' bounds and with the plain algorithm (every suspended
+// job tried at every pass, the routine run every minute while jobs are
+// suspended) on real trace subsets of all four traces, with and without
+// suspension overhead, at loads 1.0 and 1.4, and requires the same
+// schedule, job by job, and the invariants.
+func TestIS_ResumePreemptReference(t *testing.T) {
+	count := 2000
+	if testing.Short() {
+		count = 600
+	}
+	cases := []struct {
+		name  string
+		file  string
+		procs int
+		est   workload.EstimateModel
+		over  bool
+		load  float64
+	}{
+		{"ctc430", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, false, 0},
+		{"ctc/trace/load1.4", "CTC-SP2-1996-3.1-cln.swf.gz", 0, workload.EstimateTrace, false, 1.4},
+		{"ctc430/overhead/load1.4", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, true, 1.4},
+		{"sdsc/trace", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateTrace, false, 0},
+		{"sdsc/overhead/load1.4", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateAccurate, true, 1.4},
+		{"kth/load1.4", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, false, 1.4},
+		{"kth/overhead", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, true, 0},
+		{"sdsc-par/load1.4", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateAccurate, false, 1.4},
+		{"sdsc-par/overhead", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateTrace, true, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wl := loadTraceOpts(t, tc.file, tc.procs, workload.Options{
+				Estimates: tc.est, Skip: 1000, Count: count, Load: tc.load, LoadMode: workload.LoadArrival})
+			cfg := DefaultISConfig()
+			cfg.ResumePreempt = true
+			if tc.over {
+				cfg.Overhead = DefaultOverhead(9)
+			}
+			var res [2]*sim.Result
+			for i := range res {
+				p, err := NewIS(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.reference = i == 1
+				if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: i == 0}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := simcheck.Check(wl.Jobs, res[0]); err != nil {
+				t.Fatalf("invariants: %v", err)
+			}
+			susp := 0
+			for i := range res[0].Tasks {
+				a, b := &res[0].Tasks[i], &res[1].Tasks[i]
+				susp += a.Suspensions
+				if a.FirstStart != b.FirstStart || a.End != b.End || a.Suspensions != b.Suspensions ||
+					a.SuspendedTime != b.SuspendedTime || a.OverheadTime != b.OverheadTime {
+					t.Fatalf("job %d: bounded start %d end %d suspensions %d, reference start %d end %d suspensions %d",
+						a.ID, a.FirstStart, a.End, a.Suspensions, b.FirstStart, b.End, b.Suspensions)
+				}
+			}
+			if susp == 0 {
+				t.Errorf("no suspensions: the comparison proves little")
+			}
+			t.Logf("%d suspensions; %d instants bounded, %d reference", susp, res[0].Instants, res[1].Instants)
+		})
+	}
+}
