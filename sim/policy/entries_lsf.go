@@ -61,6 +61,8 @@ func lsfParams(d lsf.Discipline) []Param {
 			Doc: "seconds a (re)started job holds its processors idle before it works"},
 		{Name: "rtc_scan", Kind: String, Default: string(lsf.ScanFirstFit), Choices: scanNames(),
 			Doc: "lsf-rtc and lsf-preempt's fill: first_fit starts every pending job that fits, in_order stops at the first that does not, one starts at most one per decision"},
+		{Name: "preempt_demand", Kind: String, Default: string(lsf.DemandRemaining), Choices: preemptDemandNames(),
+			Doc: "lsf-preempt with know_demand: criterion (2) compares remaining demands or whole demands D"},
 		{Name: "decision_interval", Kind: Int, Default: int64(def.DecisionInterval), Min: 0, Max: 1e7,
 			Doc: "least seconds between two decisions; an event inside the interval is decided at its end"},
 	}
@@ -70,6 +72,15 @@ func lsfParams(d lsf.Discipline) []Param {
 func scanNames() []string {
 	out := make([]string, len(lsf.Scans))
 	for i, s := range lsf.Scans {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// preemptDemandNames lists the values of preempt_demand.
+func preemptDemandNames() []string {
+	out := make([]string, len(lsf.PreemptDemands))
+	for i, s := range lsf.PreemptDemands {
 		out[i] = string(s)
 	}
 	return out
@@ -101,5 +112,6 @@ func lsfConfig(d lsf.Discipline, v Values) lsf.Config {
 		DispatchDelay:    sim.Time(v.Int("dispatch_delay")),
 		Scan:             lsf.Scan(v.String("rtc_scan")),
 		DecisionInterval: sim.Time(v.Int("decision_interval")),
+		PreemptDemand:    lsf.PreemptDemand(v.String("preempt_demand")),
 	}
 }

@@ -90,6 +90,24 @@ const (
 // Scans lists the scans, the default first.
 var Scans = []Scan{ScanFirstFit, ScanInOrder, ScanOne}
 
+// PreemptDemand is what LSF-PREEMPT's criterion (2) compares with demand
+// knowledge.
+type PreemptDemand string
+
+// The readings of "the service demand of the preempting job must be a
+// (different) fraction less than that of the running job" (§5).
+const (
+	// DemandRemaining compares remaining demands (the key), as the
+	// choice among several candidates does ("the shortest remaining
+	// service demand").
+	DemandRemaining PreemptDemand = "remaining"
+	// DemandTotal compares the jobs' whole service demands D.
+	DemandTotal PreemptDemand = "total"
+)
+
+// PreemptDemands lists the readings, the default first.
+var PreemptDemands = []PreemptDemand{DemandRemaining, DemandTotal}
+
 // Timer tags.
 const (
 	tagQuantum  = 0 // the preemptive disciplines' quantum
@@ -135,6 +153,9 @@ type Config struct {
 	// decided at its end (§5: "scheduling decisions are made at most once
 	// every five seconds").
 	DecisionInterval sim.Time
+	// PreemptDemand is what LSF-PREEMPT's criterion (2) compares with
+	// demand knowledge ("" is DemandRemaining).
+	PreemptDemand PreemptDemand
 }
 
 // DefaultConfig returns d's configuration with the defaults.
@@ -171,6 +192,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: checkpoint_cost %d and dispatch_delay %d must be >= 0", ErrConfig, c.CheckpointCost, c.DispatchDelay)
 	case c.Scan != "" && !slices.Contains(Scans, c.Scan):
 		return fmt.Errorf("%w: rtc_scan %q is not one of %v", ErrConfig, c.Scan, Scans)
+	case c.PreemptDemand != "" && !slices.Contains(PreemptDemands, c.PreemptDemand):
+		return fmt.Errorf("%w: preempt_demand %q is not one of %v", ErrConfig, c.PreemptDemand, PreemptDemands)
 	case c.DecisionInterval < 0:
 		return fmt.Errorf("%w: decision_interval must be >= 0, got %d", ErrConfig, c.DecisionInterval)
 	}

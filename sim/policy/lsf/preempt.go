@@ -119,11 +119,19 @@ fill:
 	if p.cfg.KnowDemand {
 		ratio = p.cfg.DemandRatio
 	}
+	total := p.cfg.KnowDemand && p.cfg.PreemptDemand == DemandTotal
 	for _, r := range running {
 		limit := ratio * p.Key(r)
+		if total {
+			limit = ratio * r.Elastic.Work
+		}
 		roomChecked, fits := false, false
 		for i, c := range queued {
-			if keys[i] >= limit || p.marked(c) {
+			k := keys[i]
+			if total {
+				k = c.Elastic.Work
+			}
+			if k >= limit || p.marked(c) {
 				continue
 			}
 			if c.State == sim.Suspended && !sameSet(c.Set, r.Set) {

@@ -33,6 +33,7 @@ import (
 //	DEMAND_RATIO=0.1    lsf-preempt's demand_ratio (default: the discipline's)
 //	SCAN=in_order       lsf-rtc's and lsf-preempt's scan (default: first_fit)
 //	INTERVAL=5          decision_interval, s (default: the discipline's)
+//	PREEMPT_DEMAND=total  lsf-preempt's criterion (2) with demand knowledge (default: remaining)
 //	SHOW_UNFINISHED=1   print the measured jobs each run leaves unfinished
 //
 // For example:
@@ -87,6 +88,9 @@ func TestSensitivity(t *testing.T) {
 				}
 				if v := os.Getenv("SCAN"); v != "" {
 					cfg.Scan = lsf.Scan(v)
+				}
+				if v := os.Getenv("PREEMPT_DEMAND"); v != "" {
+					cfg.PreemptDemand = lsf.PreemptDemand(v)
 				}
 				if v := os.Getenv("INTERVAL"); v != "" {
 					cfg.DecisionInterval = sim.Time(num("INTERVAL", 0))
