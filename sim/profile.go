@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -57,10 +56,22 @@ func (p *Profile) Clone() *Profile {
 	return &Profile{size: p.size, times: append([]Time(nil), p.times...), free: append([]int(nil), p.free...)}
 }
 
-// index returns the step containing t (t >= origin).
+// index returns the step containing t (t >= origin; -1 before it): the
+// largest i with times[i] <= t.
 func (p *Profile) index(t Time) int {
-	// Largest i with times[i] <= t.
-	return sort.Search(len(p.times), func(i int) bool { return p.times[i] > t }) - 1
+	if t < p.times[0] {
+		return -1
+	}
+	lo, hi := 0, len(p.times) // times[lo] <= t < times[hi]
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if p.times[m] <= t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // FreeAt returns the free processors at time t.
@@ -115,8 +126,10 @@ func (p *Profile) EarliestStart(from Time, procs int, dur Time) Time {
 }
 
 // split makes a breakpoint at t (> origin) and returns its index.
-func (p *Profile) split(t Time) int {
-	i := p.index(t)
+func (p *Profile) split(t Time) int { return p.splitAt(p.index(t), t) }
+
+// splitAt is split(t) given i = index(t).
+func (p *Profile) splitAt(i int, t Time) int {
 	if p.times[i] == t {
 		return i
 	}
@@ -137,17 +150,30 @@ func (p *Profile) add(start, dur Time, delta int) error {
 	if end <= start {
 		return nil
 	}
+	return p.addAt(p.index(start), start, end, delta)
+}
+
+// addAt is add for [start, end) (start >= origin, end > start) given
+// i = index(start).
+func (p *Profile) addAt(i int, start, end Time, delta int) error {
 	// Check first so that an error leaves the profile unchanged.
-	i := p.index(start)
-	for j := i; j < len(p.times) && p.times[j] < end; j++ {
+	j := i // then the first step at or after end
+	for ; j < len(p.times) && p.times[j] < end; j++ {
 		if f := p.free[j] + delta; f < 0 || f > p.size {
 			return fmt.Errorf("%w: %+d processors during [%d,%d) meets %d free at %d", ErrProfile, delta, start, end, p.free[j], p.times[j])
 		}
 	}
-	a := p.split(start)
+	a := p.splitAt(i, start)
+	if a != i {
+		j++ // a breakpoint was made before step j
+	}
 	b := len(p.times)
 	if end != Never {
-		b = p.split(end)
+		k := j - 1 // index(end)
+		if j < len(p.times) && p.times[j] == end {
+			k = j
+		}
+		b = p.splitAt(k, end)
 	}
 	for j := a; j < b; j++ {
 		p.free[j] += delta

@@ -70,6 +70,7 @@ type Compaction struct {
 	cur     runBound      // releases of this compression
 	prev    runBound      // releases of the last one (with Carry)
 	stack   []int         // scratch: steps of rising free counts
+	near    int           // the step last looked up
 
 	// A long scan that found nothing is remembered per processor count
 	// until a run that could change its answer enters cur.
@@ -171,7 +172,13 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 			continue
 		}
 		long := c.cur.allows(rv) || c.prev.allows(rv)
-		touch := rv.Start <= max(c.cur.touch, c.prev.touch) && p.FreeAt(rv.Start-1) >= rv.Procs
+		touch := false
+		if rv.Start <= max(c.cur.touch, c.prev.touch) {
+			// The step before rv.Start, found from the last one looked up
+			// (in start order the next one is at or after it).
+			c.near = p.indexNear(c.near, rv.Start-1)
+			touch = p.free[c.near] >= rv.Procs
+		}
 		if !long && !touch {
 			continue
 		}
@@ -179,7 +186,7 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		if touch {
 			// The run of steps ending at rv.Start is new: rv fits from its
 			// start on (the rest of its window is its own place).
-			at = p.runStart(rv.Start-1, rv.Procs)
+			at = p.runStart(c.near, rv.Procs)
 		}
 		if long {
 			// A new run of rv.Dur or more lies in the windows, and not
@@ -207,14 +214,55 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 			continue
 		}
 		old := rv.Start
-		_ = p.Release(rv.Start, rv.Dur, rv.Procs)
-		_ = p.Reserve(at, rv.Dur, rv.Procs)
+		p.slide(rv, at, c.near)
 		rv.Start = at
 		moved = true
 		// Processors came free where the old place does not overlap the new.
 		p.bound(&c.cur, c, max(old, at+rv.Dur), old+rv.Dur)
 	}
 	return moved
+}
+
+// slide moves rv, which is in the profile, to start at at (before
+// rv.Start, at or after the origin; hint is a step near both): the same profile as releasing rv and reserving it at at, but
+// only the steps where the two places differ are touched (a job that
+// moves a little earlier changes a few steps, however long it is).
+func (p *Profile) slide(rv *Reservation, at Time, hint int) {
+	old, end := rv.Start, rv.Start+rv.Dur
+	if e := min(at+rv.Dur, old); at < e {
+		_ = p.addAt(p.indexNear(hint, at), at, e, -rv.Procs)
+	}
+	if s := max(old, at+rv.Dur); s < end {
+		_ = p.addAt(p.indexNear(hint, s), s, end, rv.Procs)
+	}
+}
+
+// indexNear is index(t) (t >= origin), searched from step h outwards:
+// O(log d) for a step d away from h.
+func (p *Profile) indexNear(h int, t Time) int {
+	n := len(p.times)
+	h = min(max(h, 0), n-1)
+	var lo, hi int // times[lo] <= t < times[hi] (hi = n: past the end)
+	if p.times[h] <= t {
+		lo, hi = h, h+1
+		for d := 1; hi < n && p.times[hi] <= t; d *= 2 {
+			lo, hi = hi, min(hi+d, n)
+		}
+	} else {
+		lo, hi = h-1, h
+		for d := 1; p.times[lo] > t; d *= 2 {
+			lo, hi = max(lo-d, 0), lo
+		}
+	}
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if p.times[m] <= t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // earliestWithin is earliestWithout(from, rv) when every time at which
@@ -282,10 +330,9 @@ func (p *Profile) earliestLong(from, to, limit Time, rv *Reservation) Time {
 }
 
 // runStart returns the start (at the origin at the earliest) of the run
-// of steps with at least procs free that contains t, which must have
+// of steps with at least procs free that contains step i, which must have
 // procs free.
-func (p *Profile) runStart(t Time, procs int) Time {
-	i := p.index(t)
+func (p *Profile) runStart(i int, procs int) Time {
 	for i > 0 && p.free[i-1] >= procs {
 		i--
 	}
@@ -310,7 +357,8 @@ func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
 	}
 	b.any = true
 	b.touch = max(b.touch, e)
-	i0, i1 := p.index(a), p.index(e-1)
+	i0 := p.indexNear(c.near, a)
+	i1 := p.indexNear(i0, e-1)
 	mx := 0
 	for i := i0; i <= i1; i++ {
 		mx = max(mx, p.free[i])
