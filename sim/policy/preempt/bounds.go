@@ -8,9 +8,10 @@ import "github.com/schedfarm/schedfarm/sim"
 // whose blocking job has left. A bound is a lower bound: the job cannot
 // act earlier unless a job it watches leaves.
 type bounds struct {
-	items []*sim.Task
-	pos   []int      // by task index: position in items, -1 when absent
-	at    []sim.Time // by task index: the bound
+	items []entry     // the heap
+	task  []*sim.Task // by task index: the job, once set
+	pos   []int       // by task index: position in items, -1 when absent
+	at    []sim.Time  // by task index: the bound
 	// watch lists, by task index of a job holding processors, the
 	// suspended jobs whose bound may drop when it leaves them; crit
 	// holds, by suspended task index, the (up to two) jobs it watches.
@@ -20,8 +21,15 @@ type bounds struct {
 	crit  [][2]int32
 }
 
+// entry is a job in the heap, with its bound beside it.
+type entry struct {
+	at  sim.Time
+	idx int32
+}
+
 func (b *bounds) init(n int) {
 	b.items = b.items[:0]
+	b.task = make([]*sim.Task, n)
 	b.pos = make([]int, n)
 	for i := range b.pos {
 		b.pos[i] = -1
@@ -38,17 +46,17 @@ func (b *bounds) Len() int { return len(b.items) }
 
 // less orders the heap: earlier bound, then earlier arrival.
 func (b *bounds) less(i, j int) bool {
-	x, y := b.items[i].Index, b.items[j].Index
-	if b.at[x] != b.at[y] {
-		return b.at[x] < b.at[y]
+	x, y := b.items[i], b.items[j]
+	if x.at != y.at {
+		return x.at < y.at
 	}
-	return x < y
+	return x.idx < y.idx
 }
 
 func (b *bounds) swap(i, j int) {
 	b.items[i], b.items[j] = b.items[j], b.items[i]
-	b.pos[b.items[i].Index] = i
-	b.pos[b.items[j].Index] = j
+	b.pos[b.items[i].idx] = i
+	b.pos[b.items[j].idx] = j
 }
 
 func (b *bounds) up(j int) {
@@ -82,28 +90,31 @@ func (b *bounds) down(i0 int) bool {
 	return i > i0
 }
 
-func (b *bounds) push(t *sim.Task) {
-	b.pos[t.Index] = len(b.items)
-	b.items = append(b.items, t)
+// push adds job i with its bound b.at[i].
+func (b *bounds) push(i int) {
+	b.pos[i] = len(b.items)
+	b.items = append(b.items, entry{b.at[i], int32(i)})
 	b.up(len(b.items) - 1)
 }
 
 func (b *bounds) pop() *sim.Task {
 	n := len(b.items) - 1
 	b.swap(0, n)
-	t := b.items[n]
-	b.items[n] = nil
+	i := b.items[n].idx
 	b.items = b.items[:n]
-	b.pos[t.Index] = -1
+	b.pos[i] = -1
 	if n > 0 {
 		b.down(0)
 	}
-	return t
+	return b.task[i]
 }
 
-func (b *bounds) fix(i int) {
-	if !b.down(i) {
-		b.up(i)
+// update moves job i, in the heap, to its bound b.at[i].
+func (b *bounds) update(i int) {
+	k := b.pos[i]
+	b.items[k].at = b.at[i]
+	if !b.down(k) {
+		b.up(k)
 	}
 }
 
@@ -119,16 +130,17 @@ func (b *bounds) set(t *sim.Task, at sim.Time, w1, w2 int32) {
 			b.watch[w] = append(b.watch[w], int32(i))
 		}
 	}
+	b.task[i] = t
 	if b.pos[i] < 0 {
-		b.push(t)
+		b.push(i)
 	} else {
-		b.fix(b.pos[i])
+		b.update(i)
 	}
 }
 
 // due removes and returns the jobs whose bound is at most now.
 func (b *bounds) due(now sim.Time, out []*sim.Task) []*sim.Task {
-	for len(b.items) > 0 && b.at[b.items[0].Index] <= now {
+	for len(b.items) > 0 && b.items[0].at <= now {
 		out = append(out, b.pop())
 	}
 	return out
@@ -136,11 +148,10 @@ func (b *bounds) due(now sim.Time, out []*sim.Task) []*sim.Task {
 
 // all removes and returns every job.
 func (b *bounds) all(out []*sim.Task) []*sim.Task {
-	for _, t := range b.items {
-		b.pos[t.Index] = -1
-		out = append(out, t)
+	for _, e := range b.items {
+		b.pos[e.idx] = -1
+		out = append(out, b.task[e.idx])
 	}
-	clear(b.items)
 	b.items = b.items[:0]
 	return out
 }
@@ -148,7 +159,7 @@ func (b *bounds) all(out []*sim.Task) []*sim.Task {
 // restore puts t back with the bound it had.
 func (b *bounds) restore(t *sim.Task) {
 	if b.pos[t.Index] < 0 {
-		b.push(t)
+		b.push(t.Index)
 	}
 }
 
@@ -157,7 +168,7 @@ func (b *bounds) next() sim.Time {
 	if len(b.items) == 0 {
 		return sim.Never
 	}
-	return b.at[b.items[0].Index]
+	return b.items[0].at
 }
 
 // left tells the heap that job j no longer holds its processors (or is
@@ -171,7 +182,7 @@ func (b *bounds) left(j *sim.Task) {
 		b.crit[i] = [2]int32{-1, -1}
 		if b.pos[i] >= 0 {
 			b.at[i] = 0
-			b.fix(b.pos[i])
+			b.update(int(i))
 		}
 	}
 	b.watch[j.Index] = w[:0]
