@@ -185,15 +185,10 @@ func (c *core) resumeOn(t *sim.Task, set sim.ProcSet) {
 	})
 }
 
-// claimSet returns the processors a Waiting job takes after suspending
-// victims: the lowest t.Procs of the victims' processors, topped up with
-// free unclaimed ones (see pick). Call it before suspending the victims.
-func (c *core) claimSet(t *sim.Task, victims []*sim.Task) sim.ProcSet {
-	return c.claimSetFrom(t, victims, c.availSet())
-}
-
-// claimSetFrom is claimSet topping up from a, a set of free unclaimed
-// processors (a new set, which it changes).
+// claimSetFrom returns the processors a Waiting job takes after
+// suspending victims: the lowest t.Procs of the victims' processors,
+// topped up from a, a set of free unclaimed processors (a new set, which
+// it changes; see pick). Call it before suspending the victims.
 func (c *core) claimSetFrom(t *sim.Task, victims []*sim.Task, a sim.ProcSet) sim.ProcSet {
 	u := sim.NewProcSet(c.m.Size())
 	for _, v := range victims {

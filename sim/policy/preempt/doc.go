@@ -197,6 +197,15 @@
 // 1.73 / 1.62 / 1.56 / 1.11 and SDSC 3.14 / 2.85 / 2.22 / 2.07 / 1.07, and
 // the utilization is CTC 0.334 / 0.400 / 0.413 / 0.414 / 0.465.
 //
+// [ISConfig.HoldRemembered] is a reading in which only arrivals suspend
+// (the strictest sense of "IS limits the number of suspensions") and a
+// suspended job's processors are kept for it: an arriving job that does
+// not fit on the other free processors suspends running jobs or waits.
+// Suspended jobs come to remember overlapping processors, which then stay
+// idle: on the same jobs the utilization is 0.149 (CTC) and 0.172 (SDSC)
+// and the mean bounded slowdown 86 and 526, far above NS's, where the
+// paper has IS well below NS. It is not the paper's IS.
+//
 // A third reading lets a suspended job migrate: with
 // [ISConfig.ResumeAnywhere] it resumes on any free processors, as on the
 // shared-memory machines Chiang and Vernon studied, and with ResumePreempt

@@ -36,6 +36,13 @@ type ISConfig struct {
 	// that job's, as SS's suspension factor does for xfactors. 1 is the
 	// plain priority comparison.
 	ResumeFactor float64
+	// HoldRemembered keeps the free processors a suspended job remembers
+	// from jobs that never ran: an arriving job that does not fit on the
+	// other free processors suspends running jobs (as if those processors
+	// were busy) or, if that would not make room, waits. Suspensions then
+	// come from arrivals only, and a suspended job gets its processors
+	// back as their users leave.
+	HoldRemembered bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }
@@ -121,7 +128,7 @@ func (p *IS) Schedule() {
 		if t.State != sim.Waiting || p.pending[t.Index] {
 			continue
 		}
-		if t.Procs <= p.avail() {
+		if t.Procs <= p.availNew() {
 			p.start(t)
 			continue
 		}
@@ -211,15 +218,32 @@ func (p *IS) victims(now sim.Time) {
 // instantaneous xfactor until t fits, then, from the highest of them
 // down, any it turns out not to need. It does nothing if suspending every
 // eligible job would not make room.
-func (p *IS) serve(t *sim.Task) { p.suspendFor(t, p.run) }
+func (p *IS) serve(t *sim.Task) { p.suspendFor(t, p.run, p.cfg.HoldRemembered) }
+
+// availNew returns the number of free unclaimed processors a job that
+// never ran may take: all of them, or, under [ISConfig.HoldRemembered],
+// those no suspended job remembers.
+func (p *IS) availNew() int {
+	if !p.cfg.HoldRemembered {
+		return p.avail()
+	}
+	a := p.availSet()
+	a.Subtract(p.held)
+	return a.Len()
+}
 
 // suspendFor suspends, of the jobs in run (in that order, Running ones
 // only), the first that together make room for the Waiting job t, then,
 // from the last of them back, any it turns out not to need, and commits t
-// to the processors they and the free ones give. It does nothing if
-// suspending all of them would not make room.
-func (p *IS) suspendFor(t *sim.Task, run []*sim.Task) {
-	avail := p.avail()
+// to the processors they and the free ones give (with hold, only free
+// ones no suspended job remembers). It does nothing if suspending all of
+// them would not make room.
+func (p *IS) suspendFor(t *sim.Task, run []*sim.Task, hold bool) {
+	free := p.availSet()
+	if hold {
+		free.Subtract(p.held)
+	}
+	avail := free.Len()
 	victims := p.cand[:0]
 	for _, r := range run {
 		if avail >= t.Procs {
@@ -240,7 +264,7 @@ func (p *IS) suspendFor(t *sim.Task, run []*sim.Task) {
 			victims = slices.Delete(victims, i, i+1)
 		}
 	}
-	set := p.claimSet(t, victims)
+	set := p.claimSetFrom(t, victims, free)
 	for _, v := range victims {
 		p.suspendVictim(v, 0)
 	}
@@ -300,7 +324,7 @@ func (p *IS) reclaimAnywhere(t *sim.Task, now sim.Time) {
 		return a.Index - b.Index
 	})
 	p.run = run
-	p.suspendFor(t, run)
+	p.suspendFor(t, run, false)
 }
 
 // retry sets a timer for the earliest instant a running job becomes

@@ -92,3 +92,46 @@ func TestIS_ResumeFactor(t *testing.T) {
 		}
 	}
 }
+
+// TestIS_HoldRemembered: on 4 processors, jobs 1 and 2 (2 processors,
+// 5000 s) start at 0 on {0,1} and {2,3}. Job 3 (2 processors, 300 s)
+// arrives at 1000 and suspends job 1 (both have run 1000 s at
+// instantaneous xfactor 1; the tie goes to the earlier job), taking
+// {0,1}. At 1300 job 3 ends as job 4 (2 processors, 2000 s) arrives. On
+// free processors, job 4 takes {0,1}, which job 1 remembers: job 1 waits
+// until 3300 and ends at 7300, job 2 at 5000. With hold_remembered, job 4
+// may not take them; it suspends job 2 (past its timeslice) and takes
+// {2,3}, and job 1 resumes at once on {0,1} and ends at 5300; job 2
+// resumes when job 4 ends at 3300 and ends at 7000.
+func TestIS_HoldRemembered(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 5000, Estimate: 5000, Procs: 2},
+		{ID: 2, Submit: 0, Runtime: 5000, Estimate: 5000, Procs: 2},
+		{ID: 3, Submit: 1000, Runtime: 300, Estimate: 300, Procs: 2},
+		{ID: 4, Submit: 1300, Runtime: 2000, Estimate: 2000, Procs: 2},
+	}
+	for _, tc := range []struct {
+		hold         bool
+		end1, end2   sim.Time
+		susp1, susp2 int
+	}{{false, 7300, 5000, 1, 0}, {true, 5300, 7000, 1, 1}} {
+		cfg := DefaultISConfig()
+		cfg.HoldRemembered = tc.hold
+		p, err := NewIS(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(jobs, res); err != nil {
+			t.Fatalf("hold=%v: invariants: %v", tc.hold, err)
+		}
+		j1, j2, j4 := &res.Tasks[0], &res.Tasks[1], &res.Tasks[3]
+		if j1.End != tc.end1 || j2.End != tc.end2 || j4.End != 3300 || j1.Suspensions != tc.susp1 || j2.Suspensions != tc.susp2 {
+			t.Errorf("hold=%v: ends %d, %d, job 4 %d; suspensions %d, %d; want %d, %d, 3300; %d, %d",
+				tc.hold, j1.End, j2.End, j4.End, j1.Suspensions, j2.Suspensions, tc.end1, tc.end2, tc.susp1, tc.susp2)
+		}
+	}
+}
