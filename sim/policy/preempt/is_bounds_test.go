@@ -13,8 +13,9 @@ import (
 // its suspended jobs' bounds and with the plain algorithm (every suspended
 // job tried at every pass, the routine run every minute while jobs are
 // suspended) on real trace subsets of all four traces, with and without
-// suspension overhead, at loads 1.0 and 1.4, and requires the same
-// schedule, job by job, and the invariants.
+// suspension overhead, at loads 1.0 and 1.4, with resume factors 1 and 2
+// (the Kettimuthu et al. specs' setting) and with hold_remembered, and
+// requires the same schedule, job by job, and the invariants.
 func TestIS_ResumePreemptReference(t *testing.T) {
 	count := 2000
 	if testing.Short() {
@@ -27,16 +28,24 @@ func TestIS_ResumePreemptReference(t *testing.T) {
 		est   workload.EstimateModel
 		over  bool
 		load  float64
+		// factor is the resume factor (0: the default, 1); hold sets
+		// HoldRemembered.
+		factor float64
+		hold   bool
 	}{
-		{"ctc430", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, false, 0},
-		{"ctc/trace/load1.4", "CTC-SP2-1996-3.1-cln.swf.gz", 0, workload.EstimateTrace, false, 1.4},
-		{"ctc430/overhead/load1.4", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, true, 1.4},
-		{"sdsc/trace", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateTrace, false, 0},
-		{"sdsc/overhead/load1.4", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateAccurate, true, 1.4},
-		{"kth/load1.4", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, false, 1.4},
-		{"kth/overhead", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, true, 0},
-		{"sdsc-par/load1.4", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateAccurate, false, 1.4},
-		{"sdsc-par/overhead", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateTrace, true, 0},
+		{"ctc430", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, false, 0, 0, false},
+		{"ctc/trace/load1.4", "CTC-SP2-1996-3.1-cln.swf.gz", 0, workload.EstimateTrace, false, 1.4, 0, false},
+		{"ctc430/overhead/load1.4", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, true, 1.4, 0, false},
+		{"sdsc/trace", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateTrace, false, 0, 0, false},
+		{"sdsc/overhead/load1.4", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateAccurate, true, 1.4, 0, false},
+		{"kth/load1.4", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, false, 1.4, 0, false},
+		{"kth/overhead", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, true, 0, 0, false},
+		{"sdsc-par/load1.4", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateAccurate, false, 1.4, 0, false},
+		{"sdsc-par/overhead", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateTrace, true, 0, 0, false},
+		{"ctc430/factor2/load1.4", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, false, 1.4, 2, false},
+		{"sdsc/factor2/overhead", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateTrace, true, 0, 2, false},
+		{"sdsc/factor1.5/load1.4", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, workload.EstimateAccurate, false, 1.4, 1.5, false},
+		{"ctc430/factor2/hold", "CTC-SP2-1996-3.1-cln.swf.gz", 430, workload.EstimateAccurate, false, 0, 2, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,6 +54,8 @@ func TestIS_ResumePreemptReference(t *testing.T) {
 				Estimates: tc.est, Skip: 1000, Count: count, Load: tc.load, LoadMode: workload.LoadArrival})
 			cfg := DefaultISConfig()
 			cfg.ResumePreempt = true
+			cfg.ResumeFactor = tc.factor
+			cfg.HoldRemembered = tc.hold
 			if tc.over {
 				cfg.Overhead = DefaultOverhead(9)
 			}
