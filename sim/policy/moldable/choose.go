@@ -43,12 +43,12 @@ type Config struct {
 	CategoryReservations, XFactorReservations bool
 	XFactorThreshold                          float64
 	// KeepReservations keeps a reservation of [Schedule] from pass to
-	// pass: every later pass respects it, and its job starts no later and
-	// on no other size unless a fresh choice ends sooner (false: every
-	// pass plans afresh).
+	// pass (the default, [DefaultConfig]): every later pass respects it,
+	// and its job starts no later and on no other size unless a fresh
+	// choice ends sooner (false: every pass plans afresh).
 	KeepReservations bool
 	// Weights is the effective sequential run time weighed in the
-	// fair-share sum: [EstWork] (the default) or [Work].
+	// fair-share sum: [Work] (the default, [DefaultConfig]) or [EstWork].
 	Weights Base
 	// XFactorBase is the xfactor's divisor, its ESRT: [EstWork] (the
 	// default), [Work] or [Estimate].
@@ -61,11 +61,13 @@ type Base uint8
 // The values of [Base].
 const (
 	// EstWork is the estimated sequential run time est_work = estimate x
-	// S(trace size): the "sequential wall-clock limit" of section 4.3.
+	// S(trace size): the "sequential wall-clock limit" of section 4.3 (the
+	// xfactor's default divisor).
 	EstWork Base = iota
 	// Work is the sequential work L = runtime x S(trace size): the
 	// "effective sequential run time" as section 2.2 defines it, from the
-	// actual runtime (which a real scheduler does not know).
+	// actual runtime (the default weight; a real scheduler would not know
+	// it, the paper's simulation defines it so).
 	Work
 	// Estimate is the job's estimate on its trace size (its wall-clock
 	// limit), not scaled to one processor; for the xfactor only.
@@ -83,10 +85,11 @@ func (b Base) of(a *sim.Moldable) float64 {
 	return a.EstWork
 }
 
-// DefaultConfig returns the paper's base strategy.
+// DefaultConfig returns the paper's base strategy: fair share by the
+// work L with WF 1, 12 choices, reservations kept from pass to pass.
 func DefaultConfig() Config {
 	return Config{FairShare: true, WeightFactor: DefaultWeightFactor, Gap: DefaultGap, Choices: DefaultChoices,
-		XFactorThreshold: DefaultXFactorThreshold}
+		XFactorThreshold: DefaultXFactorThreshold, Weights: Work, KeepReservations: true}
 }
 
 // Validate checks the configuration; errors wrap [ErrInvalidConfig].

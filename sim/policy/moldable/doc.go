@@ -29,9 +29,10 @@
 //
 //	lim_i = max(min_i, min(max_i, floor(n x min(gap, WF x w_i / sum_j w_j))))
 //
-// with w = est_work (sqrt(est_work) with sqrt_weights), the sum over every
-// running and queued job, i included (only jobs with max > 1 with
-// parallel_only). Without fair_share, lim_i = max_i.
+// with w = L, the job's sequential work (sqrt(L) with sqrt_weights; est_work
+// with weights: est_work), the sum over every running and queued job, i
+// included (only jobs with max > 1 with parallel_only). Without
+// fair_share, lim_i = max_i.
 //
 // The candidate sizes are, with choices = c > 0, min + round_half_up(j x
 // (lim - min) / (c - 1)) for j = 0..c-1 without duplicates; with c = 0,
@@ -45,15 +46,21 @@
 //
 // # The schedule-time pass
 //
-// At every instant with events, [Schedule] plans afresh: the profile holds
-// the running jobs, and the queue is taken in submit order. Each job gets
-// its best (k, s); it starts (molded to k) when s is now, else it is
-// reserved at (s, E(k), k) for the rest of this pass if it qualifies, and
-// skipped otherwise. A job qualifies when it is the first job of the pass
-// that cannot start, or (category_reservations) the first of its weight10
-// category that cannot start, the category of trace size x estimate (upper
-// bounds 1024 x 4^j, j = 0..8), or (xfactor_reservations) when its xfactor
-// (now - submit + est_work) / est_work exceeds xfactor_threshold.
+// At every instant with events, [Schedule] makes a pass: the profile holds
+// the running jobs and the reservations kept from earlier passes, and the
+// queue is taken in submit order. Each job gets its best (k, s); a
+// reserved job keeps its reservation, moved to the earliest start its
+// size now fits (no later than reserved), unless that best ends sooner.
+// The job starts (molded to k) when s is now, else it is reserved at (s,
+// E(k), k), until it starts, if it holds a reservation already or
+// qualifies, and skipped otherwise. A job qualifies when it is the first
+// job of the pass that cannot start, or (category_reservations) the first
+// of its weight10 category that cannot start, the category of trace size
+// x estimate (upper bounds 1024 x 4^j, j = 0..8), or
+// (xfactor_reservations) when its xfactor (now - submit + est_work) /
+// est_work exceeds xfactor_threshold. A timer makes a pass at each
+// reserved start. With keep_reservations false every pass plans afresh
+// instead: a reservation holds for the rest of its pass only.
 //
 // # Interpretations
 //
@@ -62,23 +69,31 @@
 //   - the "12 choices" of processor counts are spread evenly between the
 //     minimum and the limit (the formula above);
 //   - all planning uses estimates, and the xfactor's "sequential
-//     wall-clock limit" (section 4.3) is est_work;
-//   - a job's weight, the "effective sequential run time" of section 3,
-//     is est_work as well. Section 2.2 defines the effective sequential
-//     run time from the actual runtime (L); the parameters weights and
-//     xfactor_base (Config.Weights, Config.XFactorBase) select L, or for
-//     the xfactor the estimate on the trace size, to compare the
-//     readings (they are not the defaults: a scheduler does not know L);
-//   - reservations are recomputed at every pass (none is kept between
-//     instants), so a reserved job may be planned later, or narrower, at a
-//     later pass (its fair-share limit falls as jobs arrive). With
-//     keep_reservations (Config.KeepReservations) a reservation is kept:
-//     it is in the profile before each pass walks the queue, and its job
-//     keeps its size and slot unless a fresh choice ends sooner (section
-//     4.3: "all further reservations or occupation of processors by other
-//     jobs should respect the constraint posed by the reserved jobs");
+//     wall-clock limit" (section 4.3) is est_work (xfactor_base selects L,
+//     or the estimate on the trace size, to compare);
+//   - a job's weight, the "effective sequential run time" of section 3
+//     ("total processor-seconds needed", section 4.2), is L as section 2.2
+//     defines it: runtime x S(trace size), from the trace's runtime
+//     (weights: est_work compares the scheduler's estimate instead). With
+//     L, strict fair share favours heavy jobs over light ones, as section
+//     4.2 reports of it; with est_work the light jobs' overestimates
+//     outweigh them and the heavy jobs lose;
+//   - a reservation is kept until its job starts (keep_reservations,
+//     Config.KeepReservations): it is in the profile before each pass
+//     walks the queue, and its job keeps its size and slot unless a fresh
+//     choice ends sooner. Aggressive backfilling lets a job leap forward
+//     "only if it does not delay the reserved job" (section 1), section
+//     4.3 tracks "each unreserved job" and has "all further reservations
+//     or occupation of processors by other jobs ... respect the constraint
+//     posed by the reserved jobs". Planned afresh at every pass instead, a
+//     reserved job's fair-share limit falls as jobs arrive and its
+//     completion moves later;
 //   - the paper does not say how it raised the load; the reproduction uses
-//     load_mode: arrival (inter-arrival times divided by the load factor).
+//     load_mode: arrival (inter-arrival times divided by the load factor);
+//   - its rigid baseline, conservative backfilling, and moldable-submit
+//     compress the schedule in queue (arrival) order (compress:
+//     queue_order), as Mu'alem and Feitelson, the paper's reference for
+//     conservative backfilling, do.
 //
 // # Cost
 //
