@@ -21,10 +21,11 @@ var (
 // workloads) over the whole CTC trace with its users' estimates at loads
 // 1.0 to 1.6 (arrival_scale): a cost that grows faster than the work
 // shows up as a steep row. Conservative runs with both compression orders
-// (conservative-queue_order is compress: queue_order), ss and is also with
-// suspension overhead (ss-overhead, is-overhead). The lsf disciplines need
-// elastic jobs: they run on the calibrated parsons1997 workload (20,000
-// measured jobs) with its arrival rate scaled by the load. One
+// (conservative-queue_order is compress: queue_order), ss, tss and is also
+// with suspension overhead (ss-overhead, tss-overhead, is-overhead). The
+// lsf disciplines need elastic jobs: they run on the calibrated
+// parsons1997 workload (20,000 measured jobs) with its arrival rate scaled
+// by the load. One
 // sub-benchmark per policy and load:
 //
 //	go test ./sim/policy -run '^$' -bench 'PolicyLoad/conservative/' -benchtime 1x
@@ -47,7 +48,7 @@ func BenchmarkPolicyLoad(b *testing.B) {
 		switch e.Name {
 		case "conservative":
 			vs = append(vs, variant{"conservative-queue_order", e.Name, map[string]any{"compress": "queue_order"}, false})
-		case "ss", "is":
+		case "ss", "tss", "is":
 			vs = append(vs, variant{e.Name + "-overhead", e.Name, map[string]any{"overhead": true}, false})
 		}
 	}

@@ -13,8 +13,8 @@ import (
 // IS under its readings on the workload of the Kettimuthu et al. specs:
 // the first 5000 CTC jobs on 430 processors, accurate estimates, with and
 // without suspension overhead. Resumption by priority (resume_preempt)
-// thrashes on long loaded runs (a whole-trace run takes minutes), so the
-// whole-trace benchmarks above use the default reading only.
+// thrashes on long loaded runs, so the whole-trace benchmarks use the
+// default reading only.
 // Run: go test ./sim/policy -run '^$' -bench 'CTC5000_IS' -benchmem -cpu 1 -benchtime 3x
 func BenchmarkCTC5000_IS_Free(b *testing.B) { benchIS5000(b, nil) }
 func BenchmarkCTC5000_IS_Priority(b *testing.B) {
@@ -42,6 +42,7 @@ func benchIS5000(b *testing.B, params map[string]any) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var susp int
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		p, err := policy.New("is", params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
 		if err != nil {
@@ -56,6 +57,7 @@ func benchIS5000(b *testing.B, params map[string]any) {
 			susp += res.Tasks[j].Suspensions
 		}
 	}
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(len(wl.Jobs)), "jobs")
 	b.ReportMetric(float64(susp), "suspensions")
 }

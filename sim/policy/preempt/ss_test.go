@@ -105,6 +105,9 @@ func TestSS_Reference(t *testing.T) {
 			c.Overhead = DefaultOverhead(17)
 		}, 0},
 		{"ctc/accurate", ctc, 0, workload.EstimateAccurate, func(*SSConfig) {}, 0},
+		{"ctc/trace/load1.4", ctc, 0, workload.EstimateTrace, func(*SSConfig) {}, 1.4},
+		{"kth/overhead/load1.4", "KTH-SP2-1996-2.1-cln.swf.gz", 0, workload.EstimateTrace, func(c *SSConfig) { c.Overhead = DefaultOverhead(19) }, 1.4},
+		{"sdsc-par/tss/load1.4", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateTrace, func(c *SSConfig) { c.Tunable = true }, 1.4},
 		{"ctc/trace/sf1.5", ctc, 0, workload.EstimateTrace, func(c *SSConfig) { c.SuspensionFactor = 1.5 }, 0},
 		{"ctc430/tss3", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.Tunable, c.TSSLimit = true, 3 }, 0},
 		{"ctc430/tss3/formula", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { formula(c); c.TSSLimit = 3 }, 0},
