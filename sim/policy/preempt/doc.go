@@ -236,19 +236,25 @@
 //
 // # Costs
 //
-// An SS pass examines only the idle jobs that may act: waiting jobs that
-// fit or whose priority reaches SF times the lowest running priority,
-// and suspended jobs whose "bound" has come. A suspended job's bound is
-// the earliest time its priority could reach SF times that of every job
-// on its processors; it is recomputed when the job that fixes it leaves.
-// The routine's timer is set only for the first multiple of the interval
-// at which some idle job might act. Tests run this fast path against the
+// An SS pass examines only the idle jobs that may act: those whose
+// "bound" has come. A suspended job's bound is the earliest time its
+// priority could reach SF times that of every job on its processors (a
+// job in suspend overhead there counts until its overhead ends); it is
+// recomputed when the job that fixes it leaves. A waiting job's bound is
+// the earliest time its priority reaches SF times the lowest priority at
+// which the running jobs it may suspend make room; all are recomputed when
+// a job starts running or the free processors grow. Running jobs are kept
+// in priority order from pass to pass (their priority is constant). The
+// routine's timer is set only for the first multiple of the interval at
+// which some idle job might act. Tests run this fast path against the
 // plain algorithm (every idle job at every multiple of the interval) and
-// require identical schedules. TSS leaves the running jobs it protects
-// out of the lowest running priority. On the whole CTC trace (77k jobs)
-// SS runs in about 2 s on one core, TSS in about 2 s (3.5 s under the
-// formula reading), SS with suspension overhead (which leaves many more
-// jobs suspended) in 6 to 9 s, IS in 0.5 s.
+// require identical schedules. TSS leaves the running jobs it protects out
+// of the candidates. IS with resumption by priority keeps its suspended
+// jobs' bounds the same way (the earliest time each may resume or suspend
+// the jobs on its processors) and is tested against its plain routine. On
+// the whole CTC trace (77k jobs, one core) SS and TSS take about 1 s, SS
+// with suspension overhead (which leaves many more jobs suspended) about
+// 3 s, IS 0.5 s; the README gives the measured figures.
 //
 // Local resumption fragments the machine under heavy load: on the CTC
 // trace with the 338 processors of its header (rather than the paper's
