@@ -17,8 +17,8 @@ import (
 //
 // A Suspended job t resumes when its processors are free and unclaimed and
 // otherwise reclaims them when every job holding one is running, has run
-// a timeslice since it last (re)started and has a lower instantaneous
-// xfactor than t. While t stays suspended its instantaneous xfactor
+// a timeslice since it last (re)started and t's instantaneous xfactor
+// exceeds [ISConfig.ResumeFactor] times its own. While t stays suspended its instantaneous xfactor
 // (now - submit) / work grows, and that of a job that keeps running,
 // (now - submit) / work done, does not grow: once t may suspend a holder it
 // may until the holder stops. The bound is the latest, over t's holders, of
@@ -196,8 +196,8 @@ func (p *IS) resumeBound(t *sim.Task, now sim.Time) (sim.Time, int32) {
 
 // passTime returns the earliest time, not before now, at which Suspended
 // job t may suspend job h running from seg on (with the work it has now,
-// or will have then): h has run a timeslice since seg and has a lower
-// instantaneous xfactor than t. Both sides of the comparison are monotone
+// or will have then): h has run a timeslice since seg and t's
+// instantaneous xfactor exceeds ResumeFactor times h's. Both sides of the comparison are monotone
 // in time while neither changes state, so the time is where the
 // comparison reclaim makes turns true: found near the root of the
 // quadratic it amounts to, checked with that comparison, else by doubling
@@ -207,19 +207,20 @@ func (p *IS) passTime(t, h *sim.Task, seg, now sim.Time) sim.Time {
 		return now
 	}
 	work := h.Work // work done before the segment
+	f := p.cfg.ResumeFactor
 	below := func(x sim.Time) bool {
-		return float64(x-h.Submit)/float64(work+x-seg) < float64(x-t.Submit)/float64(t.Work)
+		return f*(float64(x-h.Submit)/float64(work+x-seg)) < float64(x-t.Submit)/float64(t.Work)
 	}
 	lo := max(now, seg+p.cfg.Timeslice)
 	if below(lo) {
 		return lo
 	}
-	// (x - h.Submit) / (x + c) < (x - t.Submit) / W with c = work - seg
-	// and W = t.Work: x^2 + (c - t.Submit - W) x + W h.Submit - t.Submit c
-	// > 0, true beyond the larger root.
+	// f (x - h.Submit) / (x + c) < (x - t.Submit) / W with c = work - seg
+	// and W = t.Work: x^2 + (c - t.Submit - f W) x + f W h.Submit -
+	// t.Submit c > 0, true beyond the larger root.
 	c, w := float64(work-seg), float64(t.Work)
-	b := c - float64(t.Submit) - w
-	d := b*b - 4*(w*float64(h.Submit)-float64(t.Submit)*c)
+	b := c - float64(t.Submit) - f*w
+	d := b*b - 4*(f*w*float64(h.Submit)-float64(t.Submit)*c)
 	if d >= 0 {
 		if r := (-b + math.Sqrt(d)) / 2; r > float64(lo) && r < float64(sim.MaxHorizon/4) {
 			x := max(lo+1, sim.Time(r))
