@@ -252,9 +252,9 @@
 // of the candidates. IS with resumption by priority keeps its suspended
 // jobs' bounds the same way (the earliest time each may resume or suspend
 // the jobs on its processors) and is tested against its plain routine. On
-// the whole CTC trace (77k jobs, one core) SS and TSS take about 1 s, SS
-// with suspension overhead (which leaves many more jobs suspended) about
-// 3 s, IS 0.5 s; the README gives the measured figures.
+// the whole CTC trace (77k jobs, one core) SS and TSS take 1.2 to 1.5 s of
+// CPU, SS with suspension overhead (which leaves many more jobs suspended)
+// 3 to 3.6 s, IS 0.8 s; the README gives the measured figures.
 //
 // Local resumption fragments the machine under heavy load: on the CTC
 // trace with the 338 processors of its header (rather than the paper's
