@@ -142,19 +142,22 @@ func OpenStoreReadOnly(dir string) (*Store, error) {
 }
 
 // Badger's memory: its memtables are Go heap arenas of MemTableSize each
-// (64 MB by default), allocated whole; results larger than the value
-// threshold (1 MB) go to the value log and take little memtable space.
-// The block cache serves little: results are written once and read once,
-// in task order, when the outputs are written. Two 8 MB memtables and an
-// 8 MB block cache keep the store under about 40 MB of the coordinator's
+// (64 MB by default), allocated whole. Values are small: results of
+// spoolMin or more are in spool files, so nothing reaches the value
+// threshold (which must stay under 15% of a memtable; results of earlier
+// versions stored under the old 1 MB threshold are still read). The
+// block cache serves little: results are written once and read once, in
+// task order, when the outputs are written. Two 4 MB memtables and a
+// 2 MB block cache keep the store under about 20 MB of the coordinator's
 // memory.
 func openStore(dir string, readOnly bool) (*Store, error) {
 	opts := badger.DefaultOptions(filepath.Join(dir, badgerDir)).
 		WithLogger(nil).
 		WithReadOnly(readOnly).
-		WithMemTableSize(8 << 20).
+		WithMemTableSize(4 << 20).
 		WithNumMemtables(2).
-		WithBlockCacheSize(8 << 20).
+		WithValueThreshold(4 * spoolMin).
+		WithBlockCacheSize(2 << 20).
 		WithValueLogFileSize(256 << 20).
 		WithMetricsEnabled(false).
 		WithNumCompactors(2)

@@ -86,4 +86,13 @@ func (a *recycler) Free(b []byte) {
 	a.held += c
 }
 
+// drain drops the freed buffers kept for reuse, leaving them to the
+// garbage collector.
+func (a *recycler) drain() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	clear(a.free)
+	a.held = 0
+}
+
 var _ memory.Allocator = (*recycler)(nil)

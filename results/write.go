@@ -172,16 +172,22 @@ func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultF
 		if err := s.s.close(); err != nil {
 			return fmt.Errorf("write %s: %w", s.name, err)
 		}
+		s.s.release()
 		if err := s.tf.finish(); err != nil {
 			return fmt.Errorf("write %s: %w", s.name, err)
 		}
 	}
+	// The tables need their memory more than the Parquet writers'
+	// buffers and page encoder.
+	o.mem.drain()
+	pageEnc.drop()
+	st := ts.tables()
 	for _, f := range []struct {
 		name  string
 		write func(io.Writer) error
 	}{
-		{TablesMD, ts.st.WriteMarkdown},
-		{TablesCSV, ts.st.WriteCSV},
+		{TablesMD, st.WriteMarkdown},
+		{TablesCSV, st.WriteCSV},
 	} {
 		tf, err := open(f.name)
 		if err != nil {

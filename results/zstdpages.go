@@ -2,6 +2,7 @@ package results
 
 import (
 	"io"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/klauspost/compress/zstd"
@@ -9,7 +10,7 @@ import (
 
 // pageCodec is the zstd codec of the Parquet writers and readers. It is
 // arrow-go's codec with one change: pages compressed at the default level
-// (all of ours) go through one encoder kept for the life of the process,
+// (all of ours) go through one encoder kept while outputs are written,
 // built with the same options as arrow-go's, so the compressed bytes are
 // the same. arrow-go takes its encoders from a sync.Pool, which the
 // garbage collector empties: every collection while outputs are written
@@ -17,20 +18,49 @@ import (
 // alive at once.
 type pageCodec struct {
 	compress.Codec // arrow-go's, for decoding and the other levels
-	enc            *zstd.Encoder
+	enc            *pageEncoder
 }
+
+// pageEncoder is the encoder of pageCodec, made when first used and
+// dropped by drop (when a sweep's Parquet files are written, so that its
+// memory is free for the tables).
+type pageEncoder struct {
+	mu  sync.Mutex
+	enc *zstd.Encoder
+}
+
+// get returns the encoder, making it if needed.
+func (p *pageEncoder) get() *zstd.Encoder {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.enc == nil {
+		enc, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(zstd.SpeedDefault),
+			zstd.WithEncoderConcurrency(1), zstd.WithAllLitEntropyCompression(true))
+		if err != nil {
+			panic(err) // only for invalid options
+		}
+		p.enc = enc
+	}
+	return p.enc
+}
+
+// drop lets the garbage collector have the encoder; a later page makes a
+// new one.
+func (p *pageEncoder) drop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.enc = nil
+}
+
+// pageEnc is the encoder of the registered pageCodec.
+var pageEnc = new(pageEncoder)
 
 func init() {
 	lib, err := compress.GetCodec(compress.Codecs.Zstd)
 	if err != nil {
 		panic(err) // arrow-go registers zstd in its init
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(zstd.SpeedDefault),
-		zstd.WithEncoderConcurrency(1), zstd.WithAllLitEntropyCompression(true))
-	if err != nil {
-		panic(err) // only for invalid options
-	}
-	compress.RegisterCodec(compress.Codecs.Zstd, pageCodec{Codec: lib, enc: enc})
+	compress.RegisterCodec(compress.Codecs.Zstd, pageCodec{Codec: lib, enc: pageEnc})
 }
 
 // EncodeLevel implements compress.Codec.
@@ -38,7 +68,7 @@ func (c pageCodec) EncodeLevel(dst, src []byte, level int) []byte {
 	if level != compress.DefaultCompressionLevel && zstd.EncoderLevelFromZstd(level) != zstd.SpeedDefault {
 		return c.Codec.EncodeLevel(dst, src, level)
 	}
-	return c.enc.EncodeAll(src, dst[:0])
+	return c.enc.get().EncodeAll(src, dst[:0])
 }
 
 // DecodeWithError implements compress.ErrorCodec.
