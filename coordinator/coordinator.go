@@ -36,14 +36,22 @@
 // number of bytes (16 MB, or two messages of the server's max payload),
 // not a number of messages, so large inline results cannot pile up.
 // Results too large for a message come through the results object store
-// in chunks. The outputs are written by streaming the results from the
-// store in task order ([results.StreamOutputs]): one decoded task result
-// at a time, and the rows of the current Parquet row group of each file
-// in Arrow form, written column by column. What does grow with the sweep
-// is small per task: the task list, its state map, and the table rows
-// (one per task and category of the table scheme). A worker likewise
-// holds at most one result per slot, and a marshalled result's jobs are
-// encoded and decoded one record batch (16,384 jobs) at a time.
+// in chunks. Large results are read back from spool files with plain
+// reads, so the page cache holds them, not the coordinator's resident
+// memory. The outputs are written by streaming the results from the
+// store in task order ([results.StreamOutputs]): the decoded results whose
+// rows are in the current row group of jobs.parquet (at most two for
+// tasks larger than a row group), one range of that row group's columns
+// in Arrow form at a time, the small summary and tasks row groups, one
+// zstd page encoder and Badger's memtables: about 120-140 MB of live
+// heap for tasks of 77,000 jobs. What does grow with the sweep is small
+// per task: the task list, its state map, and the table rows (one per
+// task, and one aggregate per task and category of the table scheme,
+// made into table rows once the Parquet files are written). The
+// schedfarm coordinator command sets a soft memory limit (170 MiB by
+// default) so that the heap is collected before it doubles. A worker
+// likewise holds at most one result per slot, and a marshalled result's
+// jobs are encoded and decoded one record batch (16,384 jobs) at a time.
 //
 // # Failures
 //

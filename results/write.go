@@ -546,52 +546,6 @@ func (p *parquetFile) release() {
 	}
 }
 
-// newSummary returns the writer of summary.parquet.
-func (o *outputs) newSummary(w io.Writer) (*parquetFile, error) {
-	// At most one row per task and category of each scheme, and one for
-	// all jobs.
-	perTask := 0
-	for _, s := range o.schemes {
-		perTask += len(s.Rows)*len(s.Cols) + 1
-	}
-	pf, err := o.newParquet(w, append(taskFields(o.pcs), summaryFields...), perTask*len(o.tasks))
-	if err != nil {
-		return nil, err
-	}
-	nTask := len(taskFields(o.pcs))
-	b := pf.b
-	pf.fill = func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error {
-		if r.Err != "" {
-			return nil
-		}
-		for si, s := range o.schemes {
-			all := aggs[si]
-			for lo := 0; lo < len(all); {
-				hi := min(len(all), lo+pf.room())
-				appendTaskCols(b, o.pcs, o.spec.Name, t, r, hi-lo)
-				col := func(k int) array.Builder { return b.Field(nTask + k) }
-				for _, a := range all[lo:hi] {
-					col(0).(*array.StringBuilder).Append(s.Name)
-					col(1).(*array.StringBuilder).Append(a.Category)
-					col(2).(*array.Int64Builder).Append(int64(a.Row))
-					col(3).(*array.Int64Builder).Append(int64(a.Col))
-					col(4).(*array.Int64Builder).Append(int64(a.Count))
-					for k, v := range []float64{a.BSD.Mean, a.BSD.Max, a.Turnaround.Mean, a.Turnaround.Max, a.Wait.Mean, a.Wait.Max, a.Slowdown.Mean, a.Slowdown.Max} {
-						col(5 + k).(*array.Float64Builder).Append(v)
-					}
-					appendQoSSummary(b, nTask+len(summaryFields)-len(qosSummaryFields), &a)
-				}
-				if err := pf.added(hi - lo); err != nil {
-					return err
-				}
-				lo = hi
-			}
-		}
-		return nil
-	}
-	return pf, nil
-}
-
 // newTasks returns the writer of tasks.parquet.
 func (o *outputs) newTasks(w io.Writer) (*parquetFile, error) {
 	pf, err := o.newParquet(w, append(taskFields(o.pcs), tasksFields...), len(o.tasks))

@@ -1,0 +1,313 @@
+package results
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/sweep"
+)
+
+// groupFile streams the rows of jobs.parquet or summary.parquet. It does
+// not keep its current row group in Arrow form: it keeps references to
+// the rows (slices of the task results' records, or of their aggregates)
+// and, once a row group is full, builds and writes it one range of
+// columns at a time, so that only one range's Arrow arrays are in memory.
+// The ranges follow the appenders that fill them (the task columns; for
+// jobs.parquet the base and multiqueue job columns, the moldable, QoS and
+// elastic ones and the category labels). The column writers get the same
+// values as if the row group had been built whole, so the bytes are the
+// same.
+type groupFile struct {
+	fw     *pqarrow.FileWriter
+	meta   [][2]string
+	ranges []*colRange
+	segs   []rowSeg // rows of the current row group
+	rows   int
+	fill   func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
+	freed  bool
+}
+
+// rowSeg is a run of rows of the current row group: jobs lo to hi of
+// task t's result r, or for summary.parquet aggregates lo to hi of aggs,
+// under scheme s (r then holds only what the task columns need).
+type rowSeg struct {
+	t      *sweep.Task
+	r      *TaskResult
+	aggs   []metrics.Aggregate
+	s      *metrics.Scheme
+	lo, hi int
+}
+
+// colRange is a range of consecutive columns and the builder of one row
+// group of them; fill appends a segment's rows.
+type colRange struct {
+	b    *array.RecordBuilder
+	fill func(b *array.RecordBuilder, s *rowSeg)
+}
+
+// newGroupFile returns a writer of an output file with columns fields.
+func (o *outputs) newGroupFile(w io.Writer, fields []arrow.Field) (*groupFile, error) {
+	fw, err := o.newFileWriter(w, fields)
+	if err != nil {
+		return nil, err
+	}
+	return &groupFile{fw: fw, meta: o.meta}, nil
+}
+
+// addRange adds the range of the next n of fields, filled by fill.
+func (g *groupFile) addRange(mem memory.Allocator, fields []arrow.Field, n int, fill func(b *array.RecordBuilder, s *rowSeg)) {
+	at := 0
+	for _, cr := range g.ranges {
+		at += cr.b.Schema().NumFields()
+	}
+	b := array.NewRecordBuilder(mem, arrow.NewSchema(fields[at:at+n], nil))
+	g.ranges = append(g.ranges, &colRange{b: b, fill: fill})
+}
+
+// taskRange is the fill of the task columns, appended a segment at a
+// time.
+func (o *outputs) taskRange(b *array.RecordBuilder, s *rowSeg) {
+	appendTaskCols(b, o.pcs, o.spec.Name, s.t, s.r, s.hi-s.lo)
+}
+
+// newJobs returns the writer of jobs.parquet.
+func (o *outputs) newJobs(w io.Writer) (*groupFile, error) {
+	tf := taskFields(o.pcs)
+	fields := append(append([]arrow.Field(nil), tf...), jobFields...)
+	for _, s := range o.schemes {
+		fields = append(fields, arrow.Field{Name: CategoryPrefix + s.Name, Type: arrow.BinaryTypes.String})
+	}
+	g, err := o.newGroupFile(w, fields)
+	if err != nil {
+		return nil, err
+	}
+	// perJob adds the range of the next n columns; newRow returns the
+	// function appending one job's row to the range's builder. The
+	// builders of a RecordBuilder stay the same from batch to batch:
+	// newRow looks them up once.
+	perJob := func(n int, newRow func(b *array.RecordBuilder) func(j *metrics.Record)) {
+		var row func(j *metrics.Record)
+		g.addRange(o.mem, fields, n, func(b *array.RecordBuilder, s *rowSeg) {
+			if row == nil {
+				row = newRow(b)
+			}
+			for k := s.lo; k < s.hi; k++ {
+				row(&s.r.Jobs[k])
+			}
+		})
+	}
+	g.addRange(o.mem, fields, len(tf), o.taskRange)
+	perJob(moldStart, baseJobRow)
+	perJob(qosFirst-moldStart, func(b *array.RecordBuilder) func(*metrics.Record) {
+		bs := moldBuilders(b, 0)
+		return func(j *metrics.Record) { appendMoldCols(bs, j) }
+	})
+	perJob(elasticFirst-qosFirst, func(b *array.RecordBuilder) func(*metrics.Record) {
+		return func(j *metrics.Record) { appendQoSJob(b, 0, j) }
+	})
+	perJob(len(jobFields)-elasticFirst, func(b *array.RecordBuilder) func(*metrics.Record) {
+		return func(j *metrics.Record) { appendElasticJob(b, 0, j) }
+	})
+	schemes := o.schemes
+	perJob(len(schemes), func(b *array.RecordBuilder) func(*metrics.Record) {
+		cats := make([]*array.StringBuilder, len(schemes))
+		for i := range cats {
+			cats[i] = b.Field(i).(*array.StringBuilder)
+		}
+		return func(j *metrics.Record) {
+			for si, s := range schemes {
+				cats[si].Append(s.Classify(j))
+			}
+		}
+	})
+	g.fill = func(t *sweep.Task, r *TaskResult, _ [][]metrics.Aggregate) error {
+		if r.Err != "" {
+			return nil
+		}
+		// The writer keeps r until its last row is written.
+		return g.addSeg(rowSeg{t: t, r: r, lo: 0, hi: len(r.Jobs)})
+	}
+	return g, nil
+}
+
+// newSummary returns the writer of summary.parquet.
+func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
+	tf := taskFields(o.pcs)
+	fields := append(append([]arrow.Field(nil), tf...), summaryFields...)
+	g, err := o.newGroupFile(w, fields)
+	if err != nil {
+		return nil, err
+	}
+	g.addRange(o.mem, fields, len(tf), o.taskRange)
+	g.addRange(o.mem, fields, len(summaryFields), func(b *array.RecordBuilder, s *rowSeg) {
+		col := func(k int) array.Builder { return b.Field(k) }
+		for _, a := range s.aggs[s.lo:s.hi] {
+			col(0).(*array.StringBuilder).Append(s.s.Name)
+			col(1).(*array.StringBuilder).Append(a.Category)
+			col(2).(*array.Int64Builder).Append(int64(a.Row))
+			col(3).(*array.Int64Builder).Append(int64(a.Col))
+			col(4).(*array.Int64Builder).Append(int64(a.Count))
+			for k, v := range []float64{a.BSD.Mean, a.BSD.Max, a.Turnaround.Mean, a.Turnaround.Max, a.Wait.Mean, a.Wait.Max, a.Slowdown.Mean, a.Slowdown.Max} {
+				col(5 + k).(*array.Float64Builder).Append(v)
+			}
+			appendQoSSummary(b, len(summaryFields)-len(qosSummaryFields), &a)
+		}
+	})
+	g.fill = func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error {
+		if r.Err != "" {
+			return nil
+		}
+		// What the task columns need of r, not its jobs.
+		cols := &TaskResult{Stats: metrics.RunStats{Procs: r.Stats.Procs}}
+		for si, s := range o.schemes {
+			if err := g.addSeg(rowSeg{t: t, r: cols, aggs: aggs[si], s: s, lo: 0, hi: len(aggs[si])}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return g, nil
+}
+
+// baseJobRow returns the appender of a job's base and multiqueue columns
+// (recordSchema up to moldStart, with the columns a rejected job lacks
+// null) to the builder b of those columns.
+func baseJobRow(b *array.RecordBuilder) func(j *metrics.Record) {
+	ints := make([]*array.Int64Builder, moldStart)
+	floats := make([]*array.Float64Builder, moldStart)
+	for i := range moldStart {
+		switch fb := b.Field(i).(type) {
+		case *array.Int64Builder:
+			ints[i] = fb
+		case *array.Float64Builder:
+			floats[i] = fb
+		}
+	}
+	return func(j *metrics.Record) {
+		ints[0].Append(j.JobID)
+		ints[1].Append(int64(j.Submit))
+		if j.Rejected {
+			ints[2].AppendNull()
+			ints[3].AppendNull()
+			ints[4].AppendNull()
+		} else {
+			ints[2].Append(int64(j.Start))
+			ints[3].Append(int64(j.End))
+			ints[4].Append(int64(j.Wait))
+		}
+		ints[5].Append(int64(j.Runtime))
+		ints[6].Append(int64(j.Estimate))
+		ints[7].Append(int64(j.Procs))
+		if j.Rejected {
+			ints[8].AppendNull()
+			floats[9].AppendNull()
+			floats[10].AppendNull()
+		} else {
+			ints[8].Append(int64(j.Turnaround))
+			floats[9].Append(j.BSD)
+			floats[10].Append(j.Slowdown)
+		}
+		ints[11].Append(int64(j.Suspensions))
+		ints[12].Append(int64(j.SuspendedTime))
+		ints[13].Append(int64(j.OverheadTime))
+		ints[14].Append(int64(j.Kills))
+		appendQueueJob(ints[15:18], j)
+	}
+}
+
+// add appends the rows of task t with result r (and its aggregates per
+// scheme), writing each row group as it fills.
+func (g *groupFile) add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error {
+	return g.fill(t, r, aggs)
+}
+
+// addSeg appends the rows of s, split at row group boundaries.
+func (g *groupFile) addSeg(s rowSeg) error {
+	for s.lo < s.hi {
+		part := s
+		part.hi = min(s.hi, s.lo+rowGroupRows-g.rows)
+		g.segs = append(g.segs, part)
+		g.rows += part.hi - part.lo
+		if g.rows == rowGroupRows {
+			if err := g.writeGroup(); err != nil {
+				return err
+			}
+		}
+		s.lo = part.hi
+	}
+	return nil
+}
+
+// writeGroup writes the current row group, one range of columns at a
+// time, and drops its rows.
+func (g *groupFile) writeGroup() error {
+	if g.rows == 0 {
+		return nil
+	}
+	defer func() {
+		clear(g.segs)
+		g.segs = g.segs[:0]
+		g.rows = 0
+	}()
+	if err := g.fw.NewRowGroupChecked(); err != nil {
+		return err
+	}
+	for _, cr := range g.ranges {
+		cr.b.Reserve(g.rows)
+		for i := range g.segs {
+			cr.fill(cr.b, &g.segs[i])
+		}
+		rec := cr.b.NewRecordBatch()
+		err := writeColumns(g.fw, rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeColumns writes every column of rec as the next column chunks of the
+// current row group.
+func writeColumns(fw *pqarrow.FileWriter, rec arrow.RecordBatch) error {
+	for i, f := range rec.Schema().Fields() {
+		ch := arrow.NewChunked(f.Type, []arrow.Array{rec.Column(i)})
+		err := fw.WriteColumnChunked(ch, 0, rec.NumRows())
+		ch.Release()
+		if err != nil {
+			return fmt.Errorf("column %s: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+// close writes the last row group and the metadata and closes the file.
+func (g *groupFile) close() error {
+	if err := g.writeGroup(); err != nil {
+		return err
+	}
+	for _, kv := range g.meta {
+		if err := g.fw.AppendKeyValueMetadata(kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	return g.fw.Close()
+}
+
+// release frees the builders and drops the rows; it may be called more
+// than once.
+func (g *groupFile) release() {
+	if !g.freed {
+		g.freed = true
+		clear(g.segs)
+		for _, cr := range g.ranges {
+			cr.b.Release()
+		}
+	}
+}
