@@ -38,8 +38,10 @@ package sim
 //     nothing is remembered for P (a memo): no new run at P of D or more
 //     starts before its limit. Reservations only shorten runs, so the
 //     memo holds until a release records a run at least P high and D
-//     long; a later scan at P for a D at least as long starts at the
-//     memo's limit, or at the start of such a run recorded since.
+//     long; a later scan at P for a D at least as long, in this
+//     compression or a later one, starts at the memo's limit, or at the
+//     start of such a run recorded since (a memo older than the last 64
+//     runs recorded is dropped).
 // Most reservations pass neither test and cost a comparison or two. The
 // bound costs a walk over the steps around each release, from the last
 // full step before it to the first full step after it, and an update of
@@ -73,18 +75,22 @@ type Compaction struct {
 	near    int           // the step last looked up
 
 	// A long scan that found nothing is remembered per processor count
-	// until a run that could change its answer enters cur.
-	gen  int
-	acts []run  // runs entered into cur in this compression, in order
+	// until a run that could change its answer is recorded, in this
+	// compression or a later one.
+	acts []run  // the last runs recorded, in order
+	base int    // the number of runs recorded before acts[0]
 	memo []memo // by processor count
 }
 
-// memo records that, when acts held n runs, no new run of steps with at
-// least its processor count free and at least dur long started before
-// upTo. Reserving only shortens runs, so it stays true until a run enters
-// cur: a run of acts[n:] as high and as long can start before upTo.
+// memo records that, when n runs had been recorded, no new run of steps
+// with at least its processor count free and at least dur long started
+// before upTo. Reserving only shortens runs, so it stays true, in this
+// compression and later ones, except for the runs recorded since: one as
+// high and as long can start before upTo. A run that is new later either
+// overlaps a release of then (the memo covers it) or a release recorded
+// since.
 type memo struct {
-	gen  int
+	set  bool
 	dur  Time
 	upTo Time
 	n    int
@@ -156,8 +162,12 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		c.prev.reset()
 	}
 	c.cur.reset()
-	c.gen++
-	c.acts = c.acts[:0]
+	if k := len(c.acts) - maxMemoActs; k > 0 {
+		// Older runs are past any memo still in use.
+		copy(c.acts, c.acts[k:])
+		c.acts = c.acts[:maxMemoActs]
+		c.base += k
+	}
 	if len(c.memo) < p.size+1 {
 		c.memo = make([]memo, p.size+1)
 	}
@@ -174,9 +184,13 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		long := c.cur.allows(rv) || c.prev.allows(rv)
 		touch := false
 		if rv.Start <= max(c.cur.touch, c.prev.touch) {
-			// The step before rv.Start, found from the last one looked up
-			// (in start order the next one is at or after it).
-			c.near = p.indexNear(c.near, rv.Start-1)
+			// The step before rv.Start: in start order it is found from
+			// the last one looked up (the next one is at or after it).
+			if c.Carry {
+				c.near = p.index(rv.Start - 1)
+			} else {
+				c.near = p.indexNear(c.near, rv.Start-1)
+			}
 			touch = p.free[c.near] >= rv.Procs
 		}
 		if !long && !touch {
@@ -196,9 +210,9 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 			f2, t2 := c.prev.window(rv.Procs)
 			from := max(now, min(f1, f2))
 			m := &c.memo[rv.Procs]
-			if m.gen == c.gen && rv.Dur >= m.dur && len(c.acts)-m.n <= maxMemoActs {
+			if m.set && rv.Dur >= m.dur && m.n >= c.base && c.base+len(c.acts)-m.n <= maxMemoActs {
 				up := m.upTo
-				for _, a := range c.acts[m.n:] {
+				for _, a := range c.acts[m.n-c.base:] {
 					if a.h >= rv.Procs && a.n >= rv.Dur {
 						up = min(up, a.start)
 					}
@@ -207,7 +221,7 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 			}
 			limit := at
 			if at = p.earliestLong(from, max(t1, t2), limit, rv); at == limit {
-				*m = memo{gen: c.gen, dur: rv.Dur, upTo: max(limit, from), n: len(c.acts)}
+				*m = memo{set: true, dur: rv.Dur, upTo: max(limit, from), n: c.base + len(c.acts)}
 			}
 		}
 		if at == rv.Start {
