@@ -70,6 +70,19 @@ func (g *groupFile) addRange(mem memory.Allocator, fields []arrow.Field, n int, 
 	g.ranges = append(g.ranges, &colRange{b: b, fill: fill})
 }
 
+// checkRanges returns an error unless the ranges cover n columns.
+func (g *groupFile) checkRanges(n int) error {
+	at := 0
+	for _, cr := range g.ranges {
+		at += cr.b.Schema().NumFields()
+	}
+	if at != n {
+		g.release()
+		return fmt.Errorf("%d of %d columns have an appender", at, n)
+	}
+	return nil
+}
+
 // taskRange is the fill of the task columns, appended a segment at a
 // time.
 func (o *outputs) taskRange(b *array.RecordBuilder, s *rowSeg) {
@@ -126,6 +139,9 @@ func (o *outputs) newJobs(w io.Writer) (*groupFile, error) {
 			}
 		}
 	})
+	if err := g.checkRanges(len(fields)); err != nil {
+		return nil, err
+	}
 	g.fill = func(t *sweep.Task, r *TaskResult, _ [][]metrics.Aggregate) error {
 		if r.Err != "" {
 			return nil
@@ -159,6 +175,9 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 			appendQoSSummary(b, len(summaryFields)-len(qosSummaryFields), &a)
 		}
 	})
+	if err := g.checkRanges(len(fields)); err != nil {
+		return nil, err
+	}
 	g.fill = func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error {
 		if r.Err != "" {
 			return nil
