@@ -34,8 +34,8 @@ func init() {
 		},
 		Entry{
 			Name: "moldable-schedule", Family: "moldable", Moldable: true,
-			Doc: "moldable aggressive backfilling (Srinivasan et al. 2003, sections 3-4): sizes chosen at start, a reservation " +
-				"kept until its job starts; the defaults are the paper's base strategy",
+			Doc: "moldable aggressive backfilling (Srinivasan et al. 2003, sections 3-4): sizes chosen at start, reservations " +
+				"recomputed every pass; the defaults are the paper's base strategy",
 			Params:   moldableParams(true),
 			Validate: validateMoldable,
 			Build: func(v Values, _ Env) (sim.Policy, error) {
@@ -70,8 +70,8 @@ func moldableParams(schedule bool) []Param {
 			Doc: "weigh jobs by the square root of their weight (section 4.2)"},
 		{Name: "parallel_only", Kind: Bool, Default: false,
 			Doc: "sum weights over jobs with max > 1 only (section 4.2)"},
-		{Name: "weights", Kind: String, Default: "work", Choices: []string{"work", "est_work"},
-			Doc: "the effective sequential run time weighed by fair share: work (L = runtime x S(trace size), section 2.2's definition) or est_work (estimate x S(trace size))"},
+		{Name: "weights", Kind: String, Default: "est_work", Choices: []string{"est_work", "work"},
+			Doc: "the effective sequential run time weighed by fair share: est_work (estimate x S(trace size)) or work (L = runtime x S(trace size), section 2.2's definition; clairvoyant)"},
 	}
 	if !schedule {
 		ps = append(ps, Param{Name: "compress", Kind: String, Default: backfill.StartOrder.String(), Choices: backfill.OrderNames(),
@@ -85,8 +85,8 @@ func moldableParams(schedule bool) []Param {
 				Doc: "reserve for every job whose xfactor (waited + est_work) / est_work exceeds xfactor_threshold (section 4.3)"},
 			Param{Name: "xfactor_threshold", Kind: Float, Default: float64(moldable.DefaultXFactorThreshold), Min: 1, Max: none,
 				Doc: "xfactor above which a job gets a reservation"},
-			Param{Name: "keep_reservations", Kind: Bool, Default: true,
-				Doc: "keep a reservation from pass to pass (later passes respect it; its job may only move to an earlier completion); false: every pass plans afresh"},
+			Param{Name: "keep_reservations", Kind: Bool, Default: false,
+				Doc: "keep a reservation from pass to pass (later passes respect it; its job may only move to an earlier completion) instead of planning every pass afresh"},
 			Param{Name: "xfactor_base", Kind: String, Default: "est_work", Choices: []string{"est_work", "work", "estimate"},
 				Doc: "the xfactor's ESRT: est_work (the sequential wall-clock limit, section 4.3), work (L from the runtime; clairvoyant) or estimate (the wall-clock limit on the trace size, not scaled to one processor)"})
 	}

@@ -43,12 +43,12 @@ type Config struct {
 	CategoryReservations, XFactorReservations bool
 	XFactorThreshold                          float64
 	// KeepReservations keeps a reservation of [Schedule] from pass to
-	// pass (the default, [DefaultConfig]): every later pass respects it,
-	// and its job starts no later and on no other size unless a fresh
-	// choice ends sooner (false: every pass plans afresh).
+	// pass: every later pass respects it, and its job starts no later and
+	// on no other size unless a fresh choice ends sooner (false, the
+	// default of [DefaultConfig]: every pass plans afresh).
 	KeepReservations bool
 	// Weights is the effective sequential run time weighed in the
-	// fair-share sum: [Work] (the default, [DefaultConfig]) or [EstWork].
+	// fair-share sum: [EstWork] (the default, [DefaultConfig]) or [Work].
 	Weights Base
 	// XFactorBase is the xfactor's divisor, its ESRT: [EstWork] (the
 	// default), [Work] or [Estimate].
@@ -62,12 +62,12 @@ type Base uint8
 const (
 	// EstWork is the estimated sequential run time est_work = estimate x
 	// S(trace size): the "sequential wall-clock limit" of section 4.3 (the
-	// xfactor's default divisor).
+	// default weight and the xfactor's default divisor).
 	EstWork Base = iota
 	// Work is the sequential work L = runtime x S(trace size): the
 	// "effective sequential run time" as section 2.2 defines it, from the
-	// actual runtime (the default weight; a real scheduler would not know
-	// it, the paper's simulation defines it so).
+	// actual runtime (a real scheduler would not know it; the paper's
+	// simulation defines it so).
 	Work
 	// Estimate is the job's estimate on its trace size (its wall-clock
 	// limit), not scaled to one processor; for the xfactor only.
@@ -85,11 +85,12 @@ func (b Base) of(a *sim.Moldable) float64 {
 	return a.EstWork
 }
 
-// DefaultConfig returns the paper's base strategy: fair share by the
-// work L with WF 1, 12 choices, reservations kept from pass to pass.
+// DefaultConfig returns the paper's base strategy under the readings of
+// the package doc: fair share by est_work with WF 1, 12 choices,
+// reservations recomputed every pass.
 func DefaultConfig() Config {
 	return Config{FairShare: true, WeightFactor: DefaultWeightFactor, Gap: DefaultGap, Choices: DefaultChoices,
-		XFactorThreshold: DefaultXFactorThreshold, Weights: Work, KeepReservations: true}
+		XFactorThreshold: DefaultXFactorThreshold, Weights: EstWork, KeepReservations: false}
 }
 
 // Validate checks the configuration; errors wrap [ErrInvalidConfig].

@@ -138,18 +138,20 @@ func TestGolden_SubmitCompression(t *testing.T) {
 
 // TestGolden_Weights: the two jobs of TestGolden_TwoJobs with J1's
 // estimate 200 (est_work 800, work 400), fair share, 12 choices. By
-// est_work (sum 1400): lim1 = floor(8 x 800/1400) = 4, its trace size, so
-// it runs 100 s over [0,100) (planned 200); lim2 = floor(8 x 600/1400) =
-// 3: 600/3 = 200 on 3 of the 4 left. By work (the default; sum 1000) as in
+// est_work (the default; sum 1400): lim1 = floor(8 x 800/1400) = 4, its
+// trace size, so it runs 100 s over [0,100) (planned 200); lim2 = floor(8 x
+// 600/1400) = 3: 600/3 = 200 on 3 of the 4 left. By work (sum 1000) as in
 // TestGolden_TwoJobs: J1 on 3 (400/3 -> 134), J2 on 4 (150).
 func TestGolden_Weights(t *testing.T) {
 	jobs := []sim.Job{{ID: 1, Runtime: 100, Estimate: 200, Procs: 4}, {ID: 2, Runtime: 300, Estimate: 300, Procs: 2}}
 	if err := workload.Annotate(jobs, 8, workload.Moldability{Sigma: 0, RangeFactor: 1}); err != nil {
 		t.Fatal(err)
 	}
-	res := runPolicy(t, "moldable-schedule", map[string]any{"weights": "est_work"}, 8, jobs)
+	res := runPolicy(t, "moldable-schedule", nil, 8, jobs)
 	check(t, res, []want{{1, 4, 0, 100}, {2, 3, 0, 200}})
-	res = runPolicy(t, "moldable-schedule", nil, 8, jobs)
+	res = runPolicy(t, "moldable-schedule", map[string]any{"weights": "est_work"}, 8, jobs)
+	check(t, res, []want{{1, 4, 0, 100}, {2, 3, 0, 200}})
+	res = runPolicy(t, "moldable-schedule", map[string]any{"weights": "work"}, 8, jobs)
 	check(t, res, []want{{1, 3, 0, 134}, {2, 4, 0, 150}})
 }
 
@@ -162,7 +164,7 @@ func TestGolden_Weights(t *testing.T) {
 // Planning afresh, H is re-reserved on 2 over [100,300) at 50 and starts
 // at 100 on floor(8 x 800/1600) = 4 over [100,200); N, reserved on 7 from
 // 200 (its 4 processors from 100 would end at 400), runs over [200,372).
-// Keeping reservations (the default), H keeps 5 at 50 (ending 180,
+// Keeping reservations (keep_reservations: true), H keeps 5 at 50 (ending 180,
 // before 300) and at 100 (180 is before the 200 of a fresh choice on 4):
 // [100,180); N is reserved on 7 from 180 and runs over [180,352).
 func TestGolden_KeepReservations(t *testing.T) {
@@ -173,10 +175,13 @@ func TestGolden_KeepReservations(t *testing.T) {
 			mjob(t, 3, 50, 300, 300, 4, 1, 8, 8),
 		}
 	}
-	params := map[string]any{"weight_factor": 2, "choices": 0, "keep_reservations": false}
+	params := map[string]any{"weight_factor": 2, "choices": 0}
 	res := runPolicy(t, "moldable-schedule", params, 8, jobs())
 	check(t, res, []want{{1, 8, 0, 100}, {2, 4, 100, 200}, {3, 7, 200, 372}})
-	delete(params, "keep_reservations")
+	params["keep_reservations"] = false
+	res = runPolicy(t, "moldable-schedule", params, 8, jobs())
+	check(t, res, []want{{1, 8, 0, 100}, {2, 4, 100, 200}, {3, 7, 200, 372}})
+	params["keep_reservations"] = true
 	res = runPolicy(t, "moldable-schedule", params, 8, jobs())
 	check(t, res, []want{{1, 8, 0, 100}, {2, 5, 100, 180}, {3, 7, 180, 352}})
 }

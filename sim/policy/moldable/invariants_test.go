@@ -138,8 +138,8 @@ func TestInvariants_RealTraces(t *testing.T) {
 		{"moldable-combined", nil},
 		{"moldable-combined", map[string]any{"xfactor_threshold": 1.5, "choices": 0}},
 		{"moldable-combined", map[string]any{"weights": "work", "xfactor_base": "estimate"}},
-		{"moldable-combined", map[string]any{"keep_reservations": false}},
-		{"moldable-schedule", map[string]any{"keep_reservations": false, "weights": "est_work"}},
+		{"moldable-combined", map[string]any{"keep_reservations": true}},
+		{"moldable-schedule", map[string]any{"keep_reservations": true, "weights": "work"}},
 	}
 	for _, tr := range []struct {
 		name  string
