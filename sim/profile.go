@@ -62,7 +62,12 @@ func (p *Profile) index(t Time) int {
 	if t < p.times[0] {
 		return -1
 	}
-	lo, hi := 0, len(p.times) // times[lo] <= t < times[hi]
+	return p.search(0, len(p.times), t)
+}
+
+// search returns the largest i in [lo, hi) with times[i] <= t, given
+// times[lo] <= t and hi = len(times) or times[hi] > t (binary search).
+func (p *Profile) search(lo, hi int, t Time) int {
 	for hi-lo > 1 {
 		m := int(uint(lo+hi) >> 1)
 		if p.times[m] <= t {

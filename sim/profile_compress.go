@@ -238,9 +238,10 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 }
 
 // slide moves rv, which is in the profile, to start at at (before
-// rv.Start, at or after the origin; hint is a step near both): the same profile as releasing rv and reserving it at at, but
-// only the steps where the two places differ are touched (a job that
-// moves a little earlier changes a few steps, however long it is).
+// rv.Start, at or after the origin; hint is a step near both): the same
+// profile as releasing rv and reserving it at at, but only the steps
+// where the two places differ are touched (a job that moves a little
+// earlier changes a few steps, however long it is).
 func (p *Profile) slide(rv *Reservation, at Time, hint int) {
 	old, end := rv.Start, rv.Start+rv.Dur
 	if e := min(at+rv.Dur, old); at < e {
@@ -268,15 +269,7 @@ func (p *Profile) indexNear(h int, t Time) int {
 			lo, hi = max(lo-d, 0), lo
 		}
 	}
-	for hi-lo > 1 {
-		m := int(uint(lo+hi) >> 1)
-		if p.times[m] <= t {
-			lo = m
-		} else {
-			hi = m
-		}
-	}
-	return lo
+	return p.search(lo, hi, t)
 }
 
 // earliestWithin is earliestWithout(from, rv) when every time at which
