@@ -90,6 +90,13 @@ const (
 // Scans lists the scans, the default first.
 var Scans = []Scan{ScanFirstFit, ScanInOrder, ScanOne}
 
+// stops reports whether the scan ends after a job that started or not:
+// in_order at the first job that does not start, one at the first that
+// does, first_fit never.
+func (s Scan) stops(started bool) bool {
+	return s == ScanInOrder && !started || s == ScanOne && started
+}
+
 // PreemptDemand is what LSF-PREEMPT's criterion (2) compares with demand
 // knowledge.
 type PreemptDemand string
@@ -544,15 +551,12 @@ func (p *Policy) runToCompletion() {
 	if p.cfg.Discipline == RTC {
 		for _, t := range pend {
 			k := p.desired[t.Index]
-			if k > free {
-				if p.cfg.Scan == ScanInOrder {
-					return
-				}
-				continue
+			started := k <= free
+			if started {
+				p.dispatch(t, k)
+				free -= k
 			}
-			p.dispatch(t, k)
-			free -= k
-			if p.cfg.Scan == ScanOne {
+			if p.cfg.Scan.stops(started) {
 				return
 			}
 		}

@@ -62,7 +62,6 @@ func (p *Policy) preempt() {
 	p.mark()
 	var room sim.ProcSet // roomy free processors, valid while roomOK
 	roomOK := false
-fill:
 	for _, t := range queued {
 		started := false
 		switch t.State {
@@ -86,9 +85,8 @@ fill:
 				}
 			}
 		}
-		switch {
-		case !started && p.cfg.Scan == ScanInOrder, started && p.cfg.Scan == ScanOne:
-			break fill
+		if p.cfg.Scan.stops(started) {
+			break
 		}
 	}
 	// Then let waiting jobs preempt running ones, highest key first. The
