@@ -63,6 +63,8 @@ func lsfParams(d lsf.Discipline) []Param {
 			Doc: "lsf-rtc and lsf-preempt's fill: first_fit starts every pending job that fits, in_order stops at the first that does not, one starts at most one per decision"},
 		{Name: "preempt_demand", Kind: String, Default: string(lsf.DemandRemaining), Choices: preemptDemandNames(),
 			Doc: "lsf-preempt with know_demand: criterion (2) compares remaining demands or whole demands D"},
+		{Name: "demand_estimate", Kind: String, Default: string(lsf.EstimateProcessorSeconds), Choices: estimateNames(),
+			Doc: "with know_demand but not know_speedup, the remaining demand: processor_seconds D − Σk·dt, clamped max(0, D − Σk·dt), working_time D − Σdt, demand D"},
 		{Name: "decision_interval", Kind: Int, Default: int64(def.DecisionInterval), Min: 0, Max: 1e7,
 			Doc: "least seconds between two decisions; an event inside the interval is decided at its end"},
 	}
@@ -81,6 +83,15 @@ func scanNames() []string {
 func preemptDemandNames() []string {
 	out := make([]string, len(lsf.PreemptDemands))
 	for i, s := range lsf.PreemptDemands {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// estimateNames lists the values of demand_estimate.
+func estimateNames() []string {
+	out := make([]string, len(lsf.Estimates))
+	for i, s := range lsf.Estimates {
 		out[i] = string(s)
 	}
 	return out
@@ -113,5 +124,6 @@ func lsfConfig(d lsf.Discipline, v Values) lsf.Config {
 		Scan:             lsf.Scan(v.String("rtc_scan")),
 		DecisionInterval: sim.Time(v.Int("decision_interval")),
 		PreemptDemand:    lsf.PreemptDemand(v.String("preempt_demand")),
+		Estimate:         lsf.Estimate(v.String("demand_estimate")),
 	}
 }

@@ -115,6 +115,35 @@ const (
 // PreemptDemands lists the readings, the default first.
 var PreemptDemands = []PreemptDemand{DemandRemaining, DemandTotal}
 
+// Estimate is how a discipline with demand knowledge but no speedup
+// knowledge estimates a job's remaining service demand (its key). §5:
+// "service-demand information is used to run jobs having the least
+// remaining processing time ... computing the remaining processing time
+// will only be accurate if speedup information is available"; the text
+// does not say what the estimate is without it.
+type Estimate string
+
+// The readings of the remaining demand without speedup knowledge.
+const (
+	// EstimateProcessorSeconds is D − Σk·dt: the work done is taken to be
+	// the processor-seconds acquired (perfect speedup). It turns negative
+	// for every parallel job before the job ends (S(k) < k).
+	EstimateProcessorSeconds Estimate = "processor_seconds"
+	// EstimateClamped is max(0, D − Σk·dt): a remaining demand is never
+	// below zero; jobs past their demand tie at zero (then by arrival).
+	EstimateClamped Estimate = "clamped"
+	// EstimateWorkingTime is D − Σdt: the work done is taken to be the
+	// seconds worked (no speedup), never more than the work really done,
+	// so the estimate stays at or above the true remaining demand.
+	EstimateWorkingTime Estimate = "working_time"
+	// EstimateDemand is D: the stated demand, not reduced as the job runs
+	// (shortest demand first).
+	EstimateDemand Estimate = "demand"
+)
+
+// Estimates lists the readings, the default first.
+var Estimates = []Estimate{EstimateProcessorSeconds, EstimateClamped, EstimateWorkingTime, EstimateDemand}
+
 // Timer tags.
 const (
 	tagQuantum  = 0 // the preemptive disciplines' quantum
@@ -163,6 +192,9 @@ type Config struct {
 	// PreemptDemand is what LSF-PREEMPT's criterion (2) compares with
 	// demand knowledge ("" is DemandRemaining).
 	PreemptDemand PreemptDemand
+	// Estimate is the remaining demand with demand knowledge but no
+	// speedup knowledge ("" is EstimateProcessorSeconds).
+	Estimate Estimate
 }
 
 // DefaultConfig returns d's configuration with the defaults.
@@ -201,6 +233,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: rtc_scan %q is not one of %v", ErrConfig, c.Scan, Scans)
 	case c.PreemptDemand != "" && !slices.Contains(PreemptDemands, c.PreemptDemand):
 		return fmt.Errorf("%w: preempt_demand %q is not one of %v", ErrConfig, c.PreemptDemand, PreemptDemands)
+	case c.Estimate != "" && !slices.Contains(Estimates, c.Estimate):
+		return fmt.Errorf("%w: demand_estimate %q is not one of %v", ErrConfig, c.Estimate, Estimates)
 	case c.DecisionInterval < 0:
 		return fmt.Errorf("%w: decision_interval must be >= 0, got %d", ErrConfig, c.DecisionInterval)
 	}
@@ -259,6 +293,9 @@ func New(cfg Config) (*Policy, error) {
 	}
 	if cfg.Scan == "" {
 		cfg.Scan = ScanFirstFit
+	}
+	if cfg.Estimate == "" {
+		cfg.Estimate = EstimateProcessorSeconds
 	}
 	return &Policy{cfg: cfg, timerAt: -1, lastAt: -1}, nil
 }
@@ -355,16 +392,26 @@ func (p *Policy) waiting() bool {
 
 // Key returns t's priority key (smaller first): acquired processor-seconds,
 // or with demand knowledge the remaining demand (D − served work with
-// speedup knowledge, D − acquired processor-seconds without).
+// speedup knowledge; without, as Config.Estimate says: by default D −
+// acquired processor-seconds).
 func (p *Policy) Key(t *sim.Task) float64 {
 	now := p.m.Now()
-	if p.cfg.KnowDemand {
-		if p.cfg.KnowSpeedup {
-			return t.Elastic.Work - t.ServedWork(now)
-		}
-		return t.Elastic.Work - t.AcquiredWork(now)
+	if !p.cfg.KnowDemand {
+		return t.AcquiredWork(now)
 	}
-	return t.AcquiredWork(now)
+	d := t.Elastic.Work
+	if p.cfg.KnowSpeedup {
+		return d - t.ServedWork(now)
+	}
+	switch p.cfg.Estimate {
+	case EstimateClamped:
+		return max(0, d-t.AcquiredWork(now))
+	case EstimateWorkingTime:
+		return d - float64(t.WorkDone(now))
+	case EstimateDemand:
+		return d
+	}
+	return d - t.AcquiredWork(now)
 }
 
 // byKey sorts ts by key, ties by arrival.

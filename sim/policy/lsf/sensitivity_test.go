@@ -34,6 +34,10 @@ import (
 //	SCAN=in_order       lsf-rtc's and lsf-preempt's scan (default: first_fit)
 //	INTERVAL=5          decision_interval, s (default: the discipline's)
 //	PREEMPT_DEMAND=total  lsf-preempt's criterion (2) with demand knowledge (default: remaining)
+//	QUANTUM=600         quantum, s (default: the discipline's)
+//	MINRUN=1200         min_run, s (default: the discipline's)
+//	CKPT=0              checkpoint_cost, s (default: the discipline's)
+//	ESTIMATE=working_time  remaining demand with demand knowledge only (default: processor_seconds)
 //	SHOW_UNFINISHED=1   print the measured jobs each run leaves unfinished
 //
 // For example:
@@ -91,6 +95,18 @@ func TestSensitivity(t *testing.T) {
 				}
 				if v := os.Getenv("PREEMPT_DEMAND"); v != "" {
 					cfg.PreemptDemand = lsf.PreemptDemand(v)
+				}
+				if v := os.Getenv("QUANTUM"); v != "" {
+					cfg.Quantum = sim.Time(num("QUANTUM", 0))
+				}
+				if v := os.Getenv("MINRUN"); v != "" {
+					cfg.MinRun = sim.Time(num("MINRUN", 0))
+				}
+				if v := os.Getenv("CKPT"); v != "" {
+					cfg.CheckpointCost = sim.Time(num("CKPT", 0))
+				}
+				if v := os.Getenv("ESTIMATE"); v != "" {
+					cfg.Estimate = lsf.Estimate(v)
 				}
 				if v := os.Getenv("INTERVAL"); v != "" {
 					cfg.DecisionInterval = sim.Time(num("INTERVAL", 0))
