@@ -25,10 +25,14 @@ const (
 	// KindInvariant: every selected row satisfies the expectation
 	// exactly, in every replication (for example zero deadline misses).
 	KindInvariant Kind = "invariant"
+	// KindCount: an order (a against factor x b) holds for a number of
+	// the values of a key, such as "in most of the categories": the
+	// count of values where it holds must satisfy the expectation.
+	KindCount Kind = "count"
 )
 
 // Kinds lists the kinds in documentation order.
-var Kinds = []Kind{KindValue, KindRatio, KindOrder, KindMonotonic, KindInvariant}
+var Kinds = []Kind{KindValue, KindRatio, KindOrder, KindMonotonic, KindInvariant, KindCount}
 
 // Output tables a selection reads: the files of a sweep's output
 // directory.
@@ -94,18 +98,22 @@ type Claim struct {
 	// compares a with b group by group (the same batch or week of the same
 	// workload), then combines the comparisons by the selection's Over.
 	Pairwise bool
-	// Op and Factor: an order claim holds when a Op Factor x b.
+	// Op and Factor: an order claim holds when a Op Factor x b; a count
+	// claim counts the values of Along at which it holds.
 	Op     string
 	Factor float64
 	// Along, Values, Direction and Spearman describe a monotonic claim:
 	// the key the trend runs along, its points in order (default: the
 	// key's numeric values ascending), "increasing" or "decreasing", and
-	// the Spearman rank correlation the trend must reach (0: none).
+	// the Spearman rank correlation the trend must reach (0: none). A
+	// count claim sets Along to each of Values in both of its sides.
 	Along     string
 	Values    []string
 	Direction string
 	Spearman  float64
-	// Expected is the paper's number or the range it implies.
+	// Expected is the paper's number or the range it implies; for a
+	// count claim, the number of values at which the order must hold
+	// ("> 8": more than half of 16).
 	Expected Expect
 	// Grade holds the tolerances (see docs/claims.md for their meaning
 	// per kind).
@@ -161,6 +169,19 @@ type Selection struct {
 	// matches in one replication; without it a per-group selection must
 	// match one task per replication.
 	Across string
+}
+
+// at returns s with key set to v: the category, the setting (key setting
+// or label), or else a where filter on key. It places a trend's points
+// and a count claim's values.
+func (s Selection) at(key, v string) Selection {
+	switch key {
+	case "category":
+		return s.overlay(Selection{Category: v})
+	case "setting", "label":
+		return s.overlay(Selection{Setting: v})
+	}
+	return s.overlay(Selection{Where: []Filter{{Key: key, Values: []string{v}}}})
 }
 
 // Filter is one where entry: a key and its alternative values.
@@ -401,7 +422,8 @@ func (t Tol) within(abs, rel float64) bool {
 }
 
 // Grade holds a claim's tolerances: Agree and Partly for the distance of
-// value, ratio and order claims from their expectation; for monotonic
+// value, ratio and order claims from their expectation (for count claims,
+// of each value's order); for monotonic
 // claims Agree is the backward step tolerated between neighbours and
 // PartlyRho the Spearman rank correlation that still grades partly.
 type Grade struct {

@@ -7,7 +7,9 @@
 // the outputs it reads (a [Selection]: a figure group, an output table,
 // a metric column, a scheme and category, a policy setting and filters),
 // and how it is graded: a value with tolerances, a ratio or an order of
-// two selections, a monotonic trend along a parameter, or an invariant.
+// two selections, a monotonic trend along a parameter, an invariant, or
+// a count of the values of a key (such as the categories) at which an
+// order holds ("in most of the categories").
 // A jobs selection can also read a series per batch of jobs or per week
 // ([Selection.Per]) combined into one number ([Selection.Over]), and a
 // ratio can compare two such series batch by batch ([Claim.Pairwise]).

@@ -131,18 +131,6 @@ func evaluate(c *Claim, o *Outputs) Row {
 		if err != nil {
 			return fail("b", c.B, err)
 		}
-		bound := c.Factor * b
-		e := Expect{Set: true, Lo: math.Inf(-1), Hi: math.Inf(1)}
-		switch c.Op {
-		case "<":
-			e.Hi, e.HiStrict = bound, true
-		case "<=":
-			e.Hi = bound
-		case ">":
-			e.Lo, e.LoStrict = bound, true
-		case ">=":
-			e.Lo = bound
-		}
 		r.Value = a
 		if b != 0 {
 			r.Value = a / b
@@ -151,7 +139,9 @@ func evaluate(c *Claim, o *Outputs) Row {
 		if c.Factor != 1 {
 			r.Ours = fmt.Sprintf("%s vs %s x %s", fmtNum(a), fmtNum(c.Factor), fmtNum(b))
 		}
-		r.Verdict = gradeDistance(e, a, c.Grade)
+		r.Verdict = gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade)
+	case KindCount:
+		return evaluateCount(c, o, r)
 	case KindMonotonic:
 		pts, err := o.series(c.Select, c.Along, c.Values)
 		if err != nil {
@@ -219,6 +209,91 @@ func evaluate(c *Claim, o *Outputs) Row {
 			r.Ours = fmt.Sprintf("%s in %s (%d of %d rows fail)", fmtNum(vals[wi]), desc[wi], bad, len(vals))
 		}
 	}
+	return r
+}
+
+// orderExpect returns what the a side of an order must satisfy: op
+// factor x b.
+func orderExpect(op string, factor, b float64) Expect {
+	bound := factor * b
+	e := Expect{Set: true, Lo: math.Inf(-1), Hi: math.Inf(1)}
+	switch op {
+	case "<":
+		e.Hi, e.HiStrict = bound, true
+	case "<=":
+		e.Hi = bound
+	case ">":
+		e.Lo, e.LoStrict = bound, true
+	case ">=":
+		e.Lo = bound
+	}
+	return e
+}
+
+// evaluateCount grades a count claim: the order a op factor x b is graded
+// at each of the claim's values (with the claim's tolerances, as an order
+// claim is); the claim agrees when the number of values whose order
+// agrees satisfies the expectation, and is partly when the number whose
+// order agrees or is partly does. Its value is the first number.
+func evaluateCount(c *Claim, o *Outputs, r Row) Row {
+	agree, near := 0, 0
+	var misses []string
+	for _, v := range c.Values {
+		as, bs := c.A.at(c.Along, v), c.B.at(c.Along, v)
+		a, err := o.Value(as)
+		if err != nil {
+			return countFail(c, r, "a", as, v, err)
+		}
+		b, err := o.Value(bs)
+		if err != nil {
+			return countFail(c, r, "b", bs, v, err)
+		}
+		switch gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade) {
+		case Agree:
+			agree++
+			near++
+			continue
+		case Partly:
+			near++
+		}
+		miss := v + ": " + fmtNum(a) + " vs "
+		if c.Along != "category" {
+			miss = c.Along + " " + miss
+		}
+		if c.Factor != 1 {
+			miss += fmtNum(c.Factor) + " x "
+		}
+		miss += fmtNum(b)
+		misses = append(misses, miss)
+	}
+	r.Value = float64(agree)
+	r.Ours = fmt.Sprintf("%d of %d", agree, len(c.Values))
+	if near > agree {
+		r.Ours += fmt.Sprintf(" (%d within tolerance)", near)
+	}
+	if len(misses) > 0 {
+		r.Ours += "; not in " + strings.Join(misses, ", ")
+	}
+	_, _, in := c.Expected.distance(float64(agree))
+	_, _, inNear := c.Expected.distance(float64(near))
+	switch {
+	case in:
+		r.Verdict = Agree
+	case inNear:
+		r.Verdict = Partly
+	default:
+		r.Verdict = Disagree
+	}
+	return r
+}
+
+// countFail is the row of a count claim whose selection at one value
+// could not be evaluated.
+func countFail(c *Claim, r Row, which string, s Selection, v string, err error) Row {
+	r.Verdict = Error
+	r.Ours = "error"
+	r.Value = math.NaN()
+	r.Error = fmt.Sprintf("claim %s: %s at %s=%s (%s): %v", c.ID, which, c.Along, v, s, err)
 	return r
 }
 
@@ -370,6 +445,28 @@ func expectedText(c *Claim) string {
 		return s
 	case KindInvariant:
 		return exprText(c.Expected) + " in every row"
+	case KindCount:
+		an, bn := sides(c.A, c.B)
+		rhs := bn
+		if c.Factor != 1 {
+			rhs = fmtNum(c.Factor) + " x " + bn
+		}
+		of := fmt.Sprintf("%d values of %s", len(c.Values), c.Along)
+		if c.Along == "category" {
+			of = fmt.Sprintf("%d categories", len(c.Values))
+		}
+		var each []string
+		if c.Grade.Agree.Set && c.Grade.Agree.Value != 0 {
+			each = append(each, "±"+c.Grade.Agree.String())
+		}
+		if c.Grade.Partly.Set {
+			each = append(each, "partly ±"+c.Grade.Partly.String())
+		}
+		t := ""
+		if len(each) > 0 {
+			t = " (each " + strings.Join(each, ", ") + ")"
+		}
+		return an + " " + c.Op + " " + rhs + " in " + strings.TrimPrefix(c.Expected.Text, "== ") + " of " + of + t
 	}
 	return c.Expected.Text
 }

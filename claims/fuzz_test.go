@@ -11,7 +11,8 @@ import (
 // badSeeds are malformed claims files for the fuzzer to start from, beside
 // the good and bad examples of testdata/parse:
 // wrong shapes at every level, aliases, duplicate keys, bad numbers and
-// expectations, each lists that do not fit, tabs and control bytes.
+// expectations, each lists that do not fit, count claims whose values or
+// expectation do not fit, tabs and control bytes.
 var badSeeds = []string{
 	"",
 	"\n# only a comment\n",
@@ -38,6 +39,8 @@ var badSeeds = []string{
 	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: order, single_run: true, select: {group: g1, metric: m, reps: min}, a: {}, b: {}, op: <, grade: {agree: 1}}\n",
 	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, single_run: [true], select: {group: g1, metric: m}, expected: \"> 1\", grade: {}}\n",
 	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1, reason: {x: 1}}\n\x01",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: count, select: {group: g1, metric: m, scheme: ss16}, a: {setting: A}, b: {setting: B}, op: <, along: category, values: [VS Seq, VS Seq, X], expected: \"> 5\"}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: count, select: {group: g1, metric: m}, a: {}, b: {}, op: <=, along: where, values: x, expected: 2.5, direction: up, form: sym}\n",
 }
 
 // FuzzParse feeds arbitrary bytes to the parser, seeded with the example

@@ -491,7 +491,7 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 		if !haveSel && isZero(p.f.Defaults) {
 			need("select", false)
 		}
-	case KindRatio, KindOrder:
+	case KindRatio, KindOrder, KindCount:
 		need("a", haveA)
 		need("b", haveB)
 		c.A, c.B = c.Select.overlay(a), c.Select.overlay(b)
@@ -499,9 +499,11 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 	if c.Kind != KindRatio {
 		forbid("pairwise", havePairwise, " (it compares a ratio's two sides batch by batch)")
 	}
-	if c.Kind != KindMonotonic {
+	if c.Kind != KindMonotonic && c.Kind != KindCount {
 		forbid("along", haveAlong, "")
 		forbid("values", haveValues, "")
+	}
+	if c.Kind != KindMonotonic {
 		forbid("direction", haveDir, "")
 		forbid("spearman", haveSpearman, "")
 	}
@@ -538,6 +540,13 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 	case KindInvariant:
 		need("expected", c.Expected.Set)
 		forbid("grade", gradeNode != nil, " (an invariant holds exactly)")
+	case KindCount:
+		need("op", haveOp)
+		need("along", haveAlong)
+		need("values", haveValues)
+		need("expected", c.Expected.Set)
+		forbid("form", haveForm, " (it counts where an order holds)")
+		p.checkCount(&c, path, n)
 	}
 	if len(p.errs) > nErrs {
 		return nil
@@ -548,11 +557,53 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 		for _, s := range selectionsOf(&ec) {
 			p.checkSelection(s.s, path+"."+s.name, n, &ec)
 		}
+		p.checkAlongCategories(&ec, path, n)
 		if len(p.errs) > nErrs {
 			return nil // one report per claim, not one per expansion
 		}
 	}
 	return expanded
+}
+
+// checkAlongCategories checks that every value of a trend or count along
+// category is a category of the selection's scheme (checkSelection checks
+// the first, as it checks any category).
+func (p *parser) checkAlongCategories(c *Claim, path string, n *yaml.Node) {
+	if c.Along != "category" || len(c.Values) < 2 {
+		return
+	}
+	sc, err := metrics.LookupScheme(selectionsOf(c)[0].s.Scheme)
+	if err != nil {
+		return
+	}
+	for i, v := range c.Values[1:] {
+		if !slices.Contains(sc.Labels(), v) {
+			p.add(fmt.Sprintf("%s.values[%d]", path, i+1), n, problem(ErrValue, "%q is not a %s category (valid: %s)", v, sc.Name, strings.Join(sc.Labels(), ", ")))
+		}
+	}
+}
+
+// checkCount checks what a count claim counts: the key it varies, its
+// values (distinct), and an expectation some count of them satisfies.
+func (p *parser) checkCount(c *Claim, path string, n *yaml.Node) {
+	switch c.Along {
+	case "table", "agg", "reps", "where", "per", "batch", "over", "across":
+		p.add(path+".along", n, problem(ErrValue, "a count cannot vary %s", c.Along))
+	}
+	for i, v := range c.Values {
+		if slices.Contains(c.Values[:i], v) {
+			p.add(fmt.Sprintf("%s.values[%d]", path, i), n, problem(ErrValue, "%q is listed twice", v))
+		}
+	}
+	if !c.Expected.Set || len(c.Values) < 2 {
+		return
+	}
+	for k := 0; k <= len(c.Values); k++ {
+		if _, _, in := c.Expected.distance(float64(k)); in {
+			return
+		}
+	}
+	p.add(path+".expected", n, problem(ErrValue, "no count of the %d values satisfies %s", len(c.Values), c.Expected.Text))
 }
 
 // abbreviations end with a period without ending a sentence.
@@ -587,6 +638,14 @@ func clip(s string, n int) string {
 	return s[:n] + "..."
 }
 
+// alongNoun names what runs along a key: a trend or a count.
+func alongNoun(k Kind) string {
+	if k == KindCount {
+		return "count"
+	}
+	return "trend"
+}
+
 // article returns the kind with "a" or "an" before it.
 func article(k Kind) string {
 	if strings.ContainsAny(string(k)[:min(1, len(k))], "aeiou") {
@@ -610,7 +669,7 @@ func selectionsOf(c *Claim) []struct {
 		name string
 		s    Selection
 	}
-	if c.Kind == KindRatio || c.Kind == KindOrder {
+	if c.Kind == KindRatio || c.Kind == KindOrder || c.Kind == KindCount {
 		return []ns{{"a", c.A}, {"b", c.B}}
 	}
 	return []ns{{"select", c.Select}}
@@ -760,7 +819,7 @@ func (p *parser) checkSelection(s Selection, path string, n *yaml.Node, c *Claim
 	switch c.Along {
 	case "category":
 		if s.Category != "" {
-			p.add(path+".category", n, problem(ErrValue, "a trend along category sets the category at each point; leave it out"))
+			p.add(path+".category", n, problem(ErrValue, "a %s along category sets the category at each point; leave it out", alongNoun(c.Kind)))
 		}
 		s.Category = c.Values[0]
 	case "setting", "label":

@@ -42,7 +42,8 @@ type Row struct {
 	Expected string
 	// Ours is the reproduction's figure(s) as text; Value is the number
 	// graded (the value, ratio, a/b for orders, Spearman's rho for
-	// trends, the worst row for invariants); NaN on error.
+	// trends, the worst row for invariants, the number of values where
+	// a count's order holds); NaN on error.
 	Ours    string
 	Value   float64
 	Verdict Verdict

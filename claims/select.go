@@ -647,15 +647,6 @@ type point struct {
 // given values in order, else at the distinct numeric values of the key
 // among the selected rows, ascending.
 func (o *Outputs) series(s Selection, key string, values []string) ([]point, error) {
-	at := func(v string) Selection {
-		switch key {
-		case "category":
-			return s.overlay(Selection{Category: v})
-		case "setting", "label":
-			return s.overlay(Selection{Setting: v})
-		}
-		return s.overlay(Selection{Where: []Filter{{Key: key, Values: []string{v}}}})
-	}
 	if len(values) == 0 {
 		p, err := o.pick(s, key)
 		if err != nil {
@@ -685,7 +676,7 @@ func (o *Outputs) series(s Selection, key string, values []string) ([]point, err
 	}
 	out := make([]point, 0, len(values))
 	for _, v := range values {
-		x, err := o.Value(at(v))
+		x, err := o.Value(s.at(key, v))
 		if err != nil {
 			return nil, fmt.Errorf("at %s=%s: %w", key, v, err)
 		}
