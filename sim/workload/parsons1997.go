@@ -52,7 +52,9 @@ const (
 //     of mean m/(2p1), else of mean m/(2(1−p1));
 //  3. the exponential demand D itself (seconds on one processor);
 //  4. a uniform choosing the speedup class: below GoodFraction the
-//     sequential fraction f is GoodSeq, else PoorSeq (Amdahl);
+//     sequential fraction f is GoodSeq, else PoorSeq (Amdahl); with
+//     PoorMinUnits > 0 the uniform is drawn but unused, and the class
+//     follows the minimum allocation instead (see PoorMinUnits);
 //  5. the minimum allocation, Unit·U{1..Procs/Unit};
 //  6. the desired allocation, Unit·U{min/Unit..Procs/Unit}.
 //
@@ -73,6 +75,15 @@ type Parsons1997 struct {
 	Tagged           int     // measured jobs (default 200)
 	Horizon          sim.Time
 	Seed             uint64
+	// PoorMinUnits ties speedup to size: with n > 0 a job whose minimum
+	// allocation is at most n units has PoorSeq, every other GoodSeq
+	// (GoodFraction is then unused; n = 4 of 16 units makes a quarter of
+	// the jobs poor, as GoodFraction 0.75 does). §6.1: "performance
+	// benefits of knowing speedup information can only be obtained ... if
+	// larger-sized jobs tend to have better speedup than smaller-sized
+	// ones ... As such, we let 75% of the jobs have good speedup". 0 (the
+	// default): the class is drawn independently of size.
+	PoorMinUnits int
 }
 
 // NewParsons1997 returns the generator with the paper's defaults; the
@@ -138,6 +149,9 @@ func (g Parsons1997) Validate() error {
 	}
 	if !(g.PoorSeq >= 0 && g.PoorSeq <= 1) {
 		bad("gen.poor_seq", "must be in [0, 1], got %v", g.PoorSeq)
+	}
+	if g.PoorMinUnits < 0 || g.Unit >= 1 && g.PoorMinUnits > g.Procs/g.Unit {
+		bad("gen.poor_min_units", "must be 0 (independent) or 1..procs/unit, got %d", g.PoorMinUnits)
 	}
 	if g.Tagged < 1 || g.Tagged > 10_000_000 {
 		bad("gen.tagged", "must be 1..10000000, got %d", g.Tagged)
@@ -214,6 +228,7 @@ type parsonsDrawer struct {
 	units         int
 	good, goodSeq float64
 	poorSeq       float64
+	poorMinU      int
 }
 
 func (g Parsons1997) drawer() *parsonsDrawer {
@@ -225,6 +240,7 @@ func (g Parsons1997) drawer() *parsonsDrawer {
 	return &parsonsDrawer{
 		rng: rand.New(rand.NewPCG(g.Seed, 0x5eed1997)), gap: gap, p1: p1, m1: m1, m2: m2,
 		units: g.Procs / g.Unit, good: g.GoodFraction, goodSeq: g.GoodSeq, poorSeq: g.PoorSeq,
+		poorMinU: g.PoorMinUnits,
 	}
 }
 
@@ -248,11 +264,17 @@ func (dr *parsonsDrawer) next(i int) parsonsDraw {
 	}
 	x.minU = 1 + dr.rng.IntN(dr.units)
 	x.desU = x.minU + dr.rng.IntN(dr.units-x.minU+1)
+	if dr.poorMinU > 0 {
+		x.f = dr.goodSeq
+		if x.minU <= dr.poorMinU {
+			x.f = dr.poorSeq
+		}
+	}
 	return x
 }
 
 // ParsonsKeys are the generator's keys under gen:, in documentation order.
-var ParsonsKeys = []string{"unit", "mean_interarrival", "demand_mean", "demand_cv", "good_fraction", "good_seq", "poor_seq", "tagged", "horizon"}
+var ParsonsKeys = []string{"unit", "mean_interarrival", "demand_mean", "demand_cv", "good_fraction", "good_seq", "poor_seq", "poor_min_units", "tagged", "horizon"}
 
 // Synthetic builds the synthetic workload name with machine size procs (0:
 // the generator's default), load factor load (arrival mode; 0 or 1: none),
@@ -316,6 +338,10 @@ func ParseParsons1997(procs int, load float64, gen map[string]any) (Parsons1997,
 		case "horizon":
 			if n, ok := whole(); ok {
 				g.Horizon = sim.Time(n)
+			}
+		case "poor_min_units":
+			if n, ok := whole(); ok {
+				g.PoorMinUnits = int(n)
 			}
 		case "mean_interarrival":
 			g.MeanInterarrival = x

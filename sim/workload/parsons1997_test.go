@@ -200,6 +200,7 @@ func TestParseParsons1997_Err(t *testing.T) {
 		{"unit", 100, 0, map[string]any{"mean_interarrival": 300}, "gen.unit: must divide procs 100, got 8"},
 		{"horizon", 0, 0, map[string]any{"mean_interarrival": 300, "horizon": -1}, "gen.horizon: must be 0 (no cut-off)"},
 		{"fraction", 0, 0, map[string]any{"mean_interarrival": 300, "good_fraction": 1.5}, "gen.good_fraction: must be in [0, 1], got 1.5"},
+		{"poor min", 0, 0, map[string]any{"mean_interarrival": 300, "poor_min_units": 17}, "gen.poor_min_units: must be 0 (independent) or 1..procs/unit, got 17"},
 		{"seq", 0, 0, map[string]any{"mean_interarrival": 300, "poor_seq": -0.1}, "gen.poor_seq: must be in [0, 1], got -0.1"},
 		{"unknown", 0, 0, map[string]any{"mean_interarrival": 300, "rate": 1}, "gen.rate: unknown key"},
 		{"text", 0, 0, map[string]any{"mean_interarrival": "fast"}, `gen.mean_interarrival: "fast" is not a number`},
@@ -223,5 +224,52 @@ func TestParseParsons1997_Err(t *testing.T) {
 	w, err := Synthetic(SyntheticParsons1997, 0, 0, map[string]any{"mean_interarrival": "300", "tagged": 5, "horizon": 0}, 1)
 	if err != nil || len(w.Jobs) != 5 {
 		t.Fatalf("Synthetic with text values: %v", err)
+	}
+}
+
+// TestParsons1997_PoorMinUnits checks the size-tied speedup classes: with
+// poor_min_units 4 every job whose minimum is at most 32 processors has
+// f = 0.1 and every other f = 0.001, while the arrivals, demands and sizes
+// are those of the default generator (the class uniform is still drawn).
+func TestParsons1997_PoorMinUnits(t *testing.T) {
+	g := NewParsons1997()
+	g.MeanInterarrival, g.Seed, g.Horizon = 300, 7, 0
+	base, err := g.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.PoorMinUnits = 4
+	tied, err := g.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tied.Jobs) != len(base.Jobs) {
+		t.Fatalf("%d jobs, want %d", len(tied.Jobs), len(base.Jobs))
+	}
+	poor := 0
+	for i, j := range tied.Jobs {
+		b := base.Jobs[i]
+		if j.Submit != b.Submit || j.Elastic.Work != b.Elastic.Work || j.Elastic.Min != b.Elastic.Min || j.Procs != b.Procs {
+			t.Fatalf("job %d: submit %d, D %v, min %d, desired %d; default draws %d, %v, %d, %d",
+				j.ID, j.Submit, j.Elastic.Work, j.Elastic.Min, j.Procs, b.Submit, b.Elastic.Work, b.Elastic.Min, b.Procs)
+		}
+		want := DefaultParsonsGoodSeq
+		if j.Elastic.Min <= 32 {
+			want = DefaultParsonsPoorSeq
+			poor++
+		}
+		if j.Elastic.SeqFrac != want {
+			t.Errorf("job %d (min %d): f = %v, want %v", j.ID, j.Elastic.Min, j.Elastic.SeqFrac, want)
+		}
+		if j.Runtime != Amdahl(j.Elastic.Work, want, j.Procs) {
+			t.Errorf("job %d: runtime %d, want T(desired) %d", j.ID, j.Runtime, Amdahl(j.Elastic.Work, want, j.Procs))
+		}
+	}
+	if poor == 0 || poor == len(tied.Jobs) {
+		t.Errorf("%d of %d jobs poor: the test needs both classes", poor, len(tied.Jobs))
+	}
+	g2, err := ParseParsons1997(0, 0, map[string]any{"mean_interarrival": 300, "poor_min_units": 4})
+	if err != nil || g2.PoorMinUnits != 4 {
+		t.Errorf("gen poor_min_units 4: %+v, %v", g2.PoorMinUnits, err)
 	}
 }
