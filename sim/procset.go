@@ -180,3 +180,21 @@ func (s *ProcSet) SetDiff(a, b ProcSet) {
 		}
 	}
 }
+
+// Next returns the lowest processor of the set at or above i, or -1 when
+// there is none.
+func (s ProcSet) Next(i int) int {
+	if i < 0 {
+		i = 0
+	}
+	for wi := i >> 6; wi < len(s.w); wi++ {
+		w := s.w[wi]
+		if wi == i>>6 {
+			w &= ^uint64(0) << (uint(i) & 63)
+		}
+		if w != 0 {
+			return wi*64 + bits.TrailingZeros64(w)
+		}
+	}
+	return -1
+}

@@ -51,3 +51,36 @@ func TestProcSet_SetDiff(t *testing.T) {
 		t.Fatalf("b \\ b = %v", s)
 	}
 }
+
+// TestProcSet_Next walks sets with Next and compares with Each.
+func TestProcSet_Next(t *testing.T) {
+	s := NewProcSet(200)
+	for _, i := range []int{0, 1, 63, 64, 65, 127, 128, 190, 199} {
+		s.Add(i)
+	}
+	var want, got []int
+	s.Each(func(i int) { want = append(want, i) })
+	for i := s.Next(0); i >= 0; i = s.Next(i + 1) {
+		got = append(got, i)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Next walk %v, Each %v", got, want)
+	}
+	for k := range got {
+		if got[k] != want[k] {
+			t.Fatalf("Next walk %v, Each %v", got, want)
+		}
+	}
+	if n := s.Next(200); n != -1 {
+		t.Errorf("Next(200) = %d, want -1", n)
+	}
+	if n := s.Next(-5); n != 0 {
+		t.Errorf("Next(-5) = %d, want 0", n)
+	}
+	if n := s.Next(129); n != 190 {
+		t.Errorf("Next(129) = %d, want 190", n)
+	}
+	if n := NewProcSet(64).Next(0); n != -1 {
+		t.Errorf("empty set: Next(0) = %d, want -1", n)
+	}
+}

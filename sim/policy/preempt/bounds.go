@@ -171,6 +171,26 @@ func (b *bounds) next() sim.Time {
 	return b.items[0].at
 }
 
+// orphans drops the watches on job j, which no longer holds its
+// processors (or is out of its overhead), and appends to out the jobs of
+// the heap that watched it: their bounds may be too late now. Unlike
+// [bounds.left] it leaves their bounds as they were; the caller gives each
+// a new one with set.
+func (b *bounds) orphans(j *sim.Task, out []*sim.Task) []*sim.Task {
+	w := b.watch[j.Index]
+	for _, i := range w {
+		if c := b.crit[i]; c[0] != int32(j.Index) && c[1] != int32(j.Index) {
+			continue // stale entry
+		}
+		b.crit[i] = [2]int32{-1, -1}
+		if b.pos[i] >= 0 {
+			out = append(out, b.task[i])
+		}
+	}
+	b.watch[j.Index] = w[:0]
+	return out
+}
+
 // left tells the heap that job j no longer holds its processors (or is
 // out of its overhead): the jobs watching it are due at once.
 func (b *bounds) left(j *sim.Task) {

@@ -48,6 +48,13 @@ type core struct {
 	rem []*sim.Task
 	// availN is scratch for avail, which runs at every pass.
 	availN sim.ProcSet
+	// owner is, by processor, the index of the job last given it (-1:
+	// none yet). The job holds it still if it is Running, Resuming or
+	// Suspending and its set has the processor (see holderOf): processors
+	// change hands only when the policy starts or resumes a job, which
+	// records it here, and when a job lets go of them, which the check
+	// catches.
+	owner []int32
 }
 
 // init readies the core for a run.
@@ -57,6 +64,10 @@ func (c *core) init(m *sim.Machine, o Overhead) {
 	c.heldN = make([]int32, m.Size())
 	c.pending = make([]bool, m.NumTasks())
 	c.claimed = sim.NewProcSet(m.Size())
+	c.owner = make([]int32, m.Size())
+	for i := range c.owner {
+		c.owner[i] = -1
+	}
 	c.claims = c.claims[:0]
 	clear(c.rem)
 	c.rem = c.rem[:0]
@@ -116,8 +127,36 @@ func (c *core) start(t *sim.Task) {
 		return
 	}
 	if set, ok := c.pick(c.availSet(), t.Procs); ok {
-		_ = c.m.StartOn(t, set)
+		c.startOn(t, set)
 	}
+}
+
+// startOn starts a Waiting job on set, free unclaimed processors.
+func (c *core) startOn(t *sim.Task, set sim.ProcSet) {
+	if c.m.StartOn(t, set) == nil {
+		c.own(t)
+	}
+}
+
+// own records that t holds the processors of its set.
+func (c *core) own(t *sim.Task) {
+	t.Set.Each(func(i int) { c.owner[i] = int32(t.Index) })
+}
+
+// holderOf returns the job holding processor i, or nil when it is free.
+func (c *core) holderOf(i int) *sim.Task {
+	o := c.owner[i]
+	if o < 0 {
+		return nil
+	}
+	r := c.m.Task(int(o))
+	switch r.State {
+	case sim.Running, sim.Resuming, sim.Suspending:
+		if r.Set.Has(i) {
+			return r
+		}
+	}
+	return nil
 }
 
 // pick takes n processors of a, preferring those no suspended job
@@ -158,6 +197,7 @@ func (c *core) resume(t *sim.Task) {
 	if c.m.Resume(t, c.overhead(t)) != nil {
 		return
 	}
+	c.own(t)
 	if i := slices.Index(c.rem, t); i >= 0 {
 		c.rem = slices.Delete(c.rem, i, i+1)
 	}
@@ -175,6 +215,7 @@ func (c *core) resumeOn(t *sim.Task, set sim.ProcSet) {
 	if c.m.ResumeOn(t, set, c.overhead(t)) != nil {
 		return
 	}
+	c.own(t)
 	if i := slices.Index(c.rem, t); i >= 0 {
 		c.rem = slices.Delete(c.rem, i, i+1)
 	}
@@ -232,7 +273,7 @@ func (c *core) launch(t *sim.Task, set sim.ProcSet) {
 		}
 		return
 	}
-	_ = c.m.StartOn(t, set)
+	c.startOn(t, set)
 }
 
 // launchReady starts the claimants whose processors are all free now.

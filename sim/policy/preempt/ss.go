@@ -118,14 +118,22 @@ type SS struct {
 	rl       runList            // running jobs by ascending priority
 	mark     []bool             // scratch, by task index
 	victims  []*sim.Task        // suspended in this pass
-	run      []*sim.Task        // scratch: running jobs that may be suspended
-	low      float64            // lowest priority in run, unless lowStale
-	lowStale bool               // a job of run was suspended since low
-	act      []*sim.Task        // scratch: idle jobs examined in a pass
-	cand     []*sim.Task        // scratch
-	left     bool               // a suspension in this pass left processors free
-	timer    sim.Timer          // pending timer, if timerAt > now
-	timerAt  sim.Time
+	stale    []*sim.Task        // suspended jobs whose watched job left, to rebound
+	holdRem  sim.ProcSet        // scratch of holders
+	// checkHolders makes every holders call count the jobs again by a
+	// scan of all jobs holding processors, recording a difference in
+	// holdersErr: tests of the processor index.
+	checkHolders   bool
+	holdersErr     error
+	holdersChecked int
+	run            []*sim.Task // scratch: running jobs that may be suspended
+	low            float64     // lowest priority in run, unless lowStale
+	lowStale       bool        // a job of run was suspended since low
+	act            []*sim.Task // scratch: idle jobs examined in a pass
+	cand           []*sim.Task // scratch
+	left           bool        // a suspension in this pass left processors free
+	timer          sim.Timer   // pending timer, if timerAt > now
+	timerAt        sim.Time
 	// reference makes every pass examine every idle job, and the routine
 	// run at every multiple of the interval while jobs wait: the plain
 	// algorithm, kept to test the fast path against.
@@ -175,6 +183,7 @@ func (p *SS) Init(m *sim.Machine) error {
 	p.prio = make([]float64, m.NumTasks())
 	p.susp.init(m.NumTasks())
 	p.mark = make([]bool, m.NumTasks())
+	p.holdersErr = nil
 	p.rl.init(m.NumTasks())
 	p.wb.init(m.NumTasks(), !p.reference && !p.cfg.HoldRemembered)
 	p.waitq = p.waitq[:0]
@@ -204,14 +213,18 @@ func (p *SS) Init(m *sim.Machine) error {
 func (p *SS) Arrive(t *sim.Task) { p.waitq = append(p.waitq, t) }
 
 // Finish implements [sim.Policy].
-func (p *SS) Finish(t *sim.Task) { p.susp.left(t) }
+func (p *SS) Finish(t *sim.Task) {
+	p.leave(t)
+	p.rebound()
+}
 
 // OverheadDone implements [sim.OverheadWatcher]: a job that finished
 // suspending has left its processors. (One that finished resuming changes
 // no bound: holders counted it as running from then on.)
 func (p *SS) OverheadDone(t *sim.Task) {
 	if t.State == sim.Suspended {
-		p.susp.left(t)
+		p.leave(t)
+		p.rebound()
 	}
 }
 
@@ -277,6 +290,7 @@ func (p *SS) Schedule() {
 		default: // Suspending: due again when its overhead ends
 			p.susp.set(t, sim.Never, int32(t.Index), -1)
 		}
+		p.rebound()
 		if p.left && !p.reference {
 			// Examine every idle job after t that may act from now on:
 			// every Waiting job (the free processors grew) and the

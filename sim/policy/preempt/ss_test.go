@@ -49,7 +49,9 @@ func loadTraceOpts(tb testing.TB, file string, procs int, opts workload.Options)
 
 // TestSS_Reference runs the fast SS pass and the reference pass (every
 // idle job examined at every multiple of the interval) on real trace
-// subsets and requires the same schedule, job by job. TSS runs under both
+// subsets and requires the same schedule, job by job. Both runs also check
+// every count of a suspended job's holders through the processor index
+// against a scan of all jobs holding processors. TSS runs under both
 // readings of its rule, some at loads where many running jobs are
 // protected.
 func TestSS_Reference(t *testing.T) {
@@ -138,15 +140,21 @@ func TestSS_Reference(t *testing.T) {
 			cfg := DefaultSSConfig()
 			tc.cfg(&cfg)
 			var res [2]*sim.Result
+			checked := 0
 			for i := range res {
 				p, err := NewSS(cfg, wl.Procs, wl.Jobs)
 				if err != nil {
 					t.Fatal(err)
 				}
 				p.reference = i == 1
+				p.checkHolders = true
 				if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{}); err != nil {
 					t.Fatal(err)
 				}
+				if p.holdersErr != nil {
+					t.Fatalf("reference %v: processor index: %v", p.reference, p.holdersErr)
+				}
+				checked += p.holdersChecked
 			}
 			susp := 0
 			for i := range res[0].Tasks {
@@ -160,6 +168,9 @@ func TestSS_Reference(t *testing.T) {
 			}
 			if susp == 0 && !testing.Short() {
 				t.Errorf("no suspensions: the comparison proves little")
+			}
+			if checked == 0 && susp > 0 {
+				t.Errorf("suspensions, but no holders call was checked against the scan")
 			}
 			t.Logf("%d suspensions; %d instants fast, %d reference", susp, res[0].Instants, res[1].Instants)
 		})

@@ -2,7 +2,6 @@ package preempt
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -25,7 +24,7 @@ func (p *SS) fresh(t *sim.Task) {
 	avail := base
 	if t.Procs <= avail {
 		if set, ok := p.pick(freeSet(), t.Procs); ok {
-			_ = p.m.StartOn(t, set)
+			p.startOn(t, set)
 		}
 		return
 	}
@@ -189,7 +188,7 @@ func (p *SS) mayPass(t *sim.Task, tau float64, s *sim.Task, now sim.Time) bool {
 func (p *SS) suspendAll(victims []*sim.Task) {
 	for _, v := range victims {
 		p.suspend(v)
-		p.susp.left(v)
+		p.leave(v)
 		p.lowStale = true
 		p.victims = append(p.victims, v)
 	}
@@ -203,7 +202,7 @@ func (p *SS) reenter(t *sim.Task, now sim.Time) {
 		p.start(t)
 		return
 	}
-	victims, at, w1, w2 := p.holders(t, now)
+	victims, at, w1, w2 := p.holders(t, now, true)
 	if at > now {
 		p.susp.set(t, at, w1, w2)
 		return
@@ -216,86 +215,4 @@ func (p *SS) reenter(t *sim.Task, now sim.Time) {
 	p.suspendAll(victims)
 	p.left = p.left || (!t.Set.Contains(u) && p.over == nil)
 	p.commit(t, t.Set, victims)
-}
-
-// holders returns the jobs holding processors of Suspended job t and the
-// earliest time t may suspend them all: now if it may now; else a lower
-// bound, with the (up to two, -1 for none) jobs whose leaving may make it
-// earlier. The bound is sim.Never when t may not before one of those
-// leaves (TSS forbids it for good: one is protected or, under the formula
-// reading, t's priority exceeds one's limit now or will when it reaches SF
-// times the highest priority among them), else when t's priority will
-// reach SF times the highest of theirs, and not before each is running
-// and suspendable. A job resuming, or a claimant that will start on some
-// of t's processors, counts with the priority it will have when it runs.
-// A job being suspended counts only until its overhead ends: its
-// processors then become free or go to the claimant that suspended it,
-// which counts as such.
-func (p *SS) holders(t *sim.Task, now sim.Time) (victims []*sim.Task, at sim.Time, w1, w2 int32) {
-	tau := p.prio[t.Index]
-	hi, lo := 0.0, math.Inf(1)
-	hiJob, loJob, prot := int32(-1), int32(-1), int32(-1)
-	earliest := now
-	// add counts a job that runs from time from with priority x.
-	add := func(r *sim.Task, from sim.Time, x float64) {
-		if from > now {
-			earliest = max(earliest, from+1)
-		}
-		if p.guard {
-			if prot < 0 && p.protected(r, x) {
-				prot = int32(r.Index)
-			}
-		} else if p.limit != nil && p.limit[r.Index] < lo {
-			lo, loJob = p.limit[r.Index], int32(r.Index)
-		}
-		if x = p.cfg.SuspensionFactor * x; x > hi || hiJob < 0 {
-			hi, hiJob = x, int32(r.Index)
-		}
-	}
-	victims = p.cand[:0]
-	for _, r := range p.m.Active() {
-		if !r.Set.Overlaps(t.Set) {
-			continue
-		}
-		switch r.State {
-		case sim.Running:
-			add(r, now-1, xfactor(r, now))
-			if r.Since == now {
-				earliest = now + 1
-			}
-			victims = append(victims, r)
-		case sim.Resuming:
-			end := r.Since + p.overhead(r)
-			add(r, end, xfactor(r, end))
-		default: // Suspending: its processors are free, or claimed, at the end of its overhead
-			earliest = max(earliest, r.Since+p.overhead(r))
-		}
-	}
-	for _, c := range p.claims {
-		if c.set.Overlaps(t.Set) {
-			from := c.at
-			if c.t.State == sim.Suspended {
-				from += p.overhead(c.t)
-			}
-			add(c.t, from, xfactor(c.t, from))
-		}
-	}
-	p.cand = victims
-	switch {
-	case prot >= 0:
-		return nil, sim.Never, prot, -1
-	case tau > lo:
-		return nil, sim.Never, loJob, -1
-	case hi > lo:
-		return nil, sim.Never, hiJob, loJob
-	case tau >= hi:
-		if earliest > now {
-			return nil, earliest, -1, -1
-		}
-		return victims, now, -1, -1
-	}
-	// tau(x) = (x - submit - work + estimate) / estimate reaches hi at
-	// x = submit + work - estimate + hi*estimate; one second early is safe.
-	x := t.Submit + t.Work - t.Estimate + sim.FloorTime(hi*float64(t.Estimate)) - 1
-	return nil, max(x, earliest, now+1), hiJob, -1
 }
