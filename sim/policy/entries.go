@@ -74,6 +74,8 @@ var entries = []Entry{
 			{Name: "hold_remembered", Kind: Bool, Default: false,
 				Doc: "a job that never ran does not take free processors a suspended job remembers: it suspends running jobs instead, or waits " +
 					"(suspensions come from arrivals only; a suspended job gets its processors back as their users leave)"},
+			{Name: "timeslice_preemptible", Kind: Bool, Default: false,
+				Doc: "a later arrival may suspend a job still in its immediate timeslice (false: that timeslice is not interrupted)"},
 		}, overheadParams...),
 		Validate: checkOverhead,
 		Build: func(v Values, env Env) (sim.Policy, error) {
@@ -81,7 +83,7 @@ var entries = []Entry{
 			if err != nil {
 				return nil, err
 			}
-			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), ResumeFactor: v.Float("resume_factor"), HoldRemembered: v.Bool("hold_remembered"), Overhead: o})
+			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), ResumeFactor: v.Float("resume_factor"), HoldRemembered: v.Bool("hold_remembered"), TimeslicePreemptible: v.Bool("timeslice_preemptible"), Overhead: o})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
 			}

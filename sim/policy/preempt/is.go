@@ -43,6 +43,10 @@ type ISConfig struct {
 	// come from arrivals only, and a suspended job gets its processors
 	// back as their users leave.
 	HoldRemembered bool
+	// TimeslicePreemptible lets an arriving job suspend a job that is
+	// still in its own immediate timeslice (but not one (re)started at
+	// this instant). Without it the timeslice is not interrupted.
+	TimeslicePreemptible bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }
@@ -196,12 +200,12 @@ func (p *IS) Schedule() {
 }
 
 // victims collects the running jobs that may be suspended: past their
-// timeslice and not (re)started at this instant, by ascending
-// instantaneous xfactor.
+// timeslice (any, with TimeslicePreemptible) and not (re)started at this
+// instant, by ascending instantaneous xfactor.
 func (p *IS) victims(now sim.Time) {
 	p.run = p.run[:0]
 	for _, t := range p.m.Active() {
-		if t.State == sim.Running && t.Since < now && t.WorkDone(now) >= p.cfg.Timeslice {
+		if t.State == sim.Running && t.Since < now && (p.cfg.TimeslicePreemptible || t.WorkDone(now) >= p.cfg.Timeslice) {
 			p.ixf[t.Index] = instXfactor(t, now)
 			p.run = append(p.run, t)
 		}

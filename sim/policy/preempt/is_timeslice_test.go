@@ -1,0 +1,47 @@
+package preempt
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/simcheck"
+)
+
+// TestIS_TimeslicePreemptible checks the reading in which a later arrival
+// may interrupt a job's immediate timeslice. On 4 processors, job 1 (4
+// processors, 7200 s) starts at 0; job 2 (4 processors, 300 s) arrives at
+// 100, while job 1 is in its timeslice. Protected, job 1 runs until its
+// timeslice ends at 600; job 2 then suspends it and runs 600-900, and job
+// 1 resumes on its free processors and ends at 900 + 6600 = 7500.
+// Preemptible, job 2 suspends job 1 at once and runs 100-400; job 1 ends
+// at 400 + 7100 = 7500. Job 1 is suspended once either way.
+func TestIS_TimeslicePreemptible(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 7200, Estimate: 7200, Procs: 4},
+		{ID: 2, Submit: 100, Runtime: 300, Estimate: 300, Procs: 4},
+	}
+	for _, tc := range []struct {
+		preemptible  bool
+		start2, end2 sim.Time
+	}{{false, 600, 900}, {true, 100, 400}} {
+		cfg := DefaultISConfig()
+		cfg.TimeslicePreemptible = tc.preemptible
+		p, err := NewIS(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(jobs, res); err != nil {
+			t.Fatalf("preemptible=%v: invariants: %v", tc.preemptible, err)
+		}
+		j1, j2 := &res.Tasks[0], &res.Tasks[1]
+		if j2.FirstStart != tc.start2 || j2.End != tc.end2 || j1.End != 7500 || j1.Suspensions != 1 {
+			t.Errorf("preemptible=%v: job 2 %d-%d, job 1 end %d (%d suspensions); want %d-%d, 7500 (1)",
+				tc.preemptible, j2.FirstStart, j2.End, j1.End, j1.Suspensions, tc.start2, tc.end2)
+		}
+	}
+}
