@@ -254,6 +254,11 @@ type Policy struct {
 	holding bool        // a decision waits for the end of DecisionInterval
 	counts  []int       // jobs per processor (simple preemption)
 	crowded sim.ProcSet // processors holding MaxJobsPerProc jobs or more
+	q       queue       // queued jobs (simple preemption)
+	// reference makes the simple-preemption disciplines decide over
+	// every job in the system instead of the queue index: the plain
+	// routines, kept to test the index against.
+	reference bool
 
 	// Scratch reused across decisions (no allocation per decision).
 	keyBuf []keyed
@@ -319,11 +324,34 @@ func (p *Policy) Init(m *sim.Machine) error {
 	p.counts = make([]int, m.Size())
 	p.crowded = sim.NewProcSet(m.Size())
 	p.stamp = make([]uint32, m.NumTasks())
+	if p.indexed() {
+		size := func(t *sim.Task) int { return p.desired[t.Index] }
+		if p.cfg.Discipline == PreemptAD {
+			size = func(t *sim.Task) int { return t.Elastic.Min }
+		}
+		largest := 0
+		for i := range m.NumTasks() {
+			largest = max(largest, size(m.Task(i)))
+		}
+		p.q.init(largest, size)
+	}
 	return nil
 }
 
+// indexed reports whether the discipline decides on the queue index.
+func (p *Policy) indexed() bool {
+	d := p.cfg.Discipline
+	return (d == Preempt || d == PreemptAD) && !p.reference
+}
+
 // Arrive queues t.
-func (p *Policy) Arrive(t *sim.Task) { p.jobs = append(p.jobs, t); p.decide = true }
+func (p *Policy) Arrive(t *sim.Task) {
+	p.jobs = append(p.jobs, t)
+	p.decide = true
+	if p.indexed() {
+		p.q.addPending(t, p.Key(t))
+	}
+}
 
 // Finish removes t.
 func (p *Policy) Finish(t *sim.Task) {
@@ -367,8 +395,12 @@ func (p *Policy) Schedule() {
 	switch d := p.cfg.Discipline; {
 	case d <= RTCADSubset:
 		p.runToCompletion()
+	case d == Preempt && p.reference:
+		p.preemptPlain()
 	case d == Preempt:
 		p.preempt()
+	case d == PreemptAD && p.reference:
+		p.preemptADPlain()
 	case d == PreemptAD:
 		p.preemptAD()
 	default:
@@ -382,6 +414,9 @@ func (p *Policy) Schedule() {
 
 // waiting reports whether a job is queued (pending, suspended or stopped).
 func (p *Policy) waiting() bool {
+	if p.indexed() {
+		return p.q.queued()
+	}
 	for _, t := range p.jobs {
 		if t.State == sim.Waiting || t.State == sim.Suspended || t.State == sim.Stopped {
 			return true

@@ -8,14 +8,19 @@ import (
 
 // countJobs fills p.counts, the jobs present (holding processors or
 // suspended on them) on each processor, and p.crowded, the processors
-// holding MaxJobsPerProc of them or more.
+// holding MaxJobsPerProc of them or more: from the jobs holding processors
+// and the suspended list, not from every job in the system.
 func (p *Policy) countJobs() {
 	clear(p.counts)
-	for _, t := range p.jobs {
+	count := func(i int) { p.counts[i]++ }
+	for _, t := range p.m.Active() {
 		switch t.State {
-		case sim.Running, sim.Resuming, sim.Suspending, sim.Suspended:
-			t.Set.Each(func(i int) { p.counts[i]++ })
+		case sim.Running, sim.Resuming, sim.Suspending:
+			t.Set.Each(count)
 		}
+	}
+	for _, e := range p.q.susp {
+		e.t.Set.Each(count)
 	}
 	p.crowded = sim.NewProcSet(p.m.Size())
 	for i, c := range p.counts {
@@ -42,152 +47,211 @@ func (p *Policy) addCounts(set sim.ProcSet) {
 	})
 }
 
-// preempt is LSF-PREEMPT.
+// preempt is LSF-PREEMPT, on the queue index (see preemptPlain for the
+// same decision over every job in the system).
 func (p *Policy) preempt() {
+	q := &p.q
+	defer q.flush()
 	p.countJobs()
-	queued := p.pend[:0]
-	for _, t := range p.jobs {
-		if t.State == sim.Waiting || t.State == sim.Suspended {
-			queued = append(queued, t)
-		}
-	}
-	defer func() { clear(queued); p.pend = queued[:0] }()
 	// Fill free processors as LSF-RTC: in LSF-RTC's order (arrival, so
 	// suspended jobs before younger pending ones; with demand knowledge
 	// by remaining demand, SPT), suspended jobs only on their own
 	// processors. Marked jobs have been (re)started by this decision.
-	if p.cfg.KnowDemand {
-		p.byKey(queued)
-	}
 	p.mark()
-	var room sim.ProcSet // roomy free processors, valid while roomOK
-	roomOK := false
-	for _, t := range queued {
-		started := false
-		switch t.State {
-		case sim.Suspended:
-			if p.m.CanResume(t) {
-				_ = p.m.Resume(t, 0)
-				p.setMark(t)
-				roomOK = false
-				started = true
-			}
-		case sim.Waiting:
-			if !roomOK {
-				room, roomOK = p.roomy(p.m.FreeSet()), true
-			}
-			if set, ok := room.TakeLowest(p.desired[t.Index]); ok {
-				roomOK = false
-				if p.dispatchOn(t, set) == nil {
-					p.addCounts(set)
-					p.setMark(t)
-					started = true
-				}
-			}
-		}
-		if p.cfg.Scan.stops(started) {
-			break
-		}
+	if p.m.Free() > 0 {
+		p.fill()
 	}
 	// Then let waiting jobs preempt running ones, highest key first. The
 	// queued jobs' keys do not change during the decision.
 	running := p.run[:0]
-	for _, t := range p.jobs {
+	for _, t := range p.m.Active() {
 		if t.State == sim.Running && !p.protected(t) {
 			running = append(running, t)
 		}
 	}
 	defer func() { clear(running); p.run = running[:0] }()
-	if len(running) == 0 || !slices.ContainsFunc(queued, func(c *sim.Task) bool { return !p.marked(c) }) {
+	if len(running) == 0 || !q.queued() {
 		return // nothing to preempt, or no job to preempt with
 	}
 	p.byKey(running)
 	slices.Reverse(running)
 	// Candidates preempt by key: least acquired processor time, or
 	// shortest remaining demand.
-	if !p.cfg.KnowDemand {
-		p.byKey(queued)
-	}
-	keys := p.keys[:0]
-	for _, c := range queued {
-		keys = append(keys, p.Key(c))
-	}
-	p.keys = keys
 	ratio := p.cfg.AcquiredRatio
 	if p.cfg.KnowDemand {
 		ratio = p.cfg.DemandRatio
 	}
 	total := p.cfg.KnowDemand && p.cfg.PreemptDemand == DemandTotal
+	// below reports whether a candidate's key (its demand with total)
+	// is below limit.
+	below := func(e keyed, limit float64) bool {
+		if total {
+			return e.t.Elastic.Work < limit
+		}
+		return e.k < limit
+	}
 	for _, r := range running {
 		limit := ratio * p.Key(r)
 		if total {
 			limit = ratio * r.Elastic.Work
 		}
+		// The first candidate in key order: a job suspended on r's
+		// processors, or a pending job of r's size when r's processors
+		// have room for one more job.
+		var best keyed
+		found := false
+		for _, e := range q.susp {
+			if below(e, limit) && sameSet(e.t.Set, r.Set) {
+				best, found = e, true
+				break
+			}
+		}
 		roomChecked, fits := false, false
-		for i, c := range queued {
-			k := keys[i]
-			if total {
-				k = c.Elastic.Work
+		for _, e := range q.bucket(r.Procs) {
+			if found && !before(e, best) {
+				break
 			}
-			if k >= limit || p.marked(c) {
-				continue
-			}
-			if c.State == sim.Suspended && !sameSet(c.Set, r.Set) {
-				continue
-			}
-			if c.State == sim.Waiting {
-				if p.desired[c.Index] != r.Procs {
+			if !below(e, limit) {
+				if total {
 					continue
 				}
-				if !roomChecked {
-					roomChecked, fits = true, p.roomy(r.Set).Len() == r.Procs
-				}
-				if !fits {
-					continue
-				}
+				break // the rest of the bucket has larger keys
 			}
-			set := r.Set.Clone()
-			if p.m.Suspend(r, 0) != nil {
-				return
+			if !roomChecked {
+				roomChecked, fits = true, p.roomy(r.Set).Len() == r.Procs
 			}
-			if c.State == sim.Suspended {
-				_ = p.m.Resume(c, 0)
-			} else {
-				_ = p.dispatchOn(c, set)
-				p.addCounts(set)
+			if fits {
+				best, found = e, true
 			}
-			p.setMark(c)
 			break
+		}
+		if !found {
+			continue
+		}
+		c := best.t
+		set := r.Set.Clone()
+		if p.m.Suspend(r, 0) != nil {
+			return
+		}
+		q.suspended(r, p.Key(r))
+		if c.State == sim.Suspended {
+			_ = p.m.Resume(c, 0)
+			q.resumed(best)
+		} else {
+			q.removePending(best)
+			_ = p.dispatchOn(c, set)
+			p.addCounts(set)
+		}
+		p.setMark(c)
+	}
+}
+
+// fill is LSF-PREEMPT's filling of free processors in LSF-RTC's order:
+// the queued jobs that can start, visited in that order. A pending job
+// starts when the roomy free processors are at least its size, and those
+// only shrink during the fill, so each bucket's first job is its next
+// candidate and buckets of larger sizes are skipped; with in_order the
+// first job that does not start ends the fill, so every bucket is looked at.
+func (p *Policy) fill() {
+	q := &p.q
+	// fillBefore is LSF-RTC's order: arrival, or key with demand knowledge.
+	fillBefore := func(a, b keyed) bool {
+		if p.cfg.KnowDemand {
+			return before(a, b)
+		}
+		return a.t.Index < b.t.Index
+	}
+	susp := append(p.keyBuf[:0], q.susp...)
+	if !p.cfg.KnowDemand {
+		slices.SortFunc(susp, func(a, b keyed) int { return a.t.Index - b.t.Index })
+	}
+	defer func() { clear(susp); p.keyBuf = susp[:0] }()
+	si := 0
+	var room sim.ProcSet // roomy free processors, valid while roomOK
+	roomOK := false
+	for {
+		if !roomOK {
+			room, roomOK = p.roomy(p.m.FreeSet()), true
+		}
+		limit := room.Len()
+		if p.cfg.Scan == ScanInOrder {
+			limit = p.m.Size()
+		}
+		var w keyed
+		wok := false
+		for _, s := range q.sizes {
+			if s > limit {
+				break
+			}
+			if e := q.bucket(s)[0]; !wok || fillBefore(e, w) {
+				w, wok = e, true
+			}
+		}
+		sok := si < len(susp)
+		if !wok && !sok {
+			return
+		}
+		started := false
+		if sok && (!wok || fillBefore(susp[si], w)) {
+			e := susp[si]
+			si++
+			if p.m.CanResume(e.t) {
+				_ = p.m.Resume(e.t, 0)
+				q.resumed(e)
+				p.setMark(e.t)
+				roomOK = false
+				started = true
+			}
+		} else {
+			set, ok := room.TakeLowest(p.desired[w.t.Index])
+			if !ok {
+				return // in_order: the first job that does not fit ends the scan
+			}
+			roomOK = false
+			q.removePending(w)
+			if p.dispatchOn(w.t, set) == nil {
+				p.addCounts(set)
+				p.setMark(w.t)
+				started = true
+			}
+		}
+		if p.cfg.Scan.stops(started) {
+			return
 		}
 	}
 }
 
 func sameSet(a, b sim.ProcSet) bool { return a.Contains(b) && b.Contains(a) }
 
-// preemptAD is LSF-PREEMPT-AD (the matrix discipline).
+// preemptAD is LSF-PREEMPT-AD (the matrix discipline), on the queue index
+// (see preemptADPlain for the same decision over every job in the system).
 func (p *Policy) preemptAD() {
-	p.countJobs()
-	size := p.m.Size()
-	var running, pending, stopped []*sim.Task
-	var protected []*sim.Task
-	for _, t := range p.jobs {
-		switch t.State {
-		case sim.Running, sim.Resuming:
-			running = append(running, t)
-			if p.protected(t) {
-				protected = append(protected, t)
-			}
-		case sim.Waiting:
-			pending = append(pending, t)
-		case sim.Suspended:
-			stopped = append(stopped, t)
-		}
-	}
-	if len(pending) == 0 && len(stopped) == 0 {
+	q := &p.q
+	defer q.flush()
+	if !q.queued() {
 		return
 	}
-	p.byKey(stopped)
-	// Rows: 0 = running jobs; stopped jobs first fit into rows 1.. by set.
+	p.countJobs()
+	size := p.m.Size()
+	// The running jobs in arrival order, as the plain decision has them.
+	var running, protected []*sim.Task
+	for _, t := range p.m.Active() {
+		if t.State == sim.Running || t.State == sim.Resuming {
+			running = append(running, t)
+		}
+	}
+	slices.SortFunc(running, func(a, b *sim.Task) int { return a.Index - b.Index })
+	for _, t := range running {
+		if p.protected(t) {
+			protected = append(protected, t)
+		}
+	}
+	// Rows: 0 = running jobs; stopped jobs (in key order) first fit into
+	// rows 1.. by set.
+	stopped := make([]*sim.Task, len(q.susp))
+	for i, e := range q.susp {
+		stopped[i] = e.t
+	}
 	rows := [][]*sim.Task{running}
 	var rowSets []sim.ProcSet
 	for _, t := range stopped {
@@ -205,16 +269,18 @@ func (p *Policy) preemptAD() {
 			rowSets = append(rowSets, t.Set.Clone())
 		}
 	}
-	if len(pending) > 0 {
+	if q.npend > 0 {
 		rows = append(rows, nil) // a new row for pending jobs
 		rowSets = append(rowSets, sim.NewProcSet(size))
 	}
-	// Every job of the matrix and the pending ones, by key: a row's plan
-	// fills from the jobs of the other rows and the pending ones in this
-	// order (its own jobs are committed first, so they are skipped).
-	all := make([]*sim.Task, 0, len(running)+len(stopped)+len(pending))
-	all = append(append(append(all, running...), stopped...), pending...)
-	p.byKey(all)
+	// The jobs of the matrix by key; a row's plan merges them with the
+	// pending buckets.
+	others := make([]keyed, 0, len(running)+len(stopped))
+	for _, t := range running {
+		others = append(others, keyed{p.Key(t), t})
+	}
+	others = append(others, q.susp...)
+	slices.SortFunc(others, cmpKeyed)
 	roomAll := p.roomy(sim.FullProcSet(size))
 	// Plan every feasible row; run the one with the smallest key.
 	var best *rowPlan
@@ -231,7 +297,7 @@ func (p *Policy) preemptAD() {
 				continue
 			}
 		}
-		pl := p.planRow(protected, row, all, roomAll)
+		pl := p.planRow(protected, row, others, roomAll)
 		if pl.n > 0 && (best == nil || pl.key < best.key) {
 			best = pl
 		}
@@ -247,16 +313,20 @@ func (p *Policy) preemptAD() {
 	}
 	for _, t := range running {
 		if !p.marked(t) && t.State == sim.Running {
-			_ = p.m.Suspend(t, 0)
+			if p.m.Suspend(t, 0) == nil {
+				q.suspended(t, p.Key(t))
+			}
 		}
 	}
-	for _, t := range stopped {
-		if p.marked(t) && p.m.CanResume(t) {
-			_ = p.m.Resume(t, 0)
+	for _, e := range slices.Clone(q.susp) {
+		if p.marked(e.t) && p.m.CanResume(e.t) {
+			_ = p.m.Resume(e.t, 0)
+			q.resumed(e)
 		}
 	}
 	for _, a := range best.started {
 		if p.m.FreeSet().Contains(a.set) {
+			q.removePending(keyed{p.Key(a.t), a.t})
 			_ = p.dispatchOn(a.t, a.set)
 		}
 	}
@@ -271,11 +341,16 @@ type rowPlan struct {
 }
 
 // planRow commits the protected jobs and the row's jobs, then fills by
-// key from cands (all jobs, in key order): pending jobs at their minimum
-// on uncommitted processors of roomAll (those with room for one more
-// job), jobs of other rows when their whole set is uncommitted; leftover
-// units go to the started pending jobs.
-func (p *Policy) planRow(protected, row, cands []*sim.Task, roomAll sim.ProcSet) *rowPlan {
+// key from others (the running and stopped jobs, in key order) and the
+// pending jobs: pending jobs at their minimum on uncommitted processors
+// of roomAll (those with room for one more job), jobs of other rows when
+// their whole set is uncommitted; leftover units go to the started
+// pending jobs. A pending job is taken when the room is at least its
+// minimum, and the room only shrinks, so the pending jobs a plan takes
+// are the first ones of their buckets and buckets of larger minimums are
+// skipped.
+func (p *Policy) planRow(protected, row []*sim.Task, others []keyed, roomAll sim.ProcSet) *rowPlan {
+	q := &p.q
 	pl := &rowPlan{}
 	committedSet := sim.NewProcSet(p.m.Size())
 	p.mark()
@@ -299,24 +374,46 @@ func (p *Policy) planRow(protected, row, cands []*sim.Task, roomAll sim.ProcSet)
 			take(t, t.Set)
 		}
 	}
+	// taken[i] is how many pending jobs of bucket q.sizes[i] the plan took.
+	taken := make([]int, len(q.sizes))
 	var room sim.ProcSet
-	for _, t := range cands {
-		if p.marked(t) {
-			continue
+	room.SetDiff(roomAll, committedSet)
+	oi := 0
+	for {
+		for oi < len(others) && p.marked(others[oi].t) {
+			oi++
 		}
-		if t.State == sim.Waiting {
-			room.SetDiff(roomAll, committedSet)
-			set, ok := room.TakeLowest(t.Elastic.Min)
-			if !ok {
-				continue
+		var w keyed
+		wi := -1
+		limit := room.Len()
+		for i, s := range q.sizes {
+			if s > limit {
+				break
 			}
-			pl.started = append(pl.started, alloc{t: t, k: t.Elastic.Min, grow: true, set: set})
-			take(t, set)
+			if b := q.bucket(s); taken[i] < len(b) && (wi < 0 || before(b[taken[i]], w)) {
+				w, wi = b[taken[i]], i
+			}
+		}
+		if oi == len(others) && wi < 0 {
+			break
+		}
+		if oi < len(others) && (wi < 0 || before(others[oi], w)) {
+			t := others[oi].t
+			oi++
+			if !committedSet.Overlaps(t.Set) {
+				take(t, t.Set)
+				room.SetDiff(roomAll, committedSet)
+			}
 			continue
 		}
-		if !committedSet.Overlaps(t.Set) {
-			take(t, t.Set)
+		taken[wi]++
+		set, ok := room.TakeLowest(w.t.Elastic.Min)
+		if !ok {
+			continue // not reached: the room holds at least the minimum
 		}
+		pl.started = append(pl.started, alloc{t: w.t, k: w.t.Elastic.Min, grow: true, set: set})
+		take(w.t, set)
+		room.SetDiff(roomAll, committedSet)
 	}
 	room.SetDiff(roomAll, committedSet)
 	p.spread(pl.started, room.Len())
