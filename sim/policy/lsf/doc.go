@@ -168,10 +168,18 @@
 //
 // # Cost
 //
-// Each decision sorts the jobs in the system by key (O(n log n); lsf-preempt
-// sorts only when a running job could be preempted, lsf-preempt-ad once per
-// decision, not per row); subset-sum is O(n·units); lsf-preempt-ad plans
-// every row (O(rows·n) set operations on machine-sized bit sets). Jobs are
-// sized with [sim.Machine.Mold] before they are dispatched, the engine's one
+// The run-to-completion and migratable disciplines sort the jobs in the
+// system by key at each decision (O(n log n)); subset-sum is O(n·units).
+// lsf-preempt and lsf-preempt-ad keep the queued jobs in an index instead
+// (queue.go): a queued job's key changes only while it runs, so pending
+// jobs wait in buckets by size (desired, or minimum for lsf-preempt-ad),
+// each in key order, and suspended jobs (at most MaxJobsPerProc per
+// processor) in one list. A decision visits the buckets whose size fits
+// the room and the bucket of a running job's size, not the whole queue:
+// its cost is that of the running and suspended jobs and of the jobs it
+// starts, times the number of sizes; lsf-preempt-ad plans every row that
+// way. The plain routines (every job collected and sorted) are kept and
+// the index is tested against them run for run. Jobs are sized with
+// [sim.Machine.Mold] before they are dispatched, the engine's one
 // resizing call for moldable and elastic jobs.
 package lsf
