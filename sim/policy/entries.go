@@ -76,6 +76,8 @@ var entries = []Entry{
 					"(suspensions come from arrivals only; a suspended job gets its processors back as their users leave)"},
 			{Name: "timeslice_preemptible", Kind: Bool, Default: false,
 				Doc: "a later arrival may suspend a job still in its immediate timeslice (false: that timeslice is not interrupted)"},
+			{Name: "timeslice_yield", Kind: Bool, Default: false,
+				Doc: "a job that suspended others to start is suspended in turn when its immediate timeslice ends, if one of them is still waiting for processors it holds"},
 		}, overheadParams...),
 		Validate: checkOverhead,
 		Build: func(v Values, env Env) (sim.Policy, error) {
@@ -83,7 +85,7 @@ var entries = []Entry{
 			if err != nil {
 				return nil, err
 			}
-			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), ResumeFactor: v.Float("resume_factor"), HoldRemembered: v.Bool("hold_remembered"), TimeslicePreemptible: v.Bool("timeslice_preemptible"), Overhead: o})
+			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), ResumeFactor: v.Float("resume_factor"), HoldRemembered: v.Bool("hold_remembered"), TimeslicePreemptible: v.Bool("timeslice_preemptible"), TimesliceYield: v.Bool("timeslice_yield"), Overhead: o})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
 			}

@@ -47,6 +47,11 @@ type ISConfig struct {
 	// still in its own immediate timeslice (but not one (re)started at
 	// this instant). Without it the timeslice is not interrupted.
 	TimeslicePreemptible bool
+	// TimesliceYield ends an arriving job's immediate timeslice as a
+	// timeslice: when the job has done Timeslice of work while a job it
+	// suspended to start is still suspended on processors it holds, it is
+	// suspended in turn (once), and comes back as suspended jobs do.
+	TimesliceYield bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }
@@ -87,6 +92,7 @@ type IS struct {
 	reference bool
 	timer     sim.Timer
 	timerAt   sim.Time
+	yield     yielders // jobs that may yield at their timeslice's end
 }
 
 // NewIS returns an IS policy.
@@ -107,6 +113,7 @@ func (p *IS) Init(m *sim.Machine) error {
 	p.bnd.init(m.NumTasks())
 	p.waiting, p.susp = p.waiting[:0], p.susp[:0]
 	p.timerAt = -1
+	p.yield.init(m.NumTasks(), p.cfg.TimesliceYield)
 	return nil
 }
 
@@ -127,6 +134,7 @@ func instXfactor(t *sim.Task, now sim.Time) float64 {
 func (p *IS) Schedule() {
 	now := p.m.Now()
 	p.launchReady()
+	p.yieldPass(now)
 	ranked := false
 	for _, t := range p.waiting {
 		if t.State != sim.Waiting || p.pending[t.Index] {
@@ -222,7 +230,9 @@ func (p *IS) victims(now sim.Time) {
 // instantaneous xfactor until t fits, then, from the highest of them
 // down, any it turns out not to need. It does nothing if suspending every
 // eligible job would not make room.
-func (p *IS) serve(t *sim.Task) { p.suspendFor(t, p.run, p.cfg.HoldRemembered) }
+func (p *IS) serve(t *sim.Task) {
+	p.yield.record(t, p.suspendFor(t, p.run, p.cfg.HoldRemembered))
+}
 
 // availNew returns the number of free unclaimed processors a job that
 // never ran may take: all of them, or, under [ISConfig.HoldRemembered],
@@ -241,8 +251,9 @@ func (p *IS) availNew() int {
 // from the last of them back, any it turns out not to need, and commits t
 // to the processors they and the free ones give (with hold, only free
 // ones no suspended job remembers). It does nothing if suspending all of
-// them would not make room.
-func (p *IS) suspendFor(t *sim.Task, run []*sim.Task, hold bool) {
+// them would not make room. It returns the jobs it suspended (scratch,
+// valid until the next call).
+func (p *IS) suspendFor(t *sim.Task, run []*sim.Task, hold bool) []*sim.Task {
 	free := p.availSet()
 	if hold {
 		free.Subtract(p.held)
@@ -260,7 +271,7 @@ func (p *IS) suspendFor(t *sim.Task, run []*sim.Task, hold bool) {
 	}
 	p.cand = victims
 	if avail < t.Procs {
-		return
+		return nil
 	}
 	for i := len(victims) - 1; i >= 0; i-- {
 		if avail-victims[i].Procs >= t.Procs {
@@ -273,6 +284,7 @@ func (p *IS) suspendFor(t *sim.Task, run []*sim.Task, hold bool) {
 		p.suspendVictim(v, 0)
 	}
 	p.commit(t, set, victims)
+	return victims
 }
 
 // reclaim suspends the running jobs holding a Suspended job's processors
@@ -344,6 +356,7 @@ func (p *IS) retry(now sim.Time) {
 		// minute later (the preemption interval of SS).
 		next = now + DefaultInterval - now%DefaultInterval
 	}
+	next = min(next, p.yieldNext(now))
 	if len(p.waiting) == 0 {
 		p.setTimer(now, next)
 		return

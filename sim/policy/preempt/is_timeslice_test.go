@@ -45,3 +45,43 @@ func TestIS_TimeslicePreemptible(t *testing.T) {
 		}
 	}
 }
+
+// TestIS_TimesliceYield checks the reading in which an arriving job's
+// immediate timeslice ends as a timeslice. On 4 processors, job 1 (4
+// processors, 7200 s) starts at 0; job 2 (4 processors, 3000 s) arrives at
+// 1000 and suspends it (job 1 is past its own timeslice). Without the
+// reading, job 2 runs to its end (1000-4000) and job 1 resumes and ends at
+// 4000 + 6200 = 10200. With it, job 2 yields at the end of its timeslice,
+// 1600, as job 1 still waits for its processors; job 1 resumes at once and
+// ends at 1600 + 6200 = 7800, and job 2 (suspended, resuming on free
+// processors) ends at 7800 + 2400 = 10200. Each job is suspended once.
+func TestIS_TimesliceYield(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 7200, Estimate: 7200, Procs: 4},
+		{ID: 2, Submit: 1000, Runtime: 3000, Estimate: 3000, Procs: 4},
+	}
+	for _, tc := range []struct {
+		yield      bool
+		end1, end2 sim.Time
+		susp2      int
+	}{{false, 10200, 4000, 0}, {true, 7800, 10200, 1}} {
+		cfg := DefaultISConfig()
+		cfg.TimesliceYield = tc.yield
+		p, err := NewIS(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(jobs, res); err != nil {
+			t.Fatalf("yield=%v: invariants: %v", tc.yield, err)
+		}
+		j1, j2 := &res.Tasks[0], &res.Tasks[1]
+		if j1.End != tc.end1 || j2.End != tc.end2 || j1.Suspensions != 1 || j2.Suspensions != tc.susp2 {
+			t.Errorf("yield=%v: job 1 end %d (%d suspensions), job 2 end %d (%d); want %d (1), %d (%d)",
+				tc.yield, j1.End, j1.Suspensions, j2.End, j2.Suspensions, tc.end1, tc.end2, tc.susp2)
+		}
+	}
+}
