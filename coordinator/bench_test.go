@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -109,6 +110,86 @@ func BenchmarkFarm(b *testing.B) {
 			b.ReportMetric(ms(elapsed-farmed)/float64(b.N), "outputs-ms")
 		})
 	}
+}
+
+// overheadSpec is 2,000 tasks of 10 KTH jobs each: the simulator's share
+// of a task is a few microseconds, the rest is the farm's.
+const overheadSpec = `
+name: overhead
+workloads:
+  - trace: TRACE
+    count: 10
+    estimates: accurate
+    load: [1.0, 1.1]
+policies:
+  - name: fcfs
+replications: 1000
+`
+
+// BenchmarkFarmOverhead measures the farm's CPU per trivial task, output
+// writing excluded: the CPU time (user + system) of the whole process
+// (embedded JetStream server, one worker with two slots, coordinator with
+// a Badger store on disk) from publishing the tasks to recording the last
+// result ([coordinator.Report.FarmedCPU]), per task, each iteration
+// recomputing every task of a 2,000-task sweep. It reports:
+//
+//   - cpu-ms/task: that CPU per task, everything the farm does for a
+//     task (publishing, the streams, pulling, decoding the task,
+//     marshalling, publishing and acking the result, decoding it to
+//     check it, recording it in the store, acks, progress), plus the
+//     simulation itself;
+//   - sim-ms/task: the CPU of the same tasks run one after the other
+//     with runner.Execute, no farm (the simulation's share of the
+//     above);
+//   - wall-ms/task: the farmed time per task.
+//
+// Run it with GOMAXPROCS=1 for figures that do not depend on the
+// machine's other load.
+func BenchmarkFarmOverhead(b *testing.B) {
+	dir := b.TempDir()
+	spec := MustLoadSpec(b, dir, overheadSpec)
+	ns := MustStartServer(b)
+	StartWorker(b, ns, worker.WithConcurrency(2))
+	st := MustOpenStore(b, filepath.Join(dir, "state"))
+	c := coordinator.New(st, MustConnect(b, ns), coordinator.WithOutDir(filepath.Join(dir, "out")), coordinator.WithForce(true))
+	if _, err := c.Run(context.Background(), spec); err != nil { // warm up: trace upload, caches
+		b.Fatal(err)
+	}
+	cpu := cpuTime()
+	sequentialTime(b, spec)
+	sim := cpuTime() - cpu
+	var farmed, farmedCPU time.Duration
+	var tasks, simTasks int
+	tl, err := spec.Tasks()
+	if err != nil {
+		b.Fatal(err)
+	}
+	simTasks = len(tl)
+	for b.Loop() {
+		rep, err := c.Run(context.Background(), spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Ran != rep.Total {
+			b.Fatalf("Run() report %+v, want every task run", rep)
+		}
+		farmed += rep.Farmed
+		farmedCPU += rep.FarmedCPU
+		tasks += rep.Total
+	}
+	ms := func(d time.Duration, n int) float64 { return float64(d) / float64(time.Millisecond) / float64(n) }
+	b.ReportMetric(ms(farmedCPU, tasks), "cpu-ms/task")
+	b.ReportMetric(ms(sim, simTasks), "sim-ms/task")
+	b.ReportMetric(ms(farmed, tasks), "wall-ms/task")
+}
+
+// cpuTime returns the process's CPU time so far (user + system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // sequentialTime runs every task of spec once, one after the other, on a

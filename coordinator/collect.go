@@ -74,14 +74,52 @@ type fatalError struct{ err error }
 
 func (e *fatalError) Error() string { return e.err.Error() }
 
+// Results are recorded in batches: a result that arrives is checked and
+// kept with its message until the batch is full (flushCount results or
+// flushBytes of them), or until no other result arrives within
+// flushDelay; then the batch is recorded in the store in one transaction
+// and only then are its messages acked. A crash before the write loses
+// nothing: the messages, unacked, are delivered again. Recording a batch
+// at once costs one store transaction instead of one per result, and
+// acking a batch at once lets the server empty the result stream once
+// per batch instead of once per result.
+const (
+	flushCount = 64
+	flushBytes = 256 << 10
+	flushDelay = 20 * time.Millisecond
+)
+
+// pendingResult is a checked result waiting to be recorded.
+type pendingResult struct {
+	msg jetstream.Msg
+	obj string // result object to delete once recorded ("" if none)
+	rec ResultRecord
+}
+
 // receive handles messages from it until every task is finished (nil) or
-// an error.
-func (r *run) receive(ctx context.Context, it jetstream.MessagesContext) error {
-	for len(r.states) < len(r.tasks) {
-		wait, cancel := context.WithTimeout(ctx, r.w.every)
-		msg, err := it.Next(jetstream.NextContext(wait))
+// an error. Results still waiting to be recorded when it returns are
+// recorded first.
+func (r *run) receive(ctx context.Context, it jetstream.MessagesContext) (err error) {
+	defer func() {
+		if ferr := r.flush(ctx); ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
+	for len(r.states)+len(r.batch) < len(r.tasks) {
+		wait := r.w.every
+		if len(r.batch) > 0 {
+			wait = flushDelay
+		}
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		msg, err := it.Next(jetstream.NextContext(wctx))
 		cancel()
 		if ctx.Err() == nil && (errors.Is(err, jetstream.ErrNoHeartbeat) || errors.Is(err, context.DeadlineExceeded)) {
+			if len(r.batch) > 0 {
+				if err := r.flush(ctx); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := r.tick(ctx); err != nil {
 				return err
 			}
@@ -93,13 +131,63 @@ func (r *run) receive(ctx context.Context, it jetstream.MessagesContext) error {
 		if err := r.handle(ctx, msg); err != nil {
 			return err
 		}
+		if len(r.batch) >= flushCount || r.batchBytes >= flushBytes {
+			if err := r.flush(ctx); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
 
-// handle records one result message. Only a store failure is returned (as
-// a *fatalError); anything wrong with the message itself is logged, and a
-// result that cannot be read is recorded as the task's failure.
+// flush records the waiting results in the store, then acks their
+// messages. Only a store failure is returned (as a *fatalError).
+func (r *run) flush(ctx context.Context) error {
+	if len(r.batch) == 0 {
+		return nil
+	}
+	recs := make([]ResultRecord, len(r.batch))
+	for i, p := range r.batch {
+		recs[i] = p.rec
+	}
+	if err := r.c.store.RecordResults(r.id, recs); err != nil {
+		return &fatalError{err}
+	}
+	for i := range r.batch {
+		p := &r.batch[i]
+		id, st := p.rec.ID, p.rec.State
+		r.states[id] = st
+		r.report.Ran++
+		r.ack(p.msg)
+		if p.obj != "" {
+			r.deleteObject(ctx, p.obj)
+		}
+		r.prog.finished(id, st.Failed())
+		if st.Failed() {
+			t := &r.tasks[r.byID[id]]
+			r.c.log.Warn("task failed", "index", t.Index, "task", t.Describe(), "err", st.Err)
+		}
+		*p = pendingResult{}
+	}
+	r.batch, r.batchBytes = r.batch[:0], 0
+	return nil
+}
+
+// waiting reports whether a result of task id waits in the batch.
+func (r *run) waiting(id string) bool {
+	for i := range r.batch {
+		if r.batch[i].rec.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// handle checks one result message and adds it to the batch of results
+// to record (see flush). Only a failure to encode an error result is
+// returned (as a *fatalError); anything wrong with the message itself is
+// logged, and a result that cannot be read is recorded as the task's
+// failure.
 func (r *run) handle(ctx context.Context, msg jetstream.Msg) error {
 	h := msg.Headers()
 	id := h.Get(natsutil.HeaderTask)
@@ -111,7 +199,9 @@ func (r *run) handle(ctx context.Context, msg jetstream.Msg) error {
 		return nil
 	}
 	t := &r.tasks[i]
-	if _, done := r.states[id]; done {
+	if _, done := r.states[id]; done || r.waiting(id) {
+		// The first result's message stays unacked until it is
+		// recorded: acking this one now loses nothing.
 		r.report.Duplicates++
 		r.ack(msg)
 		if obj != "" {
@@ -158,19 +248,8 @@ func (r *run) handle(ctx context.Context, msg jetstream.Msg) error {
 		data = b
 	}
 	st := TaskState{Index: t.Index, Err: res.Err, Worker: res.Worker, WallTime: res.WallTime, At: time.Now().UTC()}
-	if err := r.c.store.RecordResult(r.id, id, st, data); err != nil {
-		return &fatalError{err}
-	}
-	r.states[id] = st
-	r.report.Ran++
-	r.ack(msg)
-	if obj != "" {
-		r.deleteObject(ctx, obj)
-	}
-	r.prog.finished(id, st.Failed())
-	if st.Failed() {
-		r.c.log.Warn("task failed", "index", t.Index, "task", t.Describe(), "err", st.Err)
-	}
+	r.batch = append(r.batch, pendingResult{msg: msg, obj: obj, rec: ResultRecord{ID: id, State: st, Result: data}})
+	r.batchBytes += len(data)
 	return nil
 }
 

@@ -31,10 +31,13 @@
 // # Memory
 //
 // The coordinator's memory does not grow with the job rows of a sweep.
-// Results go to the store as they arrive (each message is decoded once, to
-// check it, and dropped); the client buffers result messages up to a
-// number of bytes (16 MB, or two messages of the server's max payload),
-// not a number of messages, so large inline results cannot pile up.
+// Results go to the store as they arrive, in batches of at most 64
+// results or 256 KB (each message is decoded once, to check it, and
+// dropped; its bytes are kept until its batch is recorded and acked: when
+// the batch is full or no result has come for 20 ms). The client buffers
+// result messages up to a number of bytes (16 MB, or two messages of the
+// server's max payload), not a number of messages, so large inline
+// results cannot pile up.
 // Results too large for a message come through the results object store
 // in chunks. Large results are read back from spool files with plain
 // reads, so the page cache holds them, not the coordinator's resident
@@ -216,6 +219,11 @@ type Report struct {
 	// outputs included. A resumed run's sessions each report their own
 	// time: the time the run was down is in neither.
 	Farmed, Elapsed time.Duration
+	// FarmedCPU is the CPU time (user + system) the whole process used
+	// over Farmed: the coordinator's own, and that of any worker or
+	// server running in the same process (0 where the system does not
+	// say).
+	FarmedCPU time.Duration
 	// Began is when the run first started: for a resumed run, the start of
 	// the interrupted session, so that time.Since(Began) spans the
 	// interruptions too.
@@ -237,6 +245,10 @@ type run struct {
 	report  *Report
 	w       *watch
 	began   time.Time // this session's start
+	// batch holds the checked results waiting to be recorded (see
+	// flush), batchBytes the size of their marshalled results.
+	batch      []pendingResult
+	batchBytes int
 }
 
 // Run runs the sweep to the end: every task finished (or failed) and the
@@ -544,17 +556,18 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
+	start, cpu := time.Now(), processCPU()
 	r.prog.begin()
+	defer func() {
+		r.report.Farmed, r.report.FarmedCPU = time.Since(start), processCPU()-cpu
+	}()
 	if err := r.publish(ctx, pending); err != nil {
 		return err
 	}
 	if err := r.rememberStreams(ctx); err != nil {
 		return err
 	}
-	err = r.collect(ctx, cons)
-	r.report.Farmed = time.Since(start)
-	return err
+	return r.collect(ctx, cons)
 }
 
 func (r *run) failedCount() int {

@@ -300,34 +300,106 @@ func (s *Store) MarkFinished(run string, states map[string]TaskState) error {
 // result goes to a spool file first (see spoolMin), and the transaction
 // records a reference to it.
 func (s *Store) RecordResult(run, id string, st TaskState, result []byte) error {
-	b, err := json.Marshal(st)
-	if err != nil {
-		return fmt.Errorf("encode task state: %w", err)
+	return s.RecordResults(run, []ResultRecord{{ID: id, State: st, Result: result}})
+}
+
+// ResultRecord is a task's marshalled result and its state, to record
+// with [Store.RecordResults].
+type ResultRecord struct {
+	ID     string
+	State  TaskState
+	Result []byte
+}
+
+// RecordResults records several results as [Store.RecordResult] does
+// one, in as few transactions as Badger's transaction size allows: each
+// result and its state are always in the same transaction, so a crash
+// leaves every result either recorded with its state or not at all. One
+// transaction for a batch of small results costs much less than one per
+// result.
+func (s *Store) RecordResults(run string, recs []ResultRecord) error {
+	type entry struct {
+		key, val, state []byte
+		spooled         bool
 	}
-	key := prefixRes + id
-	if st.Failed() {
-		key = prefixErr + id
-	}
-	val, spooled := result, spoolable(key, len(result))
-	if spooled {
-		if val, err = s.writeSpool(key, result); err != nil {
-			return fmt.Errorf("record result of task %s: %w", id, err)
+	entries := make([]entry, len(recs))
+	for i, rc := range recs {
+		b, err := json.Marshal(rc.State)
+		if err != nil {
+			return fmt.Errorf("encode task state: %w", err)
 		}
+		key := prefixRes + rc.ID
+		if rc.State.Failed() {
+			key = prefixErr + rc.ID
+		}
+		e := entry{key: []byte(key), val: rc.Result, state: b, spooled: spoolable(key, len(rc.Result))}
+		if e.spooled {
+			if e.val, err = s.writeSpool(key, rc.Result); err != nil {
+				return fmt.Errorf("record result of task %s: %w", rc.ID, err)
+			}
+		}
+		entries[i] = e
 	}
-	err = s.db.Update(func(txn *badger.Txn) error {
-		if err := txn.Set([]byte(key), val); err != nil {
+	// set puts one result and its state into txn, noting in stale the
+	// spool file the result replaces by a value kept in Badger (removed
+	// once the transaction is committed).
+	set := func(txn *badger.Txn, i int, stale *[]string) error {
+		e := entries[i]
+		old, err := txn.Get(e.key)
+		switch {
+		case err == nil:
+			if !e.spooled && old.ValueSize() == int64(spoolRefLen) {
+				ref, err := old.ValueCopy(nil)
+				if err != nil {
+					return err
+				}
+				if isSpoolRef(ref) {
+					*stale = append(*stale, string(e.key))
+				}
+			}
+		case !errors.Is(err, badger.ErrKeyNotFound):
 			return err
 		}
-		return txn.Set([]byte(prefixRun+run+"/"+id), b)
-	})
-	if err != nil {
-		return fmt.Errorf("record result of task %s: %w", id, err)
-	}
-	if !spooled {
-		// A spooled result this one replaced.
-		if err := s.removeSpool(key); err != nil {
-			return fmt.Errorf("record result of task %s: %w", id, err)
+		if err := txn.Set(e.key, e.val); err != nil {
+			return err
 		}
+		return txn.Set([]byte(prefixRun+run+"/"+recs[i].ID), e.state)
+	}
+	// fill sets entries from start on into txn until one does not fit; it
+	// returns how many it set.
+	fill := func(txn *badger.Txn, start, end int, stale *[]string) (int, error) {
+		for i := start; i < end; i++ {
+			if err := set(txn, i, stale); err != nil {
+				return i - start, err
+			}
+		}
+		return end - start, nil
+	}
+	for start := 0; start < len(entries); {
+		var stale []string
+		txn := s.db.NewTransaction(true)
+		n, err := fill(txn, start, len(entries), &stale)
+		if errors.Is(err, badger.ErrTxnTooBig) && n > 0 {
+			// The entry that did not fit may be half set (its result
+			// without its state): commit the n whole ones alone.
+			txn.Discard()
+			stale = stale[:0]
+			txn = s.db.NewTransaction(true)
+			n, err = fill(txn, start, start+n, &stale)
+		}
+		if err == nil {
+			err = txn.Commit()
+		}
+		txn.Discard()
+		if err != nil {
+			return fmt.Errorf("record results from task %s on: %w", recs[start].ID, err)
+		}
+		for _, key := range stale {
+			if err := s.removeSpool(key); err != nil {
+				return fmt.Errorf("record results: %w", err)
+			}
+		}
+		start += n
 	}
 	return nil
 }

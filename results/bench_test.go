@@ -57,3 +57,44 @@ func BenchmarkWriteOutputs(b *testing.B) {
 		}
 	}
 }
+
+// smallSpec is one task of 10 CTC jobs: a result whose cost is the
+// format's fixed part (header, schema, compression frame), as in a sweep
+// of many trivial tasks.
+const smallSpec = `
+name: small
+workloads:
+  - trace: ctc
+    count: 10
+    estimates: accurate
+policies: [{name: fcfs}]
+`
+
+// BenchmarkTaskResult_MarshalSmall marshals a result of 10 jobs.
+func BenchmarkTaskResult_MarshalSmall(b *testing.B) {
+	r := MustRun(b, smallSpec).res[0]
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		buf, err := r.Marshal()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(buf)
+	}
+	b.ReportMetric(float64(n), "bytes/result")
+}
+
+// BenchmarkUnmarshalSmall decodes a result of 10 jobs.
+func BenchmarkUnmarshalSmall(b *testing.B) {
+	buf, err := MustRun(b, smallSpec).res[0].Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := results.Unmarshal(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
