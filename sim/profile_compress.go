@@ -35,13 +35,17 @@ package sim
 //     scan looks for the first such run, from the earliest start of the
 //     new runs at P on, up to the start found for the run ending at s,
 //     and gives up past the latest end of the new runs. A scan that finds
-//     nothing is remembered for P (a memo): no new run at P of D or more
-//     starts before its limit. Reservations only shorten runs, so the
-//     memo holds until a release records a run at least P high and D
-//     long; a later scan at P for a D at least as long, in this
-//     compression or a later one, starts at the memo's limit, or at the
-//     start of such a run recorded since (a memo older than the last 64
-//     runs recorded is dropped).
+//     nothing is remembered for P (a memo): no new run at P longer than
+//     the longest run it passed (shorter than D) starts before its limit.
+//     Reservations only shorten runs, so the memo holds until a release
+//     records a run at least P high, at least that long, starting before
+//     the limit. A later scan at P, in the same compression, folds in the
+//     runs recorded since (each one either moves the memo's limit back to
+//     its start or makes the memo's duration longer than it) and, when
+//     its D is at least the memo's duration, starts at the memo's limit.
+//     Only runs that start before the latest limit of the compression's
+//     memos are kept for that (a memo with more than 1024 of them to fold
+//     in is dropped).
 // Most reservations pass neither test and cost a comparison or two. The
 // bound costs a walk over the steps around each release, from the last
 // full step before it to the first full step after it, and an update of
@@ -75,30 +79,31 @@ type Compaction struct {
 	near    int           // the step last looked up
 
 	// A long scan that found nothing is remembered per processor count
-	// until a run that could change its answer is recorded, in this
-	// compression or a later one.
-	acts []run  // the last runs recorded, in order
-	base int    // the number of runs recorded before acts[0]
-	memo []memo // by processor count
+	// until a run that could change its answer is recorded, within the
+	// compression.
+	acts     []run  // the runs recorded that can change a memo, in order
+	epoch    int    // compressions made
+	memo     []memo // by processor count
+	memoUpTo Time   // the latest limit of the compression's memos
 }
 
-// memo records that, when n runs had been recorded, no new run of steps
-// with at least its processor count free and at least dur long started
-// before upTo. Reserving only shortens runs, so it stays true, in this
-// compression and later ones, except for the runs recorded since: one as
-// high and as long can start before upTo. A run that is new later either
-// overlaps a release of then (the memo covers it) or a release recorded
-// since.
+// memo records that, when n runs had been recorded (len(acts)), no new
+// run of steps with at least its processor count free and at least dur
+// long started before upTo. Reserving only shortens runs, so it stays
+// true, in the compression it was made in (epoch), except for the runs
+// recorded since: one as high and as long can start before upTo. A run
+// that is new later either overlaps a release of then (the memo covers
+// it) or a release recorded since.
 type memo struct {
-	set  bool
-	dur  Time
-	upTo Time
-	n    int
+	epoch int // the compression it was made in (none: 0)
+	dur   Time
+	upTo  Time
+	n     int
 }
 
 // maxMemoActs is the most runs a memo is checked against before it is
 // dropped.
-const maxMemoActs = 64
+const maxMemoActs = 1024
 
 // run is a run of steps with at least h free, from start to end (n long).
 type run struct {
@@ -162,12 +167,10 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		c.prev.reset()
 	}
 	c.cur.reset()
-	if k := len(c.acts) - maxMemoActs; k > 0 {
-		// Older runs are past any memo still in use.
-		copy(c.acts, c.acts[k:])
-		c.acts = c.acts[:maxMemoActs]
-		c.base += k
-	}
+	// Memos hold within a compression; the runs recorded are those
+	// that can change one.
+	c.epoch++
+	c.acts, c.memoUpTo = c.acts[:0], 0
 	if len(c.memo) < p.size+1 {
 		c.memo = make([]memo, p.size+1)
 	}
@@ -209,19 +212,35 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 			f1, t1 := c.cur.window(rv.Procs)
 			f2, t2 := c.prev.window(rv.Procs)
 			from := max(now, min(f1, f2))
+			// No new run at rv.Procs starts before from, or none of
+			// shorter or more (when from is a memo's).
+			var shorter Time
 			m := &c.memo[rv.Procs]
-			if m.set && rv.Dur >= m.dur && m.n >= c.base && c.base+len(c.acts)-m.n <= maxMemoActs {
-				up := m.upTo
-				for _, a := range c.acts[m.n-c.base:] {
-					if a.h >= rv.Procs && a.n >= rv.Dur {
-						up = min(up, a.start)
+			if m.epoch == c.epoch && len(c.acts)-m.n <= maxMemoActs {
+				// Fold in the runs recorded since: each one either ends
+				// the memo at its start or makes the memo's duration
+				// longer than it, whichever keeps the memo for rv.
+				for _, a := range c.acts[m.n:] {
+					if a.h < rv.Procs || a.n < m.dur || a.start >= m.upTo {
+						continue
+					}
+					if a.n >= rv.Dur {
+						m.upTo = a.start
+					} else {
+						m.dur = a.n + 1
 					}
 				}
-				from = max(from, up)
+				m.n = len(c.acts)
+				if rv.Dur >= m.dur && m.upTo > from {
+					from, shorter = m.upTo, m.dur
+				}
 			}
 			limit := at
-			if at = p.earliestLong(from, max(t1, t2), limit, rv); at == limit {
-				*m = memo{set: true, dur: rv.Dur, upTo: max(limit, from), n: c.base + len(c.acts)}
+			var longest Time
+			if at, longest = p.earliestLong(from, max(t1, t2), limit, rv); at == limit {
+				up := max(limit, from)
+				*m = memo{epoch: c.epoch, dur: max(longest+1, shorter), upTo: up, n: len(c.acts)}
+				c.memoUpTo = max(c.memoUpTo, up)
 			}
 		}
 		if at == rv.Start {
@@ -310,18 +329,25 @@ func (p *Profile) earliestWithin(from, to Time, rv *Reservation) Time {
 // guarantees that every such run that can hold rv starts at or after from
 // and overlaps [from, to); a run that started before from is then shorter
 // than rv.Dur, so from is taken as a run's start when it falls inside one.
-func (p *Profile) earliestLong(from, to, limit Time, rv *Reservation) Time {
+// When it finds none it also returns the length of the longest run it
+// passed (each shorter than rv.Dur, counted from from at the earliest),
+// or rv.Dur-1 when a run was still open at limit: a memo made of the scan
+// then holds for every duration longer than that.
+func (p *Profile) earliestLong(from, to, limit Time, rv *Reservation) (at, longest Time) {
 	procs, dur := rv.Procs, rv.Dur
 	from = max(from, p.times[0])
 	if from >= limit || from >= to {
-		return limit
+		return limit, 0
 	}
 	i := p.index(from)
 	cand := Never
 	for ; i < len(p.times) && p.times[i] < limit; i++ {
 		if p.free[i] < procs {
+			if cand != Never {
+				longest = max(longest, p.times[i]-cand)
+			}
 			if p.times[i] >= to {
-				return limit
+				return limit, longest
 			}
 			cand = Never
 			continue
@@ -330,10 +356,13 @@ func (p *Profile) earliestLong(from, to, limit Time, rv *Reservation) Time {
 			cand = max(p.times[i], from)
 		}
 		if i+1 == len(p.times) || p.times[i+1]-cand >= dur {
-			return cand
+			return cand, 0
 		}
 	}
-	return limit
+	if cand != Never {
+		longest = dur - 1
+	}
+	return limit, longest
 }
 
 // runStart returns the start (at the origin at the earliest) of the run
@@ -403,7 +432,10 @@ func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
 					n = end - start
 				}
 				b.add(h, n, start, end)
-				c.acts = append(c.acts, run{h, n, start, end})
+				if start < c.memoUpTo {
+					// A run starting after every memo's limit changes none.
+					c.acts = append(c.acts, run{h, n, start, end})
+				}
 			}
 		}
 		st = append(st, i)
