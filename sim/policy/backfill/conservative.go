@@ -69,14 +69,17 @@ type Conservative struct {
 	byArrival []*planned
 	started   int // started jobs in byArrival
 
+	moved []*planned // scratch: the jobs a compression moved
+
 	comp sim.Compaction // releases since the last compression
 	full bool           // compress with Profile.Compress (tests compare)
 }
 
 // planned is a waiting job and its reservation.
 type planned struct {
-	t *sim.Task
-	r sim.Reservation
+	t        *sim.Task
+	r        sim.Reservation
+	promised sim.Time // the start last promised (r.Start until a move)
 }
 
 var _ sim.Policy = (*Conservative)(nil)
@@ -99,7 +102,8 @@ func (p *Conservative) Arrive(t *sim.Task) {
 	if p.Shape != nil {
 		p.Shape(t, p.prof)
 	}
-	e := &planned{t, sim.Reservation{Start: p.prof.EarliestStart(now, t.Procs, t.Estimate), Dur: t.Estimate, Procs: t.Procs}}
+	at := p.prof.EarliestStart(now, t.Procs, t.Estimate)
+	e := &planned{t, sim.Reservation{Start: at, Dur: t.Estimate, Procs: t.Procs}, at}
 	_ = p.prof.Reserve(e.r.Start, e.r.Dur, e.r.Procs)
 	p.m.Promise(t, e.r.Start)
 	// Keep q sorted by (reservation, arrival): the new job is last among
@@ -161,11 +165,39 @@ func (p *Conservative) compact() {
 		moved = p.prof.CompressWith(&p.comp, p.m.Now(), n, r)
 	}
 	if moved {
-		for _, e := range p.q {
-			p.m.Promise(e.t, e.r.Start)
-		}
-		slices.SortFunc(p.q, before)
+		p.resort()
 	}
+}
+
+// resort restores q's order after a compression and promises the moved
+// jobs their new starts. A job that moved no longer has its reservation
+// where it was promised; the others keep their order, so the moved ones
+// are taken out, sorted and merged back: O(len(q) + m log m) for m moved.
+func (p *Conservative) resort() {
+	kept, mv := p.q[:0], p.moved[:0]
+	for _, e := range p.q {
+		if e.r.Start != e.promised {
+			p.m.Promise(e.t, e.r.Start)
+			e.promised = e.r.Start
+			mv = append(mv, e)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	slices.SortFunc(mv, before)
+	// Merge from the back: kept is a prefix of q, the rest of q is free.
+	i, j := len(kept)-1, len(mv)-1
+	for k := len(p.q) - 1; j >= 0; k-- {
+		if i >= 0 && before(kept[i], mv[j]) > 0 {
+			p.q[k] = kept[i]
+			i--
+		} else {
+			p.q[k] = mv[j]
+			j--
+		}
+	}
+	clear(mv)
+	p.moved = mv[:0]
 }
 
 // Schedule starts the jobs whose reservation has come.
