@@ -76,6 +76,7 @@ type Compaction struct {
 	cur     runBound      // releases of this compression
 	prev    runBound      // releases of the last one (with Carry)
 	stack   []int         // scratch: steps of rising free counts
+	ed      [2]edit       // scratch: the two changes of a slide
 	near    int           // the step last looked up
 
 	// A long scan that found nothing is remembered per processor count
@@ -247,7 +248,7 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 			continue
 		}
 		old := rv.Start
-		p.slide(rv, at, c.near)
+		p.slide(c, rv, at, c.near)
 		rv.Start = at
 		moved = true
 		// Processors came free where the old place does not overlap the new.
@@ -260,14 +261,28 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 // rv.Start, at or after the origin; hint is a step near both): the same
 // profile as releasing rv and reserving it at at, but only the steps
 // where the two places differ are touched (a job that moves a little
-// earlier changes a few steps, however long it is).
-func (p *Profile) slide(rv *Reservation, at Time, hint int) {
+// earlier changes a few steps, however long it is). The two changes (the
+// new place before the old one, the uncovered tail of the old place) are
+// planned apart and written together, so that the steps after them move
+// only when their number changes; the steps between them, when they
+// share a step, are changed one after the other instead.
+func (p *Profile) slide(c *Compaction, rv *Reservation, at Time, hint int) {
 	old, end := rv.Start, rv.Start+rv.Dur
-	if e := min(at+rv.Dur, old); at < e {
-		_ = p.addAt(p.indexNear(hint, at), at, e, -rv.Procs)
+	e1, s2 := min(at+rv.Dur, old), max(old, at+rv.Dur)
+	if at < e1 && s2 < end {
+		i := p.indexNear(hint, at)
+		p.plan(&c.ed[0], i, at, e1, -rv.Procs)
+		p.plan(&c.ed[1], p.indexNear(i, s2), s2, end, rv.Procs)
+		if c.ed[0].hi <= c.ed[1].lo {
+			p.apply(&c.ed[0], &c.ed[1])
+			return
+		}
 	}
-	if s := max(old, at+rv.Dur); s < end {
-		_ = p.addAt(p.indexNear(hint, s), s, end, rv.Procs)
+	if at < e1 {
+		_ = p.addAt(p.indexNear(hint, at), at, e1, -rv.Procs)
+	}
+	if s2 < end {
+		_ = p.addAt(p.indexNear(hint, s2), s2, end, rv.Procs)
 	}
 }
 
@@ -459,4 +474,85 @@ func (b *runBound) add(h int, n, start, end Time) {
 		b.last[l] = max(b.last[l], end)
 	}
 	b.max = max(b.max, h)
+}
+
+// edit is a change of free processors by delta during [start, end), as a
+// window of steps: the steps lo..hi-1 are replaced by out (canonical: no
+// two equal neighbours, and none equal to its neighbours outside the
+// window).
+type edit struct {
+	lo, hi int
+	out    []Time
+	outF   []int
+}
+
+// plan computes e for a change of delta during [start, end) (origin <=
+// start < end), given i = index(start), without changing p. The window
+// reaches from the step before start (when start is a breakpoint, for a
+// merge) to the step at end (when end is one), so that merging inside it
+// makes the whole profile canonical.
+func (p *Profile) plan(e *edit, i int, start, end Time, delta int) {
+	e.out, e.outF = e.out[:0], e.outF[:0]
+	n := len(p.times)
+	e.lo = i
+	if p.times[i] == start && i > 0 {
+		e.lo = i - 1
+	}
+	push := func(t Time, f int) {
+		if k := len(e.outF); k > 0 && e.outF[k-1] == f {
+			return
+		}
+		e.out = append(e.out, t)
+		e.outF = append(e.outF, f)
+	}
+	for k := e.lo; k < i; k++ {
+		push(p.times[k], p.free[k])
+	}
+	if p.times[i] < start {
+		push(p.times[i], p.free[i])
+	}
+	j := i
+	for ; j < n && p.times[j] < end; j++ {
+		push(max(p.times[j], start), p.free[j]+delta)
+	}
+	e.hi = j
+	if end != Never {
+		if j < n && p.times[j] == end {
+			push(end, p.free[j])
+			e.hi = j + 1
+		} else {
+			push(end, p.free[j-1])
+		}
+	}
+}
+
+// apply replaces the windows of a and b (a's before b's, not sharing a
+// step) by their new steps. Only the steps between the windows, and those
+// after b's when the length changes, are moved.
+func (p *Profile) apply(a, b *edit) {
+	d1, d2 := len(a.out)-(a.hi-a.lo), len(b.out)-(b.hi-b.lo)
+	n := len(p.times)
+	if d := d1 + d2; d > 0 {
+		for range d {
+			p.times = append(p.times, 0)
+			p.free = append(p.free, 0)
+		}
+		copy(p.times[b.hi+d:], p.times[b.hi:n])
+		copy(p.free[b.hi+d:], p.free[b.hi:n])
+		copy(p.times[a.hi+d1:], p.times[a.hi:b.lo])
+		copy(p.free[a.hi+d1:], p.free[a.hi:b.lo])
+	} else {
+		copy(p.times[a.hi+d1:], p.times[a.hi:b.lo])
+		copy(p.free[a.hi+d1:], p.free[a.hi:b.lo])
+		if d < 0 {
+			copy(p.times[b.hi+d:], p.times[b.hi:n])
+			copy(p.free[b.hi+d:], p.free[b.hi:n])
+			p.times = p.times[:n+d]
+			p.free = p.free[:n+d]
+		}
+	}
+	copy(p.times[a.lo:], a.out)
+	copy(p.free[a.lo:], a.outF)
+	copy(p.times[b.lo+d1:], b.out)
+	copy(p.free[b.lo+d1:], b.outF)
 }

@@ -36,7 +36,7 @@ func TestProfile_indexNear(t *testing.T) {
 // profile of releasing it and reserving it again, overlapping or not.
 func TestProfile_slide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for trial := range 500 {
+	for trial := range 5000 {
 		p := randomProfile(rng, rng.IntN(40))
 		procs, dur := 1+rng.IntN(32), Time(rng.IntN(150))
 		rv := Reservation{Start: p.EarliestStart(Time(50+rng.IntN(900)), procs, dur), Dur: dur, Procs: procs}
@@ -53,7 +53,7 @@ func TestProfile_slide(t *testing.T) {
 		if err := want.Reserve(at, rv.Dur, rv.Procs); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
-		p.slide(&rv, at, rng.IntN(p.Len()))
+		p.slide(&Compaction{}, &rv, at, rng.IntN(p.Len()))
 		if p.String() != want.String() {
 			t.Fatalf("trial %d: sliding %+v to %d gives %v, want %v", trial, rv, at, p, want)
 		}
