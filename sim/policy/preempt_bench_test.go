@@ -24,3 +24,10 @@ func BenchmarkCTC_IS_Accurate(b *testing.B) { benchPolicy(b, "is", workload.Esti
 func BenchmarkCTC_IS_Overhead(b *testing.B) {
 	benchPolicy(b, "is", workload.EstimateAccurate, map[string]any{"overhead": true})
 }
+
+// BenchmarkCTC_IS_PriorityFactor2 is IS with resumption by priority and
+// resume_factor 2, the reading of the Kettimuthu et al. specs, over the
+// whole trace.
+func BenchmarkCTC_IS_PriorityFactor2(b *testing.B) {
+	benchPolicy(b, "is", workload.EstimateAccurate, map[string]any{"resume_preempt": true, "resume_factor": 2.0})
+}

@@ -258,7 +258,10 @@
 // "bound" has come. A suspended job's bound is the earliest time its
 // priority could reach SF times that of every job on its processors (a
 // job in suspend overhead there counts until its overhead ends); it is
-// recomputed when the job that fixes it leaves. A waiting job's bound is
+// recomputed as soon as the job that fixes it leaves, not at the next
+// pass. The jobs on a suspended job's processors are found through an
+// index of the job last given each processor, so counting them costs the
+// number of those jobs, not of all jobs holding processors. A waiting job's bound is
 // the earliest time its priority reaches SF times the lowest priority at
 // which the running jobs it may suspend make room; all are recomputed when
 // a job starts running or the free processors grow. Running jobs are kept
@@ -270,9 +273,9 @@
 // of the candidates. IS with resumption by priority keeps its suspended
 // jobs' bounds the same way (the earliest time each may resume or suspend
 // the jobs on its processors) and is tested against its plain routine. On
-// the whole CTC trace (77k jobs, one core) SS and TSS take 1.2 to 1.5 s of
+// the whole CTC trace (77k jobs, one core) SS and TSS take 1.1 to 1.3 s of
 // CPU, SS with suspension overhead (which leaves many more jobs suspended)
-// 3 to 3.6 s, IS 0.8 s; the README gives the measured figures.
+// 2.1 to 2.3 s, IS 0.8 s; the README gives the measured figures.
 //
 // Local resumption fragments the machine under heavy load: on the CTC
 // trace with the 338 processors of its header (rather than the paper's
