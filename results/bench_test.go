@@ -19,8 +19,12 @@ policies: [{name: fcfs}, {name: easy}, {name: conservative}]
 categories: [ss16, ss4]
 `
 
-func BenchmarkTaskResult_Marshal(b *testing.B) {
-	r := MustRun(b, benchSpec).res[1]
+func BenchmarkTaskResult_Marshal(b *testing.B) { benchMarshal(b, MustRun(b, benchSpec).res[1]) }
+
+func BenchmarkUnmarshal(b *testing.B) { benchUnmarshal(b, MustRun(b, benchSpec).res[1]) }
+
+// benchMarshal marshals r and reports the size of the result.
+func benchMarshal(b *testing.B, r *results.TaskResult) {
 	b.ReportAllocs()
 	var n int
 	for b.Loop() {
@@ -33,8 +37,9 @@ func BenchmarkTaskResult_Marshal(b *testing.B) {
 	b.ReportMetric(float64(n), "bytes/result")
 }
 
-func BenchmarkUnmarshal(b *testing.B) {
-	buf, err := MustRun(b, benchSpec).res[1].Marshal()
+// benchUnmarshal decodes the marshalled r.
+func benchUnmarshal(b *testing.B, r *results.TaskResult) {
+	buf, err := r.Marshal()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -71,30 +76,7 @@ policies: [{name: fcfs}]
 `
 
 // BenchmarkTaskResult_MarshalSmall marshals a result of 10 jobs.
-func BenchmarkTaskResult_MarshalSmall(b *testing.B) {
-	r := MustRun(b, smallSpec).res[0]
-	b.ReportAllocs()
-	var n int
-	for b.Loop() {
-		buf, err := r.Marshal()
-		if err != nil {
-			b.Fatal(err)
-		}
-		n = len(buf)
-	}
-	b.ReportMetric(float64(n), "bytes/result")
-}
+func BenchmarkTaskResult_MarshalSmall(b *testing.B) { benchMarshal(b, MustRun(b, smallSpec).res[0]) }
 
 // BenchmarkUnmarshalSmall decodes a result of 10 jobs.
-func BenchmarkUnmarshalSmall(b *testing.B) {
-	buf, err := MustRun(b, smallSpec).res[0].Marshal()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := results.Unmarshal(buf); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkUnmarshalSmall(b *testing.B) { benchUnmarshal(b, MustRun(b, smallSpec).res[0]) }

@@ -1,11 +1,10 @@
 package preempt
 
 import (
-	"context"
+	"fmt"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/sim/simcheck"
 )
 
 // TestIS_ResumeAnywhere checks the migrating reading of IS by hand, on 4
@@ -33,17 +32,7 @@ func TestIS_ResumeAnywhere(t *testing.T) {
 	}{{false, 6000, 5100, "{0-1}"}, {true, 5800, 5300, "{2-3}"}} {
 		cfg := DefaultISConfig()
 		cfg.ResumeAnywhere = tc.anywhere
-		p, err := NewIS(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := simcheck.Check(jobs, res); err != nil {
-			t.Fatalf("resume_anywhere=%v: invariants: %v", tc.anywhere, err)
-		}
+		res := runIS(t, 4, jobs, cfg, fmt.Sprintf("resume_anywhere=%v", tc.anywhere))
 		j1, j2 := &res.Tasks[0], &res.Tasks[1]
 		if j1.End != tc.end1 || j2.End != tc.end2 || j1.Set.String() != tc.set1 {
 			t.Errorf("resume_anywhere=%v: job 1 ends %d on %v, job 2 ends %d; want %d on %s, %d",

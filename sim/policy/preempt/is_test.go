@@ -3,6 +3,7 @@ package preempt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -28,17 +29,7 @@ func TestIS_ResumeReadings(t *testing.T) {
 	}{{false, 4000, 1}, {true, 6400, 5}} {
 		cfg := DefaultISConfig()
 		cfg.ResumePreempt = tc.resume
-		p, err := NewIS(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := simcheck.Check(jobs, res); err != nil {
-			t.Fatalf("resume_preempt=%v: invariants: %v", tc.resume, err)
-		}
+		res := runIS(t, 4, jobs, cfg, fmt.Sprintf("resume_preempt=%v", tc.resume))
 		j1, j2 := &res.Tasks[0], &res.Tasks[1]
 		if j1.End != 10200 || j2.End != sim.Time(tc.end2) || j1.Suspensions != tc.susp1 {
 			t.Errorf("resume_preempt=%v: job 1 end %d (%d suspensions), job 2 end %d; want 10200 (%d), %d",
@@ -68,17 +59,7 @@ func TestIS_ResumeFactor(t *testing.T) {
 	cfg := DefaultISConfig()
 	cfg.ResumePreempt = true
 	cfg.ResumeFactor = 2
-	p, err := NewIS(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simcheck.Check(jobs, res); err != nil {
-		t.Fatalf("invariants: %v", err)
-	}
+	res := runIS(t, 4, jobs, cfg, "IS")
 	j1, j2 := &res.Tasks[0], &res.Tasks[1]
 	if j1.End != 10200 || j2.End != 5860 || j1.Suspensions != 2 || j2.Suspensions != 1 {
 		t.Errorf("job 1 end %d (%d suspensions), job 2 end %d (%d); want 10200 (2), 5860 (1)",
@@ -117,21 +98,30 @@ func TestIS_HoldRemembered(t *testing.T) {
 	}{{false, 7300, 5000, 1, 0}, {true, 5300, 7000, 1, 1}} {
 		cfg := DefaultISConfig()
 		cfg.HoldRemembered = tc.hold
-		p, err := NewIS(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := simcheck.Check(jobs, res); err != nil {
-			t.Fatalf("hold=%v: invariants: %v", tc.hold, err)
-		}
+		res := runIS(t, 4, jobs, cfg, fmt.Sprintf("hold=%v", tc.hold))
 		j1, j2, j4 := &res.Tasks[0], &res.Tasks[1], &res.Tasks[3]
 		if j1.End != tc.end1 || j2.End != tc.end2 || j4.End != 3300 || j1.Suspensions != tc.susp1 || j2.Suspensions != tc.susp2 {
 			t.Errorf("hold=%v: ends %d, %d, job 4 %d; suspensions %d, %d; want %d, %d, 3300; %d, %d",
 				tc.hold, j1.End, j2.End, j4.End, j1.Suspensions, j2.Suspensions, tc.end1, tc.end2, tc.susp1, tc.susp2)
 		}
 	}
+}
+
+// runIS runs IS with cfg on jobs over procs processors, with segments and
+// the engine's per-event checks, and fails the test (naming label) unless
+// the schedule passes every simcheck invariant.
+func runIS(t *testing.T, procs int, jobs []sim.Job, cfg ISConfig, label string) *sim.Result {
+	t.Helper()
+	p, err := NewIS(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(context.Background(), procs, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	if err := simcheck.Check(jobs, res); err != nil {
+		t.Fatalf("%s: invariants: %v", label, err)
+	}
+	return res
 }

@@ -1,11 +1,10 @@
 package preempt
 
 import (
-	"context"
+	"fmt"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/sim/simcheck"
 )
 
 // TestIS_TimeslicePreemptible checks the reading in which a later arrival
@@ -27,17 +26,7 @@ func TestIS_TimeslicePreemptible(t *testing.T) {
 	}{{false, 600, 900}, {true, 100, 400}} {
 		cfg := DefaultISConfig()
 		cfg.TimeslicePreemptible = tc.preemptible
-		p, err := NewIS(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := simcheck.Check(jobs, res); err != nil {
-			t.Fatalf("preemptible=%v: invariants: %v", tc.preemptible, err)
-		}
+		res := runIS(t, 4, jobs, cfg, fmt.Sprintf("preemptible=%v", tc.preemptible))
 		j1, j2 := &res.Tasks[0], &res.Tasks[1]
 		if j2.FirstStart != tc.start2 || j2.End != tc.end2 || j1.End != 7500 || j1.Suspensions != 1 {
 			t.Errorf("preemptible=%v: job 2 %d-%d, job 1 end %d (%d suspensions); want %d-%d, 7500 (1)",
@@ -67,17 +56,7 @@ func TestIS_TimesliceYield(t *testing.T) {
 	}{{false, 10200, 4000, 0}, {true, 7800, 10200, 1}} {
 		cfg := DefaultISConfig()
 		cfg.TimesliceYield = tc.yield
-		p, err := NewIS(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := simcheck.Check(jobs, res); err != nil {
-			t.Fatalf("yield=%v: invariants: %v", tc.yield, err)
-		}
+		res := runIS(t, 4, jobs, cfg, fmt.Sprintf("yield=%v", tc.yield))
 		j1, j2 := &res.Tasks[0], &res.Tasks[1]
 		if j1.End != tc.end1 || j2.End != tc.end2 || j1.Suspensions != 1 || j2.Suspensions != tc.susp2 {
 			t.Errorf("yield=%v: job 1 end %d (%d suspensions), job 2 end %d (%d); want %d (1), %d (%d)",

@@ -139,17 +139,7 @@ func TestIS_Overhead(t *testing.T) {
 	cfg := DefaultISConfig()
 	cfg.Overhead = DefaultOverhead(9)
 	o := cfg.Overhead.Cost(1)
-	p, err := NewIS(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simcheck.Check(jobs, res); err != nil {
-		t.Fatalf("invariants: %v", err)
-	}
+	res := runIS(t, 4, jobs, cfg, "IS")
 	j1, j2 := &res.Tasks[0], &res.Tasks[1]
 	if j1.End != 10100+2*o || j1.Suspensions != 1 || j1.OverheadTime != 2*o {
 		t.Errorf("job 1: end %d suspensions %d overhead %d, want %d 1 %d", j1.End, j1.Suspensions, j1.OverheadTime, 10100+2*o, 2*o)
