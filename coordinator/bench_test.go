@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sweep"
 	"github.com/schedfarm/schedfarm/worker"
@@ -155,9 +155,9 @@ func BenchmarkFarmOverhead(b *testing.B) {
 	if _, err := c.Run(context.Background(), spec); err != nil { // warm up: trace upload, caches
 		b.Fatal(err)
 	}
-	cpu := cpuTime()
+	cpu := rusage.CPU()
 	sequentialTime(b, spec)
-	sim := cpuTime() - cpu
+	sim := rusage.CPU() - cpu
 	var farmed, farmedCPU time.Duration
 	var tasks, simTasks int
 	tl, err := spec.Tasks()
@@ -181,15 +181,6 @@ func BenchmarkFarmOverhead(b *testing.B) {
 	b.ReportMetric(ms(farmedCPU, tasks), "cpu-ms/task")
 	b.ReportMetric(ms(sim, simTasks), "sim-ms/task")
 	b.ReportMetric(ms(farmed, tasks), "wall-ms/task")
-}
-
-// cpuTime returns the process's CPU time so far (user + system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // sequentialTime runs every task of spec once, one after the other, on a

@@ -81,6 +81,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sweep"
@@ -556,10 +557,10 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	if err != nil {
 		return err
 	}
-	start, cpu := time.Now(), processCPU()
+	start, cpu := time.Now(), rusage.CPU()
 	r.prog.begin()
 	defer func() {
-		r.report.Farmed, r.report.FarmedCPU = time.Since(start), processCPU()-cpu
+		r.report.Farmed, r.report.FarmedCPU = time.Since(start), rusage.CPU()-cpu
 	}()
 	if err := r.publish(ctx, pending); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
@@ -16,7 +17,7 @@ func benchPolicy(b *testing.B, name string, est workload.EstimateModel, params m
 	wl := loadSubset(b, "ctc", est, 0, 0)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := rusage.CPU()
 	for i := 0; i < b.N; i++ {
 		p, err := policy.New(name, params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
 		if err != nil {
@@ -26,7 +27,7 @@ func benchPolicy(b *testing.B, name string, est workload.EstimateModel, params m
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((rusage.CPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(len(wl.Jobs)), "jobs")
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
@@ -42,7 +43,7 @@ func benchIS5000(b *testing.B, params map[string]any) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var susp int
-	cpu0 := cpuTime()
+	cpu0 := rusage.CPU()
 	for i := 0; i < b.N; i++ {
 		p, err := policy.New("is", params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
 		if err != nil {
@@ -57,7 +58,7 @@ func benchIS5000(b *testing.B, params map[string]any) {
 			susp += res.Tasks[j].Suspensions
 		}
 	}
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((rusage.CPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(len(wl.Jobs)), "jobs")
 	b.ReportMetric(float64(susp), "suspensions")
 }

@@ -2,32 +2,13 @@ package moldable_test
 
 import (
 	"context"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
-
-// cpuTime returns the process's user and system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// maxRSS returns the process's peak resident set size in bytes.
-func maxRSS() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Maxrss * 1024
-}
 
 // bench simulates a moldable policy on w per iteration (the workload is
 // built outside the timed region) and reports the CPU time per run (the
@@ -42,7 +23,7 @@ func bench(b *testing.B, w *workload.Workload, name string) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := rusage.CPU()
 	for range b.N {
 		p, err := policy.New(name, params, policy.Env{Procs: w.Procs, Jobs: w.Jobs})
 		if err != nil {
@@ -52,8 +33,8 @@ func bench(b *testing.B, w *workload.Workload, name string) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-	b.ReportMetric(float64(maxRSS())/1e6, "peak-MB")
+	b.ReportMetric((rusage.CPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(rusage.MaxRSS())/1e6, "peak-MB")
 	b.ReportMetric(float64(len(w.Jobs)), "jobs")
 }
 

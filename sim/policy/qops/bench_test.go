@@ -3,10 +3,9 @@ package qops
 import (
 	"context"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
@@ -24,24 +23,6 @@ func benchWorkload(b *testing.B, file string, procs int, opts workload.Options) 
 	return wl
 }
 
-// cpuTime returns the process's user and system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// maxRSS returns the process's peak resident set size in bytes.
-func maxRSS() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Maxrss * 1024
-}
-
 // benchQoPS simulates wl under cfg per iteration, the EASY runs included
 // (their cache is emptied first), and reports the CPU time per run (the
 // wall time is unreliable on a shared machine), the process's peak RSS
@@ -49,7 +30,7 @@ func maxRSS() int64 {
 func benchQoPS(b *testing.B, wl *workload.Workload, cfg Config) {
 	b.ReportAllocs()
 	var st Stats
-	cpu0 := cpuTime()
+	cpu0 := rusage.CPU()
 	for b.Loop() {
 		easyRuns.Reset()
 		p, err := New(cfg)
@@ -61,8 +42,8 @@ func benchQoPS(b *testing.B, wl *workload.Workload, cfg Config) {
 		}
 		st = p.Stats()
 	}
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MB")
+	b.ReportMetric((rusage.CPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(rusage.MaxRSS())/(1<<20), "maxrss-MB")
 	b.ReportMetric(float64(len(wl.Jobs)), "jobs")
 	b.ReportMetric(st.MeanN, "meanN")
 	b.ReportMetric(float64(st.MaxN), "maxN")
