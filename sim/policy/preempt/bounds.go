@@ -19,6 +19,8 @@ type bounds struct {
 	// stale entries, which crit tells apart.
 	watch [][]int32
 	crit  [][2]int32
+	// orphaned is left's scratch list of the jobs that watched a job.
+	orphaned []*sim.Task
 }
 
 // entry is a job in the heap, with its bound beside it.
@@ -194,16 +196,9 @@ func (b *bounds) orphans(j *sim.Task, out []*sim.Task) []*sim.Task {
 // left tells the heap that job j no longer holds its processors (or is
 // out of its overhead): the jobs watching it are due at once.
 func (b *bounds) left(j *sim.Task) {
-	w := b.watch[j.Index]
-	for _, i := range w {
-		if c := b.crit[i]; c[0] != int32(j.Index) && c[1] != int32(j.Index) {
-			continue // stale entry
-		}
-		b.crit[i] = [2]int32{-1, -1}
-		if b.pos[i] >= 0 {
-			b.at[i] = 0
-			b.update(int(i))
-		}
+	b.orphaned = b.orphans(j, b.orphaned[:0])
+	for _, t := range b.orphaned {
+		b.at[t.Index] = 0
+		b.update(t.Index)
 	}
-	b.watch[j.Index] = w[:0]
 }

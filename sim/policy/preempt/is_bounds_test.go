@@ -59,34 +59,47 @@ func TestIS_ResumePreemptReference(t *testing.T) {
 			if tc.over {
 				cfg.Overhead = DefaultOverhead(9)
 			}
-			var res [2]*sim.Result
-			for i := range res {
-				p, err := NewIS(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p.reference = i == 1
-				if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: i == 0}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := simcheck.Check(wl.Jobs, res[0]); err != nil {
-				t.Fatalf("invariants: %v", err)
-			}
-			susp := 0
-			for i := range res[0].Tasks {
-				a, b := &res[0].Tasks[i], &res[1].Tasks[i]
-				susp += a.Suspensions
-				if a.FirstStart != b.FirstStart || a.End != b.End || a.Suspensions != b.Suspensions ||
-					a.SuspendedTime != b.SuspendedTime || a.OverheadTime != b.OverheadTime {
-					t.Fatalf("job %d: bounded start %d end %d suspensions %d, reference start %d end %d suspensions %d",
-						a.ID, a.FirstStart, a.End, a.Suspensions, b.FirstStart, b.End, b.Suspensions)
-				}
-			}
-			if susp == 0 {
-				t.Errorf("no suspensions: the comparison proves little")
-			}
-			t.Logf("%d suspensions; %d instants bounded, %d reference", susp, res[0].Instants, res[1].Instants)
+			res := compareISReference(t, wl, cfg)
+			t.Logf("%d instants bounded, %d reference", res[0].Instants, res[1].Instants)
 		})
 	}
+}
+
+// compareISReference runs IS with cfg on wl twice, with the suspended
+// jobs' bounds and with the plain routine (every suspended job at every
+// minute), checks the bounded schedule's invariants, and fails unless both
+// give every job the same start, end, suspensions, suspended time and
+// overhead, or if no job was suspended (the comparison would prove
+// little). It returns the bounded and the reference results.
+func compareISReference(t *testing.T, wl *workload.Workload, cfg ISConfig) [2]*sim.Result {
+	t.Helper()
+	var res [2]*sim.Result
+	for i := range res {
+		p, err := NewIS(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.reference = i == 1
+		if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: i == 0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := simcheck.Check(wl.Jobs, res[0]); err != nil {
+		t.Fatalf("invariants: %v", err)
+	}
+	susp := 0
+	for i := range res[0].Tasks {
+		a, b := &res[0].Tasks[i], &res[1].Tasks[i]
+		susp += a.Suspensions
+		if a.FirstStart != b.FirstStart || a.End != b.End || a.Suspensions != b.Suspensions ||
+			a.SuspendedTime != b.SuspendedTime || a.OverheadTime != b.OverheadTime {
+			t.Fatalf("job %d: bounded start %d end %d suspensions %d, reference start %d end %d suspensions %d",
+				a.ID, a.FirstStart, a.End, a.Suspensions, b.FirstStart, b.End, b.Suspensions)
+		}
+	}
+	if susp == 0 {
+		t.Errorf("no suspensions: the comparison proves little")
+	}
+	t.Logf("%d suspensions", susp)
+	return res
 }

@@ -1,11 +1,8 @@
 package preempt
 
 import (
-	"context"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/sim/simcheck"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
@@ -38,32 +35,7 @@ func TestIS_TimesliceYieldReference(t *testing.T) {
 			if tc.over {
 				cfg.Overhead = DefaultOverhead(9)
 			}
-			var res [2]*sim.Result
-			for i := range res {
-				p, err := NewIS(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p.reference = i == 1
-				if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: i == 0}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := simcheck.Check(wl.Jobs, res[0]); err != nil {
-				t.Fatalf("invariants: %v", err)
-			}
-			susp := 0
-			for i := range res[0].Tasks {
-				a, b := &res[0].Tasks[i], &res[1].Tasks[i]
-				susp += a.Suspensions
-				if a.FirstStart != b.FirstStart || a.End != b.End || a.Suspensions != b.Suspensions || a.SuspendedTime != b.SuspendedTime {
-					t.Fatalf("job %d: bounded start %d end %d suspensions %d, reference start %d end %d suspensions %d",
-						a.ID, a.FirstStart, a.End, a.Suspensions, b.FirstStart, b.End, b.Suspensions)
-				}
-			}
-			if susp == 0 {
-				t.Errorf("no suspensions: the comparison proves little")
-			}
+			compareISReference(t, wl, cfg)
 		})
 	}
 }
