@@ -289,6 +289,25 @@ type Expect struct {
 	Text string
 }
 
+// comparison returns the expectation "op v": op is one of <, <=, >, >=
+// and ==.
+func comparison(op string, v float64) Expect {
+	e := Expect{Set: true, Lo: math.Inf(-1), Hi: math.Inf(1)}
+	switch op {
+	case "<":
+		e.Hi, e.HiStrict = v, true
+	case "<=":
+		e.Hi = v
+	case ">":
+		e.Lo, e.LoStrict = v, true
+	case ">=":
+		e.Lo = v
+	case "==":
+		e.Lo, e.Hi = v, v
+	}
+	return e
+}
+
 // ParseExpect parses an expectation: a number ("2.6"), a comparison
 // ("< 1", "<= 1", "> 0", ">= 0", "== 0") or a closed range ("0.8..1.2").
 func ParseExpect(s string) (Expect, error) {
@@ -310,18 +329,7 @@ func ParseExpect(s string) (Expect, error) {
 		if err != nil {
 			return Expect{}, fmt.Errorf("expectation %q: %w", s, err)
 		}
-		switch op {
-		case "<":
-			e.Hi, e.HiStrict = v, true
-		case "<=":
-			e.Hi = v
-		case ">":
-			e.Lo, e.LoStrict = v, true
-		case ">=":
-			e.Lo = v
-		case "==":
-			e.Lo, e.Hi = v, v
-		}
+		e = comparison(op, v)
 		e.Text = op + " " + strconv.FormatFloat(v, 'g', -1, 64)
 		return e, nil
 	}

@@ -215,19 +215,7 @@ func evaluate(c *Claim, o *Outputs) Row {
 // orderExpect returns what the a side of an order must satisfy: op
 // factor x b.
 func orderExpect(op string, factor, b float64) Expect {
-	bound := factor * b
-	e := Expect{Set: true, Lo: math.Inf(-1), Hi: math.Inf(1)}
-	switch op {
-	case "<":
-		e.Hi, e.HiStrict = bound, true
-	case "<=":
-		e.Hi = bound
-	case ">":
-		e.Lo, e.LoStrict = bound, true
-	case ">=":
-		e.Lo = bound
-	}
-	return e
+	return comparison(op, factor*b)
 }
 
 // evaluateCount grades a count claim: the order a op factor x b is graded
