@@ -39,6 +39,10 @@ import (
 //	CKPT=0              checkpoint_cost, s (default: the discipline's)
 //	ESTIMATE=working_time  remaining demand with demand knowledge only (default: processor_seconds)
 //	SHOW_UNFINISHED=1   print the measured jobs each run leaves unfinished
+//	PER_RUN=1           print per run: makespan, largest queue, the measured
+//	                    jobs' rigid load (Σ desired·T(desired) over 128 times
+//	                    the last measured arrival) and the longest wait of a
+//	                    measured job with its desired size
 //
 // For example:
 //
@@ -119,7 +123,9 @@ func TestSensitivity(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var sum, last, bound float64
+				var sum, last, bound, rigid float64
+				var lastSubmit, longest sim.Time
+				longestDesired := 0
 				n := 0
 				for i := range res.Tasks {
 					tk := &res.Tasks[i]
@@ -136,9 +142,18 @@ func TestSensitivity(t *testing.T) {
 						}
 					}
 					n++
+					rigid += float64(tk.Flex.Desired) * float64(tk.Elastic.Duration(tk.Elastic.Work, tk.Flex.Desired))
+					lastSubmit = max(lastSubmit, tk.Submit)
+					if wait := tk.FirstStart - tk.Submit; tk.FirstStart >= 0 && wait > longest {
+						longest, longestDesired = wait, tk.Flex.Desired
+					}
 					sum += float64(end - tk.Submit)
 					last = max(last, float64(end))
 					bound = max(bound, float64(tk.Submit+tk.Elastic.Duration(tk.Elastic.Work, w.Procs)))
+				}
+				if os.Getenv("PER_RUN") != "" {
+					t.Logf("seed %d: makespan %.0f, largest queue %d, rigid load %.2f, longest wait %d (desired %d)",
+						seed, last, res.MaxQueue, rigid/(float64(w.Procs)*float64(max(lastSubmit, 1))), longest, longestDesired)
 				}
 				mrt += sum / float64(n)
 				mk += last
