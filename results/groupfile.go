@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -30,6 +31,7 @@ type groupFile struct {
 	segs   []rowSeg // rows of the current row group
 	rows   int
 	fill   func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
+	mem    memory.Allocator
 	freed  bool
 }
 
@@ -45,10 +47,14 @@ type rowSeg struct {
 }
 
 // colRange is a range of consecutive columns and the builder of one row
-// group of them; fill appends a segment's rows.
+// group of them; fill appends a segment's rows. The string columns that
+// dicts has (by index in the range) are built as dictionary indices (see
+// [dictCol]); b has a column of type null in their place, left empty.
 type colRange struct {
-	b    *array.RecordBuilder
-	fill func(b *array.RecordBuilder, s *rowSeg)
+	fields []arrow.Field
+	b      *array.RecordBuilder
+	dicts  []*dictCol
+	fill   func(cr *colRange, s *rowSeg)
 }
 
 // newGroupFile returns a writer of an output file with columns fields.
@@ -57,24 +63,36 @@ func (o *outputs) newGroupFile(w io.Writer, fields []arrow.Field) (*groupFile, e
 	if err != nil {
 		return nil, err
 	}
-	return &groupFile{fw: fw, meta: o.meta}, nil
+	return &groupFile{fw: fw, meta: o.meta, mem: o.mem}, nil
 }
 
-// addRange adds the range of the next n of fields, filled by fill.
-func (g *groupFile) addRange(mem memory.Allocator, fields []arrow.Field, n int, fill func(b *array.RecordBuilder, s *rowSeg)) {
+// addRange adds the range of the next n of fields, filled by fill; with
+// dicts, its string columns are built as dictionary indices.
+func (g *groupFile) addRange(mem memory.Allocator, fields []arrow.Field, n int, dicts bool, fill func(cr *colRange, s *rowSeg)) {
 	at := 0
 	for _, cr := range g.ranges {
-		at += cr.b.Schema().NumFields()
+		at += len(cr.fields)
 	}
-	b := array.NewRecordBuilder(mem, arrow.NewSchema(fields[at:at+n], nil))
-	g.ranges = append(g.ranges, &colRange{b: b, fill: fill})
+	cr := &colRange{fields: fields[at : at+n], fill: fill}
+	built := slices.Clone(cr.fields)
+	if dicts {
+		cr.dicts = make([]*dictCol, n)
+		for i, f := range cr.fields {
+			if f.Type.ID() == arrow.STRING {
+				cr.dicts[i] = newDictCol()
+				built[i] = arrow.Field{Name: f.Name, Type: arrow.Null, Nullable: true}
+			}
+		}
+	}
+	cr.b = array.NewRecordBuilder(mem, arrow.NewSchema(built, nil))
+	g.ranges = append(g.ranges, cr)
 }
 
 // checkRanges returns an error unless the ranges cover n columns.
 func (g *groupFile) checkRanges(n int) error {
 	at := 0
 	for _, cr := range g.ranges {
-		at += cr.b.Schema().NumFields()
+		at += len(cr.fields)
 	}
 	if at != n {
 		g.release()
@@ -85,8 +103,8 @@ func (g *groupFile) checkRanges(n int) error {
 
 // taskRange is the fill of the task columns, appended a segment at a
 // time.
-func (o *outputs) taskRange(b *array.RecordBuilder, s *rowSeg) {
-	appendTaskCols(b, o.pcs, o.spec.Name, s.t, s.r, s.hi-s.lo)
+func (o *outputs) taskRange(cr *colRange, s *rowSeg) {
+	appendTaskCols(cr.b, cr.dicts, o.pcs, o.spec.Name, s.t, s.r, s.hi-s.lo)
 }
 
 // newJobs returns the writer of jobs.parquet.
@@ -104,39 +122,33 @@ func (o *outputs) newJobs(w io.Writer) (*groupFile, error) {
 	// function appending one job's row to the range's builder. The
 	// builders of a RecordBuilder stay the same from batch to batch:
 	// newRow looks them up once.
-	perJob := func(n int, newRow func(b *array.RecordBuilder) func(j *metrics.Record)) {
+	perJob := func(n int, newRow func(cr *colRange) func(j *metrics.Record)) {
 		var row func(j *metrics.Record)
-		g.addRange(o.mem, fields, n, func(b *array.RecordBuilder, s *rowSeg) {
+		g.addRange(o.mem, fields, n, false, func(cr *colRange, s *rowSeg) {
 			if row == nil {
-				row = newRow(b)
+				row = newRow(cr)
 			}
 			for k := s.lo; k < s.hi; k++ {
 				row(&s.r.Jobs[k])
 			}
 		})
 	}
-	g.addRange(o.mem, fields, len(tf), o.taskRange)
-	perJob(moldStart, baseJobRow)
-	perJob(qosFirst-moldStart, func(b *array.RecordBuilder) func(*metrics.Record) {
-		bs := moldBuilders(b, 0)
+	g.addRange(o.mem, fields, len(tf), true, o.taskRange)
+	perJob(moldStart, func(cr *colRange) func(*metrics.Record) { return baseJobRow(cr.b) })
+	perJob(qosFirst-moldStart, func(cr *colRange) func(*metrics.Record) {
+		bs := moldBuilders(cr.b, 0)
 		return func(j *metrics.Record) { appendMoldCols(bs, j) }
 	})
-	perJob(elasticFirst-qosFirst, func(b *array.RecordBuilder) func(*metrics.Record) {
-		return func(j *metrics.Record) { appendQoSJob(b, 0, j) }
+	perJob(elasticFirst-qosFirst, func(cr *colRange) func(*metrics.Record) {
+		return func(j *metrics.Record) { appendQoSJob(cr.b, 0, j) }
 	})
-	perJob(len(jobFields)-elasticFirst, func(b *array.RecordBuilder) func(*metrics.Record) {
-		return func(j *metrics.Record) { appendElasticJob(b, 0, j) }
+	perJob(len(jobFields)-elasticFirst, func(cr *colRange) func(*metrics.Record) {
+		return func(j *metrics.Record) { appendElasticJob(cr.b, 0, j) }
 	})
-	schemes := o.schemes
-	perJob(len(schemes), func(b *array.RecordBuilder) func(*metrics.Record) {
-		cats := make([]*array.StringBuilder, len(schemes))
-		for i := range cats {
-			cats[i] = b.Field(i).(*array.StringBuilder)
-		}
-		return func(j *metrics.Record) {
-			for si, s := range schemes {
-				cats[si].Append(s.Classify(j))
-			}
+	cats := o.categoryRows()
+	g.addRange(o.mem, fields, len(o.schemes), true, func(cr *colRange, s *rowSeg) {
+		for si := range cats {
+			cats[si].add(cr.dicts[si], s.r.Jobs[s.lo:s.hi])
 		}
 	})
 	if err := g.checkRanges(len(fields)); err != nil {
@@ -160,8 +172,9 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.addRange(o.mem, fields, len(tf), o.taskRange)
-	g.addRange(o.mem, fields, len(summaryFields), func(b *array.RecordBuilder, s *rowSeg) {
+	g.addRange(o.mem, fields, len(tf), true, o.taskRange)
+	g.addRange(o.mem, fields, len(summaryFields), false, func(cr *colRange, s *rowSeg) {
+		b := cr.b
 		col := func(k int) array.Builder { return b.Field(k) }
 		for _, a := range s.aggs[s.lo:s.hi] {
 			col(0).(*array.StringBuilder).Append(s.s.Name)
@@ -279,26 +292,38 @@ func (g *groupFile) writeGroup() error {
 	}
 	for _, cr := range g.ranges {
 		cr.b.Reserve(g.rows)
-		for i := range g.segs {
-			cr.fill(cr.b, &g.segs[i])
+		for _, d := range cr.dicts {
+			if d != nil {
+				d.idx = slices.Grow(d.idx, g.rows)
+			}
 		}
-		rec := cr.b.NewRecordBatch()
-		err := writeColumns(g.fw, rec)
-		rec.Release()
-		if err != nil {
+		for i := range g.segs {
+			cr.fill(cr, &g.segs[i])
+		}
+		if err := cr.write(g.fw, g.mem, g.rows); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeColumns writes every column of rec as the next column chunks of the
-// current row group.
-func writeColumns(fw *pqarrow.FileWriter, rec arrow.RecordBatch) error {
-	for i, f := range rec.Schema().Fields() {
-		ch := arrow.NewChunked(f.Type, []arrow.Array{rec.Column(i)})
-		err := fw.WriteColumnChunked(ch, 0, rec.NumRows())
+// write writes the range's rows, rows of them, as the next column chunks
+// of the current row group, and empties its builders.
+func (cr *colRange) write(fw *pqarrow.FileWriter, mem memory.Allocator, rows int) error {
+	for i, f := range cr.fields {
+		var col arrow.Array
+		if cr.dicts != nil && cr.dicts[i] != nil {
+			col = cr.dicts[i].newArray(mem)
+		} else {
+			col = cr.b.Field(i).NewArray()
+		}
+		ch := arrow.NewChunked(col.DataType(), []arrow.Array{col})
+		col.Release()
+		err := fw.WriteColumnChunked(ch, 0, int64(rows))
 		ch.Release()
+		if cr.dicts != nil && cr.dicts[i] != nil {
+			cr.dicts[i].reset()
+		}
 		if err != nil {
 			return fmt.Errorf("column %s: %w", f.Name, err)
 		}
@@ -328,5 +353,49 @@ func (g *groupFile) release() {
 		for _, cr := range g.ranges {
 			cr.b.Release()
 		}
+	}
+}
+
+// catCol fills the category column of a scheme: the label of each job's
+// grid cell, the labels made once per cell rather than once per job.
+type catCol struct {
+	s      *metrics.Scheme
+	labels []string // by cell, row by row
+	ncols  int
+	at     []int32 // by cell: its label's index in the row group's dictionary, or -1
+}
+
+// categoryRows returns the fills of the category columns, one per scheme.
+func (o *outputs) categoryRows() []*catCol {
+	cats := make([]*catCol, len(o.schemes))
+	for i, s := range o.schemes {
+		c := &catCol{s: s, labels: s.Labels(), ncols: len(s.Cols)}
+		c.at = make([]int32, len(c.labels))
+		cats[i] = c
+	}
+	return cats
+}
+
+// add appends the labels of jobs to d.
+func (c *catCol) add(d *dictCol, jobs []metrics.Record) {
+	if len(d.values) == 0 {
+		// A new row group: its dictionary is empty.
+		for i := range c.at {
+			c.at[i] = -1
+		}
+	}
+	for k := range jobs {
+		j := &jobs[k]
+		row, col := c.s.Cell(j)
+		cell := row*c.ncols + col
+		if row < 0 || col < 0 || col >= c.ncols || cell >= len(c.labels) {
+			d.appendN(c.s.Classify(j), 1) // not a cell of the grid
+			continue
+		}
+		if c.at[cell] < 0 {
+			c.at[cell] = d.index(c.labels[cell])
+		}
+		d.idx = append(d.idx, c.at[cell])
+		d.raw += len(c.labels[cell]) + arrow.Uint32SizeBytes
 	}
 }

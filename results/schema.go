@@ -180,31 +180,54 @@ var tasksFields = append([]arrow.Field{
 }, append(append(slices.Clone(queueTaskFields), elasticTaskFields...), qosTaskFields...)...)
 
 // appendTaskCols appends the task columns of t (with result r, which may
-// be a failed one) n times to the first fields of b.
-func appendTaskCols(b *array.RecordBuilder, pcs []paramCol, sweepName string, t *sweep.Task, r *TaskResult, n int) {
+// be a failed one) n times to the first fields of b. Where dicts (which may
+// be nil) has a column for a string field, its values go there instead of
+// to b.
+func appendTaskCols(b *array.RecordBuilder, dicts []*dictCol, pcs []paramCol, sweepName string, t *sweep.Task, r *TaskResult, n int) {
 	i := 0
 	next := func() array.Builder { f := b.Field(i); i++; return f }
-	strs(next(), t.ID, n)
+	dict := func() *dictCol {
+		if i < len(dicts) {
+			return dicts[i]
+		}
+		return nil
+	}
+	str := func(v string) {
+		if d := dict(); d != nil {
+			d.appendN(v, n)
+			i++
+			return
+		}
+		strs(next(), v, n)
+	}
+	str(t.ID)
 	ints(next(), int64(t.Index), n)
-	strs(next(), sweepName, n)
-	strs(next(), t.Workload.Trace, n)
-	strs(next(), t.Policy, n)
-	strs(next(), t.Name(), n)
-	strs(next(), t.ParamString(), n)
+	str(sweepName)
+	str(t.Workload.Trace)
+	str(t.Policy)
+	str(t.Name())
+	str(t.ParamString())
 	for _, c := range pcs {
-		fb := next()
 		v, ok := t.Params[c.name]
 		if !ok {
-			fb.AppendNulls(n)
+			if d := dict(); d != nil {
+				d.appendNulls(n)
+				i++
+			} else {
+				next().AppendNulls(n)
+			}
 			continue
 		}
-		switch {
-		case c.asText:
+		if c.asText {
 			text := fmt.Sprint(v)
 			if f, ok := number(v); ok {
 				text = strconv.FormatFloat(f, 'g', -1, 64) // the same for int64 and float64
 			}
-			strs(fb, text, n)
+			str(text)
+			continue
+		}
+		fb := next()
+		switch {
 		case c.kind == policy.Bool:
 			bv, ok := v.(bool)
 			if !ok {
@@ -241,8 +264,8 @@ func appendTaskCols(b *array.RecordBuilder, pcs []paramCol, sweepName string, t 
 		next().AppendNulls(n)
 	}
 	floats(next(), t.Workload.Load, n)
-	strs(next(), t.Workload.LoadMode, n)
-	strs(next(), t.Workload.Estimates, n)
+	str(t.Workload.LoadMode)
+	str(t.Workload.Estimates)
 	ints(next(), int64(t.Workload.Skip), n)
 	ints(next(), int64(t.Workload.Count), n)
 	ints(next(), int64(t.Replication), n)

@@ -555,7 +555,7 @@ func (o *outputs) newTasks(w io.Writer) (*parquetFile, error) {
 	nTask := len(taskFields(o.pcs))
 	b := pf.b
 	pf.fill = func(t *sweep.Task, r *TaskResult, _ [][]metrics.Aggregate) error {
-		appendTaskCols(b, o.pcs, o.spec.Name, t, r, 1)
+		appendTaskCols(b, nil, o.pcs, o.spec.Name, t, r, 1)
 		col := func(k int) array.Builder { return b.Field(nTask + k) }
 		st := r.Stats
 		col(0).(*array.Int64Builder).Append(int64(st.Jobs))
