@@ -121,6 +121,9 @@ func ssParams(tunable bool) []Param {
 		{Name: "hold_backfill", Kind: Bool, Default: false,
 			Doc: "with hold_remembered, a job that never ran may also use free processors a suspended job remembers if, by its estimate, " +
 				"it ends before that job could resume (before each running job on the job's other processors ends or becomes suspendable by it)"},
+		{Name: "stop_scan", Kind: Bool, Default: false,
+			Doc: "a job that never ran gives up at the first running job (in ascending xfactor) it may not suspend by width or TSS limit, as the pseudocode of section 4.3 " +
+				"(false: such jobs are skipped, as the candidate set C_i)"},
 	}
 	if tunable {
 		ps = append(ps, Param{Name: "tunable", Kind: Bool, Default: false,
@@ -183,6 +186,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		TSSPaperLimits:   v.Bool("tss_paper_limits"),
 		HoldRemembered:   v.Bool("hold_remembered"),
 		HoldBackfill:     v.Bool("hold_backfill"),
+		StopScan:         v.Bool("stop_scan"),
 		Overhead:         o,
 	}
 	p, err := preempt.NewSS(cfg, env.Procs, env.Jobs)

@@ -39,6 +39,9 @@ func Baseline(procs int, jobs []sim.Job) (map[string]float64, error) {
 func BaselineSS(cfg SSConfig, procs int, jobs []sim.Job) (map[string]float64, error) {
 	cfg.Tunable, cfg.Overhead = false, Overhead{}
 	tag := fmt.Sprintf("ss %v %v %v %v %v", cfg.SuspensionFactor, cfg.WidthRatio, cfg.Interval, cfg.HoldRemembered, cfg.HoldBackfill)
+	if cfg.StopScan {
+		tag += " stop_scan"
+	}
 	return cachedBaseline(runcache.Key(tag, procs, jobs), func() (map[string]float64, error) {
 		p, err := NewSS(cfg, procs, jobs)
 		if err != nil {

@@ -71,6 +71,14 @@ type SSConfig struct {
 	// (by its estimate) or may be suspended by it. Ignored unless
 	// HoldRemembered.
 	HoldBackfill bool
+	// StopScan (default false) reads section 4.3's pseudocode literally: a
+	// job that never ran scans the running jobs in ascending priority and
+	// gives up at the first one it may not suspend, by priority, width or,
+	// for TSS, limit ("goto next_idle_job"). When false, the scan skips
+	// jobs excluded by width or limit and goes on, as the set C_i of the
+	// same section is written; it stops at the first job of too high a
+	// priority either way (all later ones are higher).
+	StopScan bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }

@@ -126,6 +126,16 @@ func TestSS_Reference(t *testing.T) {
 			formula(c)
 			c.Overhead = DefaultOverhead(3)
 		}, 0},
+		{"ctc430/stopscan", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.StopScan = true }, 0},
+		{"sdsc/tss/stopscan/trace/load1.3", sdsc, 0, workload.EstimateTrace, func(c *SSConfig) { c.Tunable, c.StopScan = true, true }, 1.3},
+		{"ctc430/tss/stopscan/hold/backfill/load1.6", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) {
+			c.Tunable, c.StopScan, c.HoldRemembered, c.HoldBackfill = true, true, true, true
+		}, 1.6},
+		{"sdsc/tss/formula/stopscan/overhead", sdsc, 0, workload.EstimateAccurate, func(c *SSConfig) {
+			formula(c)
+			c.StopScan = true
+			c.Overhead = DefaultOverhead(23)
+		}, 0},
 		{"sdsc-par/sf1/width1", "SDSC-Par-1996-3.1-cln.swf.gz", 0, workload.EstimateAccurate, func(c *SSConfig) {
 			c.SuspensionFactor = 1
 			c.WidthRatio = 1

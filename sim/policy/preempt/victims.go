@@ -39,7 +39,13 @@ func (p *SS) fresh(t *sim.Task) {
 		if tau < p.cfg.SuspensionFactor*p.prio[r.Index] {
 			break
 		}
-		if float64(r.Procs) > p.cfg.WidthRatio*float64(t.Procs) || !p.may(tau, r) || !p.mayTake(t, tau, r.Set) {
+		if float64(r.Procs) > p.cfg.WidthRatio*float64(t.Procs) || !p.may(tau, r) {
+			if p.cfg.StopScan {
+				break
+			}
+			continue
+		}
+		if !p.mayTake(t, tau, r.Set) {
 			continue
 		}
 		cand = append(cand, r)
