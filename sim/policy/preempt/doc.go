@@ -83,9 +83,9 @@
 // longer: on the first 5000 jobs (accurate estimates, SF 2) the mean
 // bounded slowdown of SS is 1.31 against 1.22 on CTC (430 processors) and
 // 1.66 against 1.44 on SDSC, and the worst VS slowdown on CTC 104.5
-// against 8.8. Over the Kettimuthu et al. scorecard, running every SS and
-// TSS entry with the pseudocode gives 169 claims that agree against 166
-// (REPRODUCING.md).
+// against 8.8. The Kettimuthu et al. specs run every SS and TSS entry
+// with the pseudocode: over their scorecard it gives 169 claims that agree
+// against 166 (REPRODUCING.md).
 //
 // The analysis of section 4.1 holds: two identical whole-machine jobs
 // submitted together never swap with SF = 2, swap once with SF =
