@@ -19,6 +19,11 @@ type bounds struct {
 	// stale entries, which crit tells apart.
 	watch [][]int32
 	crit  [][2]int32
+	// lists holds emptied watch lists for reuse: a job's list is emptied
+	// when it leaves its processors, and most jobs never hold processors
+	// again, so their lists would otherwise stay allocated to the end of
+	// the run.
+	lists [][]int32
 	// orphaned is left's scratch list of the jobs that watched a job.
 	orphaned []*sim.Task
 }
@@ -38,6 +43,8 @@ func (b *bounds) init(n int) {
 	}
 	b.at = make([]sim.Time, n)
 	b.watch = make([][]int32, n)
+	clear(b.lists)
+	b.lists = b.lists[:0]
 	b.crit = make([][2]int32, n)
 	for i := range b.crit {
 		b.crit[i] = [2]int32{-1, -1}
@@ -129,7 +136,13 @@ func (b *bounds) set(t *sim.Task, at sim.Time, w1, w2 int32) {
 	b.crit[i] = [2]int32{w1, w2}
 	for _, w := range b.crit[i] {
 		if w >= 0 && w != old[0] && w != old[1] {
-			b.watch[w] = append(b.watch[w], int32(i))
+			l := b.watch[w]
+			if l == nil && len(b.lists) > 0 {
+				l = b.lists[len(b.lists)-1]
+				b.lists[len(b.lists)-1] = nil
+				b.lists = b.lists[:len(b.lists)-1]
+			}
+			b.watch[w] = append(l, int32(i))
 		}
 	}
 	b.task[i] = t
@@ -189,7 +202,10 @@ func (b *bounds) orphans(j *sim.Task, out []*sim.Task) []*sim.Task {
 			out = append(out, b.task[i])
 		}
 	}
-	b.watch[j.Index] = w[:0]
+	b.watch[j.Index] = nil
+	if cap(w) > 0 {
+		b.lists = append(b.lists, w[:0])
+	}
 	return out
 }
 
