@@ -23,9 +23,9 @@ import (
 //   - when the column has nulls or empty strings (arrow-go's statistics of
 //     a dictionary leave empty strings out of the minimum, those of a
 //     plain array do not);
-//   - when the dictionary reaches the writer's dictionary page size limit,
-//     beyond which the encoder falls back to plain encoding part way
-//     through the column;
+//   - when the dictionary reaches the writer's dictionary page size limit
+//     ([dictPageLimit]), beyond which the encoder would fall back to plain
+//     encoding part way through the column (implied by the next one);
 //   - when the plain values (their bytes plus a length each) reach the
 //     data page size: the encoder cuts a dictionary-encoded page where the
 //     plain values it took would have filled one, and dictionary indices
@@ -46,9 +46,17 @@ type dictCol struct {
 // newDictCol returns an empty dictCol.
 func newDictCol() *dictCol { return &dictCol{pos: map[string]int32{}} }
 
-// dictPageLimit is the dictionary page size limit of the output writers
-// (they keep arrow-go's default).
-const dictPageLimit = parquet.DefaultDictionaryPageSizeLimit
+// dictPageLimit is the dictionary page size limit of the output writers.
+// It is far above arrow-go's default (1 MB) so that string columns never
+// fall back from dictionary to plain encoding part way through a column
+// chunk: arrow-go writes the encoding statistics of such a chunk (a
+// dictionary page, dictionary-encoded and plain data pages) in map order,
+// which varies from run to run, so the file's bytes would too. A
+// dictionary holds at most a row group's values ([rowGroupRows]), which
+// the writer has in memory anyway. Columns whose dictionary stays under
+// 1 MB, all of them in sweeps of up to about 15,000 tasks, are written as
+// with the default.
+const dictPageLimit = 1 << 30
 
 // dataPageSize is the data page size of the output writers (arrow-go's
 // default).

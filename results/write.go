@@ -431,11 +431,13 @@ func (o *outputs) newFileWriter(w io.Writer, fields []arrow.Field) (*pqarrow.Fil
 	// values would fall back from dictionary to plain encoding part way,
 	// and arrow-go writes the encoding statistics of such a column from a
 	// Go map, in an order that varies between runs: the file's bytes would
-	// not be reproducible.
+	// not be reproducible. For the same reason the string columns' limit
+	// on their dictionary is out of reach (dictPageLimit).
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithMaxRowGroupLength(rowGroupRows),
 		parquet.WithDictionaryDefault(false),
+		parquet.WithDictionaryPageSizeLimit(dictPageLimit),
 		parquet.WithStats(true),
 		parquet.WithAllocator(o.mem),
 	}
