@@ -8,10 +8,10 @@ import "github.com/schedfarm/schedfarm/sim"
 func (p *SS) leave(j *sim.Task) { p.stale = p.susp.orphans(j, p.stale) }
 
 // rebound gives a new bound to each suspended job listed by leave, against
-// the jobs holding its processors now, instead of making it due at once:
-// most such jobs would only find, at the next pass, that another holder
-// still keeps them out. A job that may resume or suspend its holders now
-// is due now. The new bound is a lower bound for the same reason as a
+// the jobs holding its processors now ([SS.bound]: from the first one it
+// may not suspend), instead of making it due at once: most such jobs would
+// only find, at the next pass, that another holder still keeps them out.
+// A job that may resume or suspend its holders now is due now. The new bound is a lower bound for the same reason as a
 // bound set in a pass: holders that arrive later only make it later, and
 // the jobs it watches are told to it when they leave. Calls come between
 // passes (a job ends or finishes suspending) and in a pass after each
@@ -29,7 +29,7 @@ func (p *SS) rebound() {
 			p.susp.set(t, now, -1, -1)
 		default:
 			p.prio[t.Index] = xfactor(t, now)
-			_, at, w1, w2 := p.holders(t, now, false)
+			at, w1, w2 := p.bound(t, now)
 			p.susp.set(t, at, w1, w2)
 		}
 	}

@@ -51,7 +51,8 @@ func loadTraceOpts(tb testing.TB, file string, procs int, opts workload.Options)
 // idle job examined at every multiple of the interval) on real trace
 // subsets and requires the same schedule, job by job. Both runs also check
 // every count of a suspended job's holders through the processor index
-// against a scan of all jobs holding processors. TSS runs under both
+// against a scan of all jobs holding processors, and every bound from the
+// first job it may not suspend (SS.bound) against the full count. TSS runs under both
 // readings of its rule, some at loads where many running jobs are
 // protected.
 func TestSS_Reference(t *testing.T) {
