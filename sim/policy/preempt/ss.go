@@ -222,6 +222,7 @@ func (p *SS) Arrive(t *sim.Task) { p.waitq = append(p.waitq, t) }
 
 // Finish implements [sim.Policy].
 func (p *SS) Finish(t *sim.Task) {
+	p.changed = true
 	p.leave(t)
 	p.rebound()
 }
@@ -230,6 +231,7 @@ func (p *SS) Finish(t *sim.Task) {
 // suspending has left its processors. (One that finished resuming changes
 // no bound: holders counted it as running from then on.)
 func (p *SS) OverheadDone(t *sim.Task) {
+	p.changed = true
 	if t.State == sim.Suspended {
 		p.leave(t)
 		p.rebound()
@@ -355,7 +357,7 @@ func (p *SS) Schedule() {
 // started at this instant), by ascending priority (then start, then
 // arrival).
 func (p *SS) rankRunning(now sim.Time) {
-	p.rl.sync(p.m, now)
+	p.syncRunning(now)
 	p.run = p.run[:0]
 	for _, t := range p.rl.jobs {
 		if t.Since < now {
@@ -364,6 +366,15 @@ func (p *SS) rankRunning(now sim.Time) {
 		}
 	}
 	p.lowStale = true
+}
+
+// syncRunning brings p.rl up to the running jobs at now, if a job may
+// have begun or stopped running since it last did (see [core.changed]).
+func (p *SS) syncRunning(now sim.Time) {
+	if p.changed {
+		p.rl.sync(p.m, now)
+		p.changed = false
+	}
 }
 
 // ranked returns the running jobs of this pass by ascending priority

@@ -208,7 +208,7 @@ func (p *SS) reenter(t *sim.Task, now sim.Time) {
 		p.start(t)
 		return
 	}
-	victims, at, w1, w2 := p.holders(t, now, true)
+	victims, at, w1, w2 := p.count(t, now, true, true)
 	if at > now {
 		p.susp.set(t, at, w1, w2)
 		return

@@ -63,7 +63,7 @@ func (w *waitBounds) dropAll(waitq []*sim.Task) {
 // assumed.
 func (p *SS) updateWaitBounds(now sim.Time) {
 	w := &p.wb
-	p.rl.sync(p.m, now)
+	p.syncRunning(now)
 	avail := p.avail()
 	if p.rl.added || avail > w.ref {
 		w.dropAll(p.waitq)
