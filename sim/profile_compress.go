@@ -72,6 +72,11 @@ type Compaction struct {
 	// the next one, as an order other than by start time needs.
 	Carry bool
 
+	// Moved holds, after [Profile.CompressWith], the indices of the
+	// reservations it moved, in increasing order (the policy can then
+	// re-sort only those).
+	Moved []int
+
 	pending []Reservation // releases since the last compression
 	cur     runBound      // releases of this compression
 	prev    runBound      // releases of the last one (with Carry)
@@ -180,6 +185,7 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 	}
 	c.pending = c.pending[:0]
 	moved := false
+	c.Moved = c.Moved[:0]
 	for i := 0; i < n; i++ {
 		rv := r(i)
 		if rv.Start <= now || rv.Start == Never {
@@ -251,6 +257,7 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		p.slide(c, rv, at, c.near)
 		rv.Start = at
 		moved = true
+		c.Moved = append(c.Moved, i)
 		// Processors came free where the old place does not overlap the new.
 		p.bound(&c.cur, c, max(old, at+rv.Dur), old+rv.Dur)
 	}

@@ -70,6 +70,7 @@ type Conservative struct {
 	started   int // started jobs in byArrival
 
 	moved []*planned // scratch: the jobs a compression moved
+	pos   []int      // scratch: their places in q
 
 	comp sim.Compaction // releases since the last compression
 	full bool           // compress with Profile.Compress (tests compare)
@@ -157,16 +158,78 @@ func (p *Conservative) compact() {
 		// reservation at or before now, which Compress leaves alone.
 		r, n = func(i int) *sim.Reservation { return &p.byArrival[i].r }, len(p.byArrival)
 	}
-	var moved bool
 	if p.full {
-		moved = p.prof.Compress(p.m.Now(), n, r)
+		if p.prof.Compress(p.m.Now(), n, r) {
+			p.resort()
+		}
+		return
+	}
+	p.comp.Carry = p.Order != StartOrder
+	if p.prof.CompressWith(&p.comp, p.m.Now(), n, r) {
+		src := p.q
+		if p.Order == QueueOrder {
+			src = p.byArrival
+		}
+		p.resortMoved(src, p.comp.Moved)
+	}
+}
+
+// byPromise orders jobs by (promised start, arrival): q's order until a
+// compression moves some of them.
+func byPromise(a, b *planned) int {
+	if a.promised != b.promised {
+		return cmp.Compare(a.promised, b.promised)
+	}
+	return cmp.Compare(a.t.Index, b.t.Index)
+}
+
+// resortMoved is resort given the jobs the compression moved (src[i] for
+// i in idx). Each one is found in q by the key q is sorted by (its
+// promised start), the others are closed up over them, and the moved
+// ones, sorted by their new starts, are put back at places found by
+// binary search: O(m log len(q)) comparisons and O(len(q)) pointer
+// copies, without looking at the jobs that did not move.
+func (p *Conservative) resortMoved(src []*planned, idx []int) {
+	mv, pos := p.moved[:0], p.pos[:0]
+	for _, i := range idx {
+		mv = append(mv, src[i])
+	}
+	if p.Order == StartOrder {
+		// src is q: the indices are the places.
+		pos = append(pos, idx...)
 	} else {
-		p.comp.Carry = p.Order != StartOrder
-		moved = p.prof.CompressWith(&p.comp, p.m.Now(), n, r)
+		for _, e := range mv {
+			k, _ := slices.BinarySearchFunc(p.q, e, byPromise)
+			pos = append(pos, k)
+		}
+		slices.Sort(pos)
 	}
-	if moved {
-		p.resort()
+	// Close up q over the moved jobs.
+	w := pos[0]
+	for j, k := range pos {
+		end := len(p.q)
+		if j+1 < len(pos) {
+			end = pos[j+1]
+		}
+		w += copy(p.q[w:], p.q[k+1:end])
 	}
+	for _, e := range mv {
+		p.m.Promise(e.t, e.r.Start)
+		e.promised = e.r.Start
+	}
+	slices.SortFunc(mv, before)
+	// Put them back from the last: q[:hi] holds the jobs not yet placed
+	// (all kept), so the kept ones after a moved job's place shift up by
+	// the number of moved jobs at or before it.
+	hi := w
+	for j := len(mv) - 1; j >= 0; j-- {
+		k, _ := slices.BinarySearchFunc(p.q[:hi], mv[j], before)
+		copy(p.q[k+j+1:], p.q[k:hi])
+		p.q[k+j] = mv[j]
+		hi = k
+	}
+	clear(mv)
+	p.moved, p.pos = mv[:0], pos[:0]
 }
 
 // resort restores q's order after a compression and promises the moved
