@@ -705,7 +705,8 @@ func taskMsg(run string, t *sweep.Task) (*nats.Msg, error) {
 // again.
 func (r *run) finish(ctx context.Context) ([]unreadable, error) {
 	c := r.c
-	err := results.StreamOutputs(r.rec.OutDir, r.spec, r.tasks, r.result, c.cfg.toolVersion)
+	// r.result decodes each result for the writer alone.
+	err := results.StreamOutputs(r.rec.OutDir, r.spec, r.tasks, r.result, c.cfg.toolVersion, results.OwnResults())
 	var u *unreadable
 	if errors.As(err, &u) {
 		bad, err := r.unreadableFrom(r.byID[u.task.ID] + 1)

@@ -98,7 +98,8 @@ policies: [{name: fcfs}, {name: easy}]
 
 // BenchmarkStreamOutputs_Stored writes the outputs of storedSpec's tasks
 // from their marshalled results, decoding each when the writer asks for
-// it, as the coordinator does from its store: without a memory limit, and
+// it and handing it over ([results.OwnResults]), as the coordinator does
+// from its store: without a memory limit, and
 // under the coordinator's default soft limit of 170 MiB (`schedfarm
 // coordinator --memory-limit`), which makes the garbage collector run more
 // often. Besides ns/op it reports cpu-s/Mrow, the process's CPU time (user
@@ -131,7 +132,7 @@ func BenchmarkStreamOutputs_Stored(b *testing.B) {
 			cpu := rusage.CPU()
 			b.ResetTimer()
 			for b.Loop() {
-				if err := results.StreamOutputs(dir, r.spec, r.tasks, get, "bench"); err != nil {
+				if err := results.StreamOutputs(dir, r.spec, r.tasks, get, "bench", results.OwnResults()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -33,6 +33,18 @@ type groupFile struct {
 	fill   func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
 	mem    memory.Allocator
 	freed  bool
+	// With keepDone, the results whose last rows are written are kept in
+	// done until takeDone.
+	keepDone bool
+	done     []*TaskResult
+}
+
+// takeDone returns the results whose last rows were written since the last
+// call, and forgets them.
+func (g *groupFile) takeDone() []*TaskResult {
+	d := g.done
+	g.done = g.done[:0]
+	return d
 }
 
 // rowSeg is a run of rows of the current row group: jobs lo to hi of
@@ -283,6 +295,13 @@ func (g *groupFile) writeGroup() error {
 		return nil
 	}
 	defer func() {
+		if g.keepDone {
+			for _, s := range g.segs {
+				if s.hi == len(s.r.Jobs) {
+					g.done = append(g.done, s.r)
+				}
+			}
+		}
 		clear(g.segs)
 		g.segs = g.segs[:0]
 		g.rows = 0

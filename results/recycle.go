@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
 // recycler is a memory.Allocator that keeps freed buffers and hands them
@@ -96,3 +98,35 @@ func (a *recycler) drain() {
 }
 
 var _ memory.Allocator = (*recycler)(nil)
+
+// spareJobs holds the job records of a result the output writer is done
+// with ([OwnResults]), for the next [Unmarshal] to decode into.
+var spareJobs jobsSpare
+
+// jobsSpare is a slice of job records whose contents nobody uses.
+type jobsSpare struct {
+	mu   sync.Mutex
+	recs []metrics.Record
+}
+
+// give keeps recs for reuse, unless a larger slice is kept already.
+func (s *jobsSpare) give(recs []metrics.Record) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cap(recs) > cap(s.recs) {
+		s.recs = recs[:0]
+	}
+}
+
+// take returns an empty slice of capacity at least n: the slice kept, if
+// it is large enough (and not much larger), or a new one.
+func (s *jobsSpare) take(n int) []metrics.Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := cap(s.recs); c >= n && c <= 2*n+1024 {
+		recs := s.recs[:0]
+		s.recs = nil
+		return recs
+	}
+	return make([]metrics.Record, 0, n)
+}

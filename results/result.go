@@ -329,7 +329,7 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 	defer rd.Release()
 	// want is untrusted, but the frame, already in memory, holds at
 	// least minBytesPerJob per job.
-	recs = make([]metrics.Record, 0, min(want, int(zh.FrameContentSize)/minBytesPerJob+1))
+	recs = spareJobs.take(min(want, int(zh.FrameContentSize)/minBytesPerJob+1))
 	for rd.Next() {
 		rec := rd.RecordBatch()
 		if !rec.Schema().Equal(recordSchema) {

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
 // TestStreamOutputs_SameAsWriteOutputs checks that results taken one at a
@@ -98,5 +99,61 @@ func TestWriteOutputs_RowGroupStatistics(t *testing.T) {
 			}
 		}
 		rd.Close()
+	}
+}
+
+// TestStreamOutputs_OwnResults checks that results decoded on demand and
+// handed over to the writer give the same bytes as results held, while
+// later results are decoded into the memory of earlier ones: tasks of
+// 30,000 jobs, so that row groups end inside tasks.
+func TestStreamOutputs_OwnResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates four tasks of 30,000 jobs")
+	}
+	r := MustRun(t, `
+name: own
+workloads:
+  - trace: ctc
+    count: 30000
+    estimates: [accurate, trace]
+    load: [1.0, 1.2]
+policies: [{name: easy}]
+categories: [ss16, ss4]
+`)
+	want := MustWrite(t, r, r.res)
+	stored := make([][]byte, len(r.res))
+	for i, res := range r.res {
+		b, err := res.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored[i] = b
+	}
+	seen := map[*metrics.Record]int{}
+	reused := 0
+	dir := filepath.Join(t.TempDir(), "out")
+	err := results.StreamOutputs(dir, r.spec, r.tasks, func(i int) (*results.TaskResult, error) {
+		res, err := results.Unmarshal(stored[i])
+		if err == nil && len(res.Jobs) > 0 {
+			if k, ok := seen[&res.Jobs[0]]; ok {
+				t.Logf("result %d decoded into the records of result %d", i, k)
+				reused++
+			}
+			seen[&res.Jobs[0]] = i
+		}
+		return res, err
+	}, "test-1.0", results.OwnResults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range outputFiles {
+		a, _ := os.ReadFile(filepath.Join(want, f))
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		if string(a) != string(b) {
+			t.Errorf("%s differs", f)
+		}
+	}
+	if reused == 0 {
+		t.Error("no result was decoded into the records of an earlier one")
 	}
 }

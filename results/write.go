@@ -82,7 +82,14 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 // wall_time_ms columns. Each row group carries column statistics (min,
 // max, null count), so readers skip row groups on task or parameter
 // predicates.
-func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultFunc, toolVersion string) (err error) {
+//
+// With [OwnResults], the memory of each result's job records goes to a
+// later [Unmarshal] once the result's rows are written.
+func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultFunc, toolVersion string, opts ...StreamOption) (err error) {
+	var so streamOpts
+	for _, opt := range opts {
+		opt(&so)
+	}
 	defer func() { err = explainWriteErr(dir, err) }()
 	o, err := newOutputs(spec, tasks, toolVersion)
 	if err != nil {
@@ -122,11 +129,19 @@ func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultF
 		s    fileSink
 	}
 	var sinks []sink
+	var jobs *groupFile
 	for _, f := range []struct {
 		name string
 		make func(io.Writer) (fileSink, error)
 	}{
-		{JobsFile, func(w io.Writer) (fileSink, error) { return o.newJobs(w) }},
+		{JobsFile, func(w io.Writer) (fileSink, error) {
+			g, err := o.newJobs(w)
+			if err == nil && so.own {
+				jobs = g
+				g.keepDone = true
+			}
+			return g, err
+		}},
 		{SummaryFile, func(w io.Writer) (fileSink, error) { return o.newSummary(w) }},
 		{TasksFile, func(w io.Writer) (fileSink, error) { return o.newTasks(w) }},
 	} {
@@ -167,6 +182,13 @@ func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultF
 			}
 		}
 		ts.add(t, r, aggs)
+		if jobs != nil {
+			// Nothing holds the results whose rows are written any more.
+			for _, d := range jobs.takeDone() {
+				spareJobs.give(d.Jobs)
+				d.Jobs = nil
+			}
+		}
 	}
 	for _, s := range sinks {
 		if err := s.s.close(); err != nil {
@@ -207,6 +229,23 @@ func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultF
 	}
 	return nil
 }
+
+// StreamOption is an option of [StreamOutputs].
+type StreamOption func(*streamOpts)
+
+// streamOpts are the options of [StreamOutputs].
+type streamOpts struct {
+	own bool // OwnResults
+}
+
+// OwnResults tells [StreamOutputs] that the results its ResultFunc returns
+// are the writer's: the caller uses neither them nor their job records
+// once it has returned them. The writer then hands the memory of a
+// result's job records, once their rows are written, to a later
+// [Unmarshal] to decode into, instead of leaving it to the garbage
+// collector and allocating it again: a task over a whole trace holds tens
+// of megabytes of records.
+func OwnResults() StreamOption { return func(o *streamOpts) { o.own = true } }
 
 // fileSink is the writer of one Parquet output.
 type fileSink interface {
