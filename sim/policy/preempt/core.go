@@ -44,8 +44,10 @@ type core struct {
 	held  sim.ProcSet
 	heldN []int32
 	// rem lists the suspended jobs (Suspending or Suspended), in the
-	// order they were suspended.
-	rem []*sim.Task
+	// order they were suspended, when keepRem is set (only SS's
+	// hold_remembered reads it; removing a job costs the list's length).
+	rem     []*sim.Task
+	keepRem bool
 	// availN is scratch for avail, which runs at every pass.
 	availN sim.ProcSet
 	// owner is, by processor, the index of the job last given it (-1:
@@ -189,7 +191,9 @@ func (c *core) suspend(t *sim.Task) {
 		return
 	}
 	c.changed = true
-	c.rem = append(c.rem, t)
+	if c.keepRem {
+		c.rem = append(c.rem, t)
+	}
 	t.Set.Each(func(i int) {
 		if c.heldN[i] == 0 {
 			c.held.Add(i)
@@ -205,14 +209,22 @@ func (c *core) resume(t *sim.Task) {
 		return
 	}
 	c.own(t)
-	if i := slices.Index(c.rem, t); i >= 0 {
-		c.rem = slices.Delete(c.rem, i, i+1)
-	}
+	c.forget(t)
 	t.Set.Each(func(i int) {
 		if c.heldN[i]--; c.heldN[i] == 0 {
 			c.held.Remove(i)
 		}
 	})
+}
+
+// forget takes t, resumed, out of rem.
+func (c *core) forget(t *sim.Task) {
+	if !c.keepRem {
+		return
+	}
+	if i := slices.Index(c.rem, t); i >= 0 {
+		c.rem = slices.Delete(c.rem, i, i+1)
+	}
 }
 
 // resumeOn resumes a Suspended job on set, free processors that need not
@@ -223,9 +235,7 @@ func (c *core) resumeOn(t *sim.Task, set sim.ProcSet) {
 		return
 	}
 	c.own(t)
-	if i := slices.Index(c.rem, t); i >= 0 {
-		c.rem = slices.Delete(c.rem, i, i+1)
-	}
+	c.forget(t)
 	old.Each(func(i int) {
 		if c.heldN[i]--; c.heldN[i] == 0 {
 			c.held.Remove(i)

@@ -188,6 +188,7 @@ func (p *SS) Baseline() map[string]float64 { return maps.Clone(p.baseline) }
 // Init implements [sim.Policy].
 func (p *SS) Init(m *sim.Machine) error {
 	p.core.init(m, p.cfg.Overhead)
+	p.keepRem = p.cfg.HoldRemembered
 	p.prio = make([]float64, m.NumTasks())
 	p.susp.init(m.NumTasks())
 	p.mark = make([]bool, m.NumTasks())
