@@ -70,7 +70,6 @@ type Conservative struct {
 	started   int // started jobs in byArrival
 
 	moved []*planned // scratch: the jobs a compression moved
-	pos   []int      // scratch: their places in q
 
 	comp sim.Compaction // releases since the last compression
 	full bool           // compress with Profile.Compress (tests compare)
@@ -165,44 +164,29 @@ func (p *Conservative) compact() {
 		return
 	}
 	p.comp.Carry = p.Order != StartOrder
-	if p.prof.CompressWith(&p.comp, p.m.Now(), n, r) {
-		src := p.q
-		if p.Order == QueueOrder {
-			src = p.byArrival
-		}
-		p.resortMoved(src, p.comp.Moved)
-	}
-}
-
-// byPromise orders jobs by (promised start, arrival): q's order until a
-// compression moves some of them.
-func byPromise(a, b *planned) int {
-	if a.promised != b.promised {
-		return cmp.Compare(a.promised, b.promised)
-	}
-	return cmp.Compare(a.t.Index, b.t.Index)
-}
-
-// resortMoved is resort given the jobs the compression moved (src[i] for
-// i in idx). Each one is found in q by the key q is sorted by (its
-// promised start), the others are closed up over them, and the moved
-// ones, sorted by their new starts, are put back at places found by
-// binary search: O(m log len(q)) comparisons and O(len(q)) pointer
-// copies, without looking at the jobs that did not move.
-func (p *Conservative) resortMoved(src []*planned, idx []int) {
-	mv, pos := p.moved[:0], p.pos[:0]
-	for _, i := range idx {
-		mv = append(mv, src[i])
+	if !p.prof.CompressWith(&p.comp, p.m.Now(), n, r) {
+		return
 	}
 	if p.Order == StartOrder {
-		// src is q: the indices are the places.
-		pos = append(pos, idx...)
+		p.resortMoved(p.comp.Moved)
 	} else {
-		for _, e := range mv {
-			k, _ := slices.BinarySearchFunc(p.q, e, byPromise)
-			pos = append(pos, k)
-		}
-		slices.Sort(pos)
+		// The moved jobs' places in q would be found by binary
+		// searches, which cost more than the pass (measured).
+		p.resort()
+	}
+}
+
+// resortMoved is resort in start order, given the places in q of the
+// jobs the compression moved (increasing; CompressWith visited q in
+// order): the others are closed up over them, and the moved ones, sorted
+// by their new starts, are put back at places found by a search from the
+// place of the one after them: O(m log d) comparisons for places d
+// apart and O(len(q)) pointer copies, without looking at the jobs that
+// did not move.
+func (p *Conservative) resortMoved(pos []int) {
+	mv := p.moved[:0]
+	for _, k := range pos {
+		mv = append(mv, p.q[k])
 	}
 	// Close up q over the moved jobs.
 	w := pos[0]
@@ -223,13 +207,21 @@ func (p *Conservative) resortMoved(src []*planned, idx []int) {
 	// the number of moved jobs at or before it.
 	hi := w
 	for j := len(mv) - 1; j >= 0; j-- {
-		k, _ := slices.BinarySearchFunc(p.q[:hi], mv[j], before)
-		copy(p.q[k+j+1:], p.q[k:hi])
+		// Gallop down from hi to a lo that goes before mv[j].
+		lo, d := hi, 1
+		for lo > 0 && before(p.q[lo-1], mv[j]) > 0 {
+			hi = lo - 1
+			lo = max(lo-d, 0)
+			d *= 2
+		}
+		k, _ := slices.BinarySearchFunc(p.q[lo:hi], mv[j], before)
+		k += lo
+		copy(p.q[k+j+1:], p.q[k:w])
 		p.q[k+j] = mv[j]
-		hi = k
+		hi, w = k, k
 	}
 	clear(mv)
-	p.moved, p.pos = mv[:0], pos[:0]
+	p.moved = mv[:0]
 }
 
 // resort restores q's order after a compression and promises the moved
