@@ -280,7 +280,11 @@
 // recomputed as soon as the job that fixes it leaves, not at the next
 // pass. The jobs on a suspended job's processors are found through an
 // index of the job last given each processor, so counting them costs the
-// number of those jobs, not of all jobs holding processors. A waiting job's bound is
+// number of those jobs, not of all jobs holding processors; and a count
+// stops at the first of them the suspended job may not suspend by
+// priority, whose priority gives a lower bound (on the whole CTC trace
+// almost no such bound is reached: the job fixing it leaves first, and
+// the job is looked at again then). A waiting job's bound is
 // the earliest time its priority reaches SF times the lowest priority at
 // which the running jobs it may suspend make room; all are recomputed when
 // a job starts running or the free processors grow. Running jobs are kept
@@ -292,9 +296,11 @@
 // of the candidates. IS with resumption by priority keeps its suspended
 // jobs' bounds the same way (the earliest time each may resume or suspend
 // the jobs on its processors) and is tested against its plain routine. On
-// the whole CTC trace (77k jobs, one core) SS and TSS take 1.1 to 1.3 s of
-// CPU, SS with suspension overhead (which leaves many more jobs suspended)
-// 2.1 to 2.3 s, IS 0.8 s; the README gives the measured figures.
+// the whole CTC trace (77k jobs, one core) SS takes about 0.9 to 1.0 s of
+// CPU, TSS 1.4 to 1.7 s (with its EASY baseline run), SS with suspension
+// overhead (which leaves many more jobs suspended) 1.6 to 2.3 s, IS 0.8 s,
+// depending on the shared machine's load; the README gives the measured
+// figures.
 //
 // Local resumption fragments the machine under heavy load: on the CTC
 // trace with the 338 processors of its header (rather than the paper's
