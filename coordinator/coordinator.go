@@ -47,7 +47,9 @@
 // tasks larger than a row group), one range of that row group's columns
 // in Arrow form at a time, the small summary and tasks row groups, one
 // zstd page encoder and Badger's memtables: about 120-140 MB of live
-// heap for tasks of 77,000 jobs. What does grow with the sweep is small
+// heap for tasks of 77,000 jobs. The results are handed over to the
+// writer ([results.OwnResults]), which decodes the next result into the
+// job records of one it is done with. What does grow with the sweep is small
 // per task: the task list, its state map, and the table rows (one per
 // task, and one aggregate per task and category of the table scheme,
 // made into table rows once the Parquet files are written). The
