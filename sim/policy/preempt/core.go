@@ -57,10 +57,10 @@ type core struct {
 	// records it here, and when a job lets go of them, which the check
 	// catches.
 	owner []int32
-	// changed is set when a job is given processors or suspended, and by
-	// the policy when a job ends or ends an overhead: a list of the
-	// running jobs need only be brought up to date when it is set.
-	changed bool
+	// changes counts the times a job was given processors or suspended,
+	// and (counted by the policy) ended or ended an overhead: a list of the
+	// running jobs need only be brought up to date when it has moved.
+	changes uint64
 }
 
 // init readies the core for a run.
@@ -75,7 +75,7 @@ func (c *core) init(m *sim.Machine, o Overhead) {
 		c.owner[i] = -1
 	}
 	c.claims = c.claims[:0]
-	c.changed = true
+	c.changes++
 	clear(c.rem)
 	c.rem = c.rem[:0]
 	c.over = nil
@@ -147,7 +147,7 @@ func (c *core) startOn(t *sim.Task, set sim.ProcSet) {
 
 // own records that t holds the processors of its set.
 func (c *core) own(t *sim.Task) {
-	c.changed = true
+	c.changes++
 	t.Set.Each(func(i int) { c.owner[i] = int32(t.Index) })
 }
 
@@ -190,7 +190,7 @@ func (c *core) suspend(t *sim.Task) {
 	if c.m.Suspend(t, c.overhead(t)) != nil {
 		return
 	}
-	c.changed = true
+	c.changes++
 	if c.keepRem {
 		c.rem = append(c.rem, t)
 	}

@@ -134,7 +134,10 @@ type SS struct {
 	checkHolders   bool
 	holdersErr     error
 	holdersChecked int
-	run            []*sim.Task // scratch: running jobs that may be suspended
+	run            []*sim.Task // running jobs that may be suspended, by ascending priority
+	runAt, syncAt  uint64      // core.changes when run was made and when rl was synced
+	runNow         sim.Time    // when run was made
+	runAll         bool        // run holds every job of rl
 	low            float64     // lowest priority in run, unless lowStale
 	lowStale       bool        // a job of run was suspended since low
 	act            []*sim.Task // scratch: idle jobs examined in a pass
@@ -188,6 +191,7 @@ func (p *SS) Baseline() map[string]float64 { return maps.Clone(p.baseline) }
 // Init implements [sim.Policy].
 func (p *SS) Init(m *sim.Machine) error {
 	p.core.init(m, p.cfg.Overhead)
+	p.runAt, p.syncAt, p.runAll = 0, 0, false
 	p.keepRem = p.cfg.HoldRemembered
 	p.prio = make([]float64, m.NumTasks())
 	p.susp.init(m.NumTasks())
@@ -223,7 +227,7 @@ func (p *SS) Arrive(t *sim.Task) { p.waitq = append(p.waitq, t) }
 
 // Finish implements [sim.Policy].
 func (p *SS) Finish(t *sim.Task) {
-	p.changed = true
+	p.changes++
 	p.leave(t)
 	p.rebound()
 }
@@ -232,7 +236,7 @@ func (p *SS) Finish(t *sim.Task) {
 // suspending has left its processors. (One that finished resuming changes
 // no bound: holders counted it as running from then on.)
 func (p *SS) OverheadDone(t *sim.Task) {
-	p.changed = true
+	p.changes++
 	if t.State == sim.Suspended {
 		p.leave(t)
 		p.rebound()
@@ -357,24 +361,35 @@ func (p *SS) Schedule() {
 // rankRunning collects the running jobs that may be suspended now (not
 // started at this instant), by ascending priority (then start, then
 // arrival).
+//
+// When no job has begun or stopped running since the list was made at an
+// earlier instant, and every listed job was in it, it is kept as it is,
+// and so is the lowest priority in it.
 func (p *SS) rankRunning(now sim.Time) {
+	if p.runAt == p.changes && p.runAll && p.runNow < now {
+		return
+	}
 	p.syncRunning(now)
 	p.run = p.run[:0]
+	p.runAll = true
 	for _, t := range p.rl.jobs {
 		if t.Since < now {
 			p.prio[t.Index] = p.rl.key[t.Index]
 			p.run = append(p.run, t)
+		} else {
+			p.runAll = false
 		}
 	}
+	p.runAt, p.runNow = p.changes, now
 	p.lowStale = true
 }
 
 // syncRunning brings p.rl up to the running jobs at now, if a job may
-// have begun or stopped running since it last did (see [core.changed]).
+// have begun or stopped running since it last did (see [core.changes]).
 func (p *SS) syncRunning(now sim.Time) {
-	if p.changed {
+	if p.syncAt != p.changes {
 		p.rl.sync(p.m, now)
-		p.changed = false
+		p.syncAt = p.changes
 	}
 }
 
