@@ -74,6 +74,10 @@ type Config struct {
 	// pointNOnly tries only insertion point N (the new job at its
 	// earliest fit, nothing moved): a test configuration.
 	pointNOnly bool
+	// plainSearch makes every earliest-fit search of an insertion point
+	// scan from now ([sim.Profile.EarliestStart]), without the memos of
+	// earlier searches: the reference the tests compare with.
+	plainSearch bool
 }
 
 // DefaultConfig returns the defaults.

@@ -42,8 +42,10 @@ type inserter struct {
 	leastLaxity bool
 	newJobFirst bool
 	pointNOnly  bool
+	plainSearch bool
 	tl, rest    []entry
 	pool        []plan
+	memos       []memo
 	// Statistics: calls and the schedule sizes N seen.
 	calls, sumN, maxN int
 }
@@ -139,6 +141,7 @@ func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
 		in.put(plan{q: sched, prof: prof})
 		return plan{}, false
 	}
+	in.memos = in.memos[:0]
 	tl := append(in.tl[:0], base.q[p:]...)
 	for i := range tl {
 		_ = prof.Release(tl[i].start, tl[i].t.Estimate, tl[i].t.Procs)
@@ -155,7 +158,7 @@ func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
 	for head < len(tl) {
 		jc := tl[head]
 		head++
-		jc.start = prof.EarliestStart(in.now, jc.t.Procs, jc.t.Estimate)
+		jc.start = in.earliest(prof, jc.t.Procs, jc.t.Estimate)
 		_ = prof.Reserve(jc.start, jc.t.Estimate, jc.t.Procs)
 		if jc.end() <= jc.deadline {
 			i, _ := slices.BinarySearchFunc(sched, jc, byStart)
@@ -175,6 +178,7 @@ func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
 			// violate again until more than K violations.
 			return fail(tl)
 		}
+		in.memos = in.memos[:0] // releases void what the searches found
 		_ = prof.Release(jc.start, jc.t.Estimate, jc.t.Procs)
 		moved := sched[m:t]
 		for i := range moved {
@@ -201,4 +205,46 @@ func sortSearch(sched []entry, at sim.Time) int {
 		return 1
 	})
 	return i
+}
+
+// memo is what one earliest-fit search from now found, valid while the
+// profile only gains reservations: no run of procs free processors
+// longer than longest starts in [now, at).
+type memo struct {
+	procs       int
+	at, longest sim.Time
+}
+
+// earliest returns prof.EarliestStart(in.now, procs, dur) without
+// scanning again what earlier searches of the same point passed since
+// the last release. A search for at least procs processors and a
+// duration above a memo's longest cannot end before the memo's at (the
+// run it needs would have been found), and the earliest start from there
+// is the earliest start from now. This is what keeps an insertion point
+// from scanning the whole schedule for each job it places at its end.
+func (in *inserter) earliest(prof *sim.Profile, procs int, dur sim.Time) sim.Time {
+	if in.plainSearch {
+		return prof.EarliestStart(in.now, procs, dur)
+	}
+	from, known := in.now, sim.Time(0)
+	for _, m := range in.memos {
+		if m.procs <= procs && m.longest < dur && m.at > from {
+			from, known = m.at, m.longest
+		}
+	}
+	at, longest := prof.EarliestRun(from, procs, dur)
+	if at == sim.Never {
+		return at
+	}
+	m := memo{procs: procs, at: at, longest: max(known, longest)}
+	for i := range in.memos {
+		if in.memos[i].procs == procs {
+			if at >= in.memos[i].at {
+				in.memos[i] = m
+			}
+			return at
+		}
+	}
+	in.memos = append(in.memos, m)
+	return at
 }
