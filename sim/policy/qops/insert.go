@@ -222,14 +222,20 @@ type memo struct {
 // run it needs would have been found), and the earliest start from there
 // is the earliest start from now. This is what keeps an insertion point
 // from scanning the whole schedule for each job it places at its end.
+// The memos are kept by decreasing at, without any that another memo
+// makes useless (an at as late, for fewer or as many processors, with a
+// longest as short), so the first that applies is the best.
 func (in *inserter) earliest(prof *sim.Profile, procs int, dur sim.Time) sim.Time {
 	if in.plainSearch {
 		return prof.EarliestStart(in.now, procs, dur)
 	}
 	from, known := in.now, sim.Time(0)
 	for _, m := range in.memos {
-		if m.procs <= procs && m.longest < dur && m.at > from {
-			from, known = m.at, m.longest
+		if m.procs <= procs && m.longest < dur {
+			if m.at > from {
+				from, known = m.at, m.longest
+			}
+			break
 		}
 	}
 	at, longest := prof.EarliestRun(from, procs, dur)
@@ -237,14 +243,22 @@ func (in *inserter) earliest(prof *sim.Profile, procs int, dur sim.Time) sim.Tim
 		return at
 	}
 	m := memo{procs: procs, at: at, longest: max(known, longest)}
-	for i := range in.memos {
-		if in.memos[i].procs == procs {
-			if at >= in.memos[i].at {
-				in.memos[i] = m
-			}
-			return at
+	kept, pos := in.memos[:0], -1
+	for _, o := range in.memos {
+		if o.at >= m.at && o.procs <= m.procs && o.longest <= m.longest {
+			return at // m adds nothing
 		}
+		if m.at >= o.at && m.procs <= o.procs && m.longest <= o.longest {
+			continue // o adds nothing now
+		}
+		if pos < 0 && o.at < m.at {
+			pos = len(kept)
+		}
+		kept = append(kept, o)
 	}
-	in.memos = append(in.memos, m)
+	if pos < 0 {
+		pos = len(kept)
+	}
+	in.memos = slices.Insert(kept, pos, m)
 	return at
 }

@@ -81,7 +81,7 @@ func TestQoPS_SearchReference(t *testing.T) {
 			if diff > 0 {
 				t.Errorf("%s/%s: %d of %d jobs differ", w.name, name, diff, len(got.Tasks))
 			}
-			if ws.MaxN < 20 {
+			if ws.MaxN < 10 {
 				t.Errorf("%s/%s: largest schedule %d: too small to test the searches", w.name, name, ws.MaxN)
 			}
 		}
