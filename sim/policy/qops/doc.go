@@ -126,7 +126,20 @@
 // One Original_QoPS call re-places about 2N reservations in the worst
 // case (the points' suffixes halve), each an earliest-fit search and a
 // reservation in a profile of O(N + running) steps, plus a profile clone
-// per point: O(N (N + R) log N) per call. A rejected job costs one call;
+// per point: O(N (N + R) log N) per call.
+//
+// Within a point, the searches need not start from now each time. Until
+// the next release (a violation's), the point only adds reservations, so
+// free processors only shrink: when a search for p processors and d
+// seconds ended at time a and passed no run of p free processors longer
+// than l, a later search for p' >= p processors and d' > l seconds
+// cannot end before a, and its earliest start from a is its earliest
+// start from now ([sim.Profile.EarliestRun]). The point keeps such memos
+// (by decreasing a, none made useless by another) and starts each
+// search at the best that applies; most jobs placed at the end of the
+// schedule then no longer scan it from the start. The results are the
+// plain scans' exactly (TestQoPS_SearchReference). The profile edits,
+// which move O(N) steps, remain. A rejected job costs one call;
 // an offer costs 2 + RetryCount calls; kill-and-restart up to two calls
 // per running job. Memory is O(jobs) plus the schedule.
 package qops

@@ -207,6 +207,11 @@ func sortSearch(sched []entry, at sim.Time) int {
 	return i
 }
 
+// maxMemos bounds the memos an insertion point keeps, so that looking
+// them up stays cheaper than the scans they save; dropping one only
+// makes a later search start earlier.
+const maxMemos = 8
+
 // memo is what one earliest-fit search from now found, valid while the
 // profile only gains reservations: no run of procs free processors
 // longer than longest starts in [now, at).
@@ -258,6 +263,13 @@ func (in *inserter) earliest(prof *sim.Profile, procs int, dur sim.Time) sim.Tim
 	}
 	if pos < 0 {
 		pos = len(kept)
+	}
+	if len(kept) == maxMemos {
+		if pos == maxMemos {
+			in.memos = kept
+			return at
+		}
+		kept = kept[:maxMemos-1] // drop the earliest
 	}
 	in.memos = slices.Insert(kept, pos, m)
 	return at
