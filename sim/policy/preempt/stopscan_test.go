@@ -1,12 +1,9 @@
 package preempt
 
 import (
-	"context"
-	"fmt"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/sim/simcheck"
 )
 
 // TestSS_StopScan checks a hand-derived schedule under both readings of
@@ -20,7 +17,6 @@ import (
 //   - As the pseudocode (StopScan): C gives up at A, the first running
 //     job, at every pass, and starts when B ends at 5000 (5000-5100).
 func TestSS_StopScan(t *testing.T) {
-	type span struct{ start, end sim.Time }
 	jobs := []sim.Job{
 		{ID: 1, Submit: 0, Runtime: 10000, Estimate: 10000, Procs: 6},
 		{ID: 2, Submit: 0, Runtime: 5000, Estimate: 5000, Procs: 4},
@@ -45,32 +41,6 @@ func TestSS_StopScan(t *testing.T) {
 		{"tss/stop", tssStop, []span{{0, 10000}, {0, 5000}, {5000, 5100}}, 0},
 	}
 	for _, tc := range cases {
-		for _, ref := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/reference=%v", tc.name, ref), func(t *testing.T) {
-				p, err := NewSS(tc.cfg, 10, jobs)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p.reference = ref
-				res, err := sim.Run(context.Background(), 10, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := simcheck.Check(jobs, res); err != nil {
-					t.Fatalf("invariants: %v", err)
-				}
-				susp := 0
-				for i, w := range tc.want {
-					task := &res.Tasks[i]
-					susp += task.Suspensions
-					if task.FirstStart != w.start || task.End != w.end {
-						t.Errorf("job %d: %d-%d, want %d-%d", task.ID, task.FirstStart, task.End, w.start, w.end)
-					}
-				}
-				if susp != tc.susp {
-					t.Errorf("%d suspensions, want %d", susp, tc.susp)
-				}
-			})
-		}
+		checkSSSpans(t, tc.name, tc.cfg, 10, jobs, tc.want, tc.susp)
 	}
 }

@@ -16,7 +16,6 @@ import (
 // derive every time; the formula reading has no golden file there (the
 // scenarios run with default parameters).
 func TestTSS_Readings(t *testing.T) {
-	type span struct{ start, end sim.Time }
 	ss := DefaultSSConfig()
 	victim := DefaultSSConfig()
 	victim.Tunable = true
@@ -44,33 +43,45 @@ func TestTSS_Readings(t *testing.T) {
 		{"short-long/formula", 4, shortLongJobs, formula, []span{{0, 10000}, {10000, 10100}}, 0},
 	}
 	for _, tc := range cases {
-		for _, ref := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/reference=%v", tc.name, ref), func(t *testing.T) {
-				p, err := NewSS(tc.cfg, tc.procs, tc.jobs)
-				if err != nil {
-					t.Fatal(err)
+		checkSSSpans(t, tc.name, tc.cfg, tc.procs, tc.jobs, tc.want, tc.susp)
+	}
+}
+
+// span is a job's first start and end in a hand-computed schedule.
+type span struct{ start, end sim.Time }
+
+// checkSSSpans runs jobs under cfg with the fast pass and with the
+// reference pass, checks the invariants, and compares each job's first
+// start and end with want (by job, in order) and the total number of
+// suspensions with susp.
+func checkSSSpans(t *testing.T, name string, cfg SSConfig, procs int, jobs []sim.Job, want []span, susp int) {
+	t.Helper()
+	for _, ref := range []bool{false, true} {
+		t.Run(fmt.Sprintf("%s/reference=%v", name, ref), func(t *testing.T) {
+			p, err := NewSS(cfg, procs, jobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.reference = ref
+			res, err := sim.Run(context.Background(), procs, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := simcheck.Check(jobs, res); err != nil {
+				t.Fatalf("invariants: %v", err)
+			}
+			n := 0
+			for i, w := range want {
+				task := &res.Tasks[i]
+				n += task.Suspensions
+				if task.FirstStart != w.start || task.End != w.end {
+					t.Errorf("job %d: %d-%d, want %d-%d", task.ID, task.FirstStart, task.End, w.start, w.end)
 				}
-				p.reference = ref
-				res, err := sim.Run(context.Background(), tc.procs, tc.jobs, p, sim.Options{Segments: true, CheckEvery: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := simcheck.Check(tc.jobs, res); err != nil {
-					t.Fatalf("invariants: %v", err)
-				}
-				susp := 0
-				for i, w := range tc.want {
-					task := &res.Tasks[i]
-					susp += task.Suspensions
-					if task.FirstStart != w.start || task.End != w.end {
-						t.Errorf("job %d: %d-%d, want %d-%d", task.ID, task.FirstStart, task.End, w.start, w.end)
-					}
-				}
-				if susp != tc.susp {
-					t.Errorf("%d suspensions, want %d", susp, tc.susp)
-				}
-			})
-		}
+			}
+			if n != susp {
+				t.Errorf("%d suspensions, want %d", n, susp)
+			}
+		})
 	}
 }
 
