@@ -87,19 +87,28 @@ func compareISReference(t *testing.T, wl *workload.Workload, cfg ISConfig) [2]*s
 	if err := simcheck.Check(wl.Jobs, res[0]); err != nil {
 		t.Fatalf("invariants: %v", err)
 	}
-	susp := 0
-	for i := range res[0].Tasks {
-		a, b := &res[0].Tasks[i], &res[1].Tasks[i]
-		susp += a.Suspensions
-		if a.FirstStart != b.FirstStart || a.End != b.End || a.Suspensions != b.Suspensions ||
-			a.SuspendedTime != b.SuspendedTime || a.OverheadTime != b.OverheadTime {
-			t.Fatalf("job %d: bounded start %d end %d suspensions %d, reference start %d end %d suspensions %d",
-				a.ID, a.FirstStart, a.End, a.Suspensions, b.FirstStart, b.End, b.Suspensions)
-		}
-	}
+	susp := sameJobs(t, res[0], res[1])
 	if susp == 0 {
 		t.Errorf("no suspensions: the comparison proves little")
 	}
 	t.Logf("%d suspensions", susp)
 	return res
+}
+
+// sameJobs fails the test at the first job whose first start, end,
+// suspensions, suspended time or overhead differ between the fast run and
+// the reference run of the same jobs, and returns the fast run's
+// suspensions.
+func sameJobs(t *testing.T, fast, ref *sim.Result) (susp int) {
+	t.Helper()
+	for i := range fast.Tasks {
+		a, b := &fast.Tasks[i], &ref.Tasks[i]
+		susp += a.Suspensions
+		if a.FirstStart != b.FirstStart || a.End != b.End || a.Suspensions != b.Suspensions ||
+			a.SuspendedTime != b.SuspendedTime || a.OverheadTime != b.OverheadTime {
+			t.Fatalf("job %d: fast start %d end %d suspensions %d, reference start %d end %d suspensions %d",
+				a.ID, a.FirstStart, a.End, a.Suspensions, b.FirstStart, b.End, b.Suspensions)
+		}
+	}
+	return susp
 }
