@@ -252,27 +252,7 @@ func (p *Policy) preemptAD() {
 	for i, e := range q.susp {
 		stopped[i] = e.t
 	}
-	rows := [][]*sim.Task{running}
-	var rowSets []sim.ProcSet
-	for _, t := range stopped {
-		placed := false
-		for r := 1; r < len(rows); r++ {
-			if !rowSets[r-1].Overlaps(t.Set) {
-				rows[r] = append(rows[r], t)
-				rowSets[r-1].Union(t.Set)
-				placed = true
-				break
-			}
-		}
-		if !placed {
-			rows = append(rows, []*sim.Task{t})
-			rowSets = append(rowSets, t.Set.Clone())
-		}
-	}
-	if q.npend > 0 {
-		rows = append(rows, nil) // a new row for pending jobs
-		rowSets = append(rowSets, sim.NewProcSet(size))
-	}
+	rows, rowSets := matrixRows(running, stopped, q.npend > 0, size)
 	// The jobs of the matrix by key; a row's plan merges them with the
 	// pending buckets.
 	others := make([]keyed, 0, len(running)+len(stopped))
@@ -282,26 +262,9 @@ func (p *Policy) preemptAD() {
 	others = append(others, q.susp...)
 	slices.SortFunc(others, cmpKeyed)
 	roomAll := p.roomy(sim.FullProcSet(size))
-	// Plan every feasible row; run the one with the smallest key.
-	var best *rowPlan
-	for r, row := range rows {
-		if r > 0 {
-			blocked := false
-			for _, pt := range protected {
-				if rowSets[r-1].Overlaps(pt.Set) {
-					blocked = true
-					break
-				}
-			}
-			if blocked {
-				continue
-			}
-		}
-		pl := p.planRow(protected, row, others, roomAll)
-		if pl.n > 0 && (best == nil || pl.key < best.key) {
-			best = pl
-		}
-	}
+	best := bestRow(rows, rowSets, protected, func(row []*sim.Task) *rowPlan {
+		return p.planRow(protected, row, others, roomAll)
+	})
 	if best == nil {
 		return
 	}
@@ -335,9 +298,10 @@ func (p *Policy) preemptAD() {
 // rowPlan is what running one row of the matrix would do.
 type rowPlan struct {
 	committed []*sim.Task
-	started   []alloc // pending jobs to start, with their sets
-	key       float64 // smallest key of the unprotected jobs it runs
-	n         int     // unprotected jobs it runs
+	started   []alloc     // pending jobs to start, with their sets
+	key       float64     // smallest key of the unprotected jobs it runs
+	n         int         // unprotected jobs it runs
+	set       sim.ProcSet // the committed jobs' processors
 }
 
 // planRow commits the protected jobs and the row's jobs, then fills by
@@ -351,33 +315,11 @@ type rowPlan struct {
 // skipped.
 func (p *Policy) planRow(protected, row []*sim.Task, others []keyed, roomAll sim.ProcSet) *rowPlan {
 	q := &p.q
-	pl := &rowPlan{}
-	committedSet := sim.NewProcSet(p.m.Size())
-	p.mark()
-	take := func(t *sim.Task, set sim.ProcSet) {
-		p.setMark(t)
-		pl.committed = append(pl.committed, t)
-		committedSet.Union(set)
-		if !p.protected(t) {
-			k := p.Key(t)
-			if pl.n == 0 || k < pl.key {
-				pl.key = k
-			}
-			pl.n++
-		}
-	}
-	for _, t := range protected {
-		take(t, t.Set)
-	}
-	for _, t := range row {
-		if !p.marked(t) {
-			take(t, t.Set)
-		}
-	}
+	pl := p.commitRow(protected, row)
 	// taken[i] is how many pending jobs of bucket q.sizes[i] the plan took.
 	taken := make([]int, len(q.sizes))
 	var room sim.ProcSet
-	room.SetDiff(roomAll, committedSet)
+	room.SetDiff(roomAll, pl.set)
 	oi := 0
 	for {
 		for oi < len(others) && p.marked(others[oi].t) {
@@ -400,9 +342,9 @@ func (p *Policy) planRow(protected, row []*sim.Task, others []keyed, roomAll sim
 		if oi < len(others) && (wi < 0 || before(others[oi], w)) {
 			t := others[oi].t
 			oi++
-			if !committedSet.Overlaps(t.Set) {
-				take(t, t.Set)
-				room.SetDiff(roomAll, committedSet)
+			if !pl.set.Overlaps(t.Set) {
+				p.take(pl, t, t.Set)
+				room.SetDiff(roomAll, pl.set)
 			}
 			continue
 		}
@@ -412,10 +354,94 @@ func (p *Policy) planRow(protected, row []*sim.Task, others []keyed, roomAll sim
 			continue // not reached: the room holds at least the minimum
 		}
 		pl.started = append(pl.started, alloc{t: w.t, k: w.t.Elastic.Min, grow: true, set: set})
-		take(w.t, set)
-		room.SetDiff(roomAll, committedSet)
+		p.take(pl, w.t, set)
+		room.SetDiff(roomAll, pl.set)
 	}
-	room.SetDiff(roomAll, committedSet)
+	p.growStarted(pl, roomAll)
+	return pl
+}
+
+// matrixRows is LSF-PREEMPT-AD's matrix: row 0 holds the running jobs,
+// the stopped jobs (in key order) go first-fit into rows 1.. by processor
+// set, and an empty row follows for the pending jobs when there are any.
+// rowSets[r-1] is the processors of row r.
+func matrixRows(running, stopped []*sim.Task, pending bool, size int) (rows [][]*sim.Task, rowSets []sim.ProcSet) {
+	rows = [][]*sim.Task{running}
+	for _, t := range stopped {
+		placed := false
+		for r := 1; r < len(rows); r++ {
+			if !rowSets[r-1].Overlaps(t.Set) {
+				rows[r] = append(rows[r], t)
+				rowSets[r-1].Union(t.Set)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			rows = append(rows, []*sim.Task{t})
+			rowSets = append(rowSets, t.Set.Clone())
+		}
+	}
+	if pending {
+		rows = append(rows, nil) // a new row for pending jobs
+		rowSets = append(rowSets, sim.NewProcSet(size))
+	}
+	return rows, rowSets
+}
+
+// bestRow plans every row that no protected job overlaps (row 0, the
+// running jobs, always) and returns the plan with the smallest key, or
+// nil when no plan runs an unprotected job.
+func bestRow(rows [][]*sim.Task, rowSets []sim.ProcSet, protected []*sim.Task, plan func(row []*sim.Task) *rowPlan) *rowPlan {
+	var best *rowPlan
+	for r, row := range rows {
+		if r > 0 && slices.ContainsFunc(protected, func(pt *sim.Task) bool { return rowSets[r-1].Overlaps(pt.Set) }) {
+			continue
+		}
+		pl := plan(row)
+		if pl.n > 0 && (best == nil || pl.key < best.key) {
+			best = pl
+		}
+	}
+	return best
+}
+
+// commitRow begins a row's plan: it marks and commits the protected jobs,
+// then the row's jobs.
+func (p *Policy) commitRow(protected, row []*sim.Task) *rowPlan {
+	pl := &rowPlan{set: sim.NewProcSet(p.m.Size())}
+	p.mark()
+	for _, t := range protected {
+		p.take(pl, t, t.Set)
+	}
+	for _, t := range row {
+		if !p.marked(t) {
+			p.take(pl, t, t.Set)
+		}
+	}
+	return pl
+}
+
+// take commits t on set to the plan: it marks t, adds set to the
+// committed processors and counts t in the plan's key unless protected.
+func (p *Policy) take(pl *rowPlan, t *sim.Task, set sim.ProcSet) {
+	p.setMark(t)
+	pl.committed = append(pl.committed, t)
+	pl.set.Union(set)
+	if !p.protected(t) {
+		k := p.Key(t)
+		if pl.n == 0 || k < pl.key {
+			pl.key = k
+		}
+		pl.n++
+	}
+}
+
+// growStarted ends a plan: the processors of roomAll left uncommitted go,
+// as leftover units, to the pending jobs it starts.
+func (p *Policy) growStarted(pl *rowPlan, roomAll sim.ProcSet) {
+	var room sim.ProcSet
+	room.SetDiff(roomAll, pl.set)
 	p.spread(pl.started, room.Len())
 	for i := range pl.started {
 		a := &pl.started[i]
@@ -425,5 +451,4 @@ func (p *Policy) planRow(protected, row []*sim.Task, others []keyed, roomAll sim
 			}
 		}
 	}
-	return pl
 }

@@ -177,27 +177,7 @@ func (p *Policy) preemptADPlain() {
 	}
 	p.byKey(stopped)
 	// Rows: 0 = running jobs; stopped jobs first fit into rows 1.. by set.
-	rows := [][]*sim.Task{running}
-	var rowSets []sim.ProcSet
-	for _, t := range stopped {
-		placed := false
-		for r := 1; r < len(rows); r++ {
-			if !rowSets[r-1].Overlaps(t.Set) {
-				rows[r] = append(rows[r], t)
-				rowSets[r-1].Union(t.Set)
-				placed = true
-				break
-			}
-		}
-		if !placed {
-			rows = append(rows, []*sim.Task{t})
-			rowSets = append(rowSets, t.Set.Clone())
-		}
-	}
-	if len(pending) > 0 {
-		rows = append(rows, nil) // a new row for pending jobs
-		rowSets = append(rowSets, sim.NewProcSet(size))
-	}
+	rows, rowSets := matrixRows(running, stopped, len(pending) > 0, size)
 	// Every job of the matrix and the pending ones, by key: a row's plan
 	// fills from the jobs of the other rows and the pending ones in this
 	// order (its own jobs are committed first, so they are skipped).
@@ -206,25 +186,9 @@ func (p *Policy) preemptADPlain() {
 	p.byKey(all)
 	roomAll := p.roomy(sim.FullProcSet(size))
 	// Plan every feasible row; run the one with the smallest key.
-	var best *rowPlan
-	for r, row := range rows {
-		if r > 0 {
-			blocked := false
-			for _, pt := range protected {
-				if rowSets[r-1].Overlaps(pt.Set) {
-					blocked = true
-					break
-				}
-			}
-			if blocked {
-				continue
-			}
-		}
-		pl := p.planRowPlain(protected, row, all, roomAll)
-		if pl.n > 0 && (best == nil || pl.key < best.key) {
-			best = pl
-		}
-	}
+	best := bestRow(rows, rowSets, protected, func(row []*sim.Task) *rowPlan {
+		return p.planRowPlain(protected, row, all, roomAll)
+	})
 	if best == nil {
 		return
 	}
@@ -257,57 +221,26 @@ func (p *Policy) preemptADPlain() {
 // more job), jobs of other rows when their whole set is uncommitted;
 // leftover units go to the started pending jobs.
 func (p *Policy) planRowPlain(protected, row, cands []*sim.Task, roomAll sim.ProcSet) *rowPlan {
-	pl := &rowPlan{}
-	committedSet := sim.NewProcSet(p.m.Size())
-	p.mark()
-	take := func(t *sim.Task, set sim.ProcSet) {
-		p.setMark(t)
-		pl.committed = append(pl.committed, t)
-		committedSet.Union(set)
-		if !p.protected(t) {
-			k := p.Key(t)
-			if pl.n == 0 || k < pl.key {
-				pl.key = k
-			}
-			pl.n++
-		}
-	}
-	for _, t := range protected {
-		take(t, t.Set)
-	}
-	for _, t := range row {
-		if !p.marked(t) {
-			take(t, t.Set)
-		}
-	}
+	pl := p.commitRow(protected, row)
 	var room sim.ProcSet
 	for _, t := range cands {
 		if p.marked(t) {
 			continue
 		}
 		if t.State == sim.Waiting {
-			room.SetDiff(roomAll, committedSet)
+			room.SetDiff(roomAll, pl.set)
 			set, ok := room.TakeLowest(t.Elastic.Min)
 			if !ok {
 				continue
 			}
 			pl.started = append(pl.started, alloc{t: t, k: t.Elastic.Min, grow: true, set: set})
-			take(t, set)
+			p.take(pl, t, set)
 			continue
 		}
-		if !committedSet.Overlaps(t.Set) {
-			take(t, t.Set)
+		if !pl.set.Overlaps(t.Set) {
+			p.take(pl, t, t.Set)
 		}
 	}
-	room.SetDiff(roomAll, committedSet)
-	p.spread(pl.started, room.Len())
-	for i := range pl.started {
-		a := &pl.started[i]
-		if extra := a.k - a.t.Elastic.Min; extra > 0 {
-			if more, ok := room.TakeLowest(extra); ok {
-				a.set.Union(more)
-			}
-		}
-	}
+	p.growStarted(pl, roomAll)
 	return pl
 }
