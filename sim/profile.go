@@ -130,10 +130,8 @@ func (p *Profile) EarliestStart(from Time, procs int, dur Time) Time {
 	return cand
 }
 
-// split makes a breakpoint at t (> origin) and returns its index.
-func (p *Profile) split(t Time) int { return p.splitAt(p.index(t), t) }
-
-// splitAt is split(t) given i = index(t).
+// splitAt makes a breakpoint at t (> origin) and returns its index, given
+// i = index(t).
 func (p *Profile) splitAt(i int, t Time) int {
 	if p.times[i] == t {
 		return i

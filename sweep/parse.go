@@ -47,9 +47,6 @@ func (p *parser) walker() *yamlnode.Walker {
 	return &p.w
 }
 
-// parentPath drops the last key or index of a key path.
-func parentPath(path string) string { return yamlnode.ParentPath(path) }
-
 // line records the line of the value at path.
 func (p *parser) line(path string, n *yaml.Node) { p.walker().Line(path, n) }
 
@@ -407,7 +404,6 @@ type point struct {
 	w      Workload
 	trace  traceRef
 	params map[string]any
-	paths  map[string]string // axis -> path of the value used
 }
 
 func (p *parser) workload(n *yaml.Node, path string) {
