@@ -138,9 +138,7 @@ func (m *Machine) Checkpoint(t *Task, cost Time) error {
 		return m.fail(fmt.Errorf("checkpoint job %d: negative cost %d", t.ID, cost))
 	}
 	m.events.remove(t.completion)
-	m.closeSegment(t, true)
-	m.accrue(t)
-	t.Work += m.now - t.SegStart
+	m.bookWork(t)
 	t.Flex.Checkpoints++
 	t.Since = m.now
 	if cost > 0 {
@@ -189,9 +187,7 @@ func (m *Machine) cutOff() {
 	m.cut = true
 	for _, t := range m.active {
 		if t.State == Running {
-			m.closeSegment(t, true)
-			m.accrue(t)
-			t.Work += m.now - t.SegStart
+			m.bookWork(t)
 			t.SegStart = m.now
 		}
 	}

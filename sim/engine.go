@@ -184,13 +184,27 @@ func (m *Machine) startOn(t *Task, set ProcSet, delay Time) {
 	}
 	m.addActive(t)
 	if delay > 0 {
-		t.State = Resuming
-		t.Since = m.now
-		t.SegStart = m.now
-		t.completion = m.schedule(m.now+delay, evOverheadEnd, t, 0)
+		m.resumeAfter(t, delay)
 		return
 	}
 	m.run(t)
+}
+
+// resumeAfter puts a job holding its processors into Resuming: it does no
+// work for d > 0 seconds, then runs.
+func (m *Machine) resumeAfter(t *Task, d Time) {
+	t.State = Resuming
+	t.Since = m.now
+	t.SegStart = m.now
+	t.completion = m.schedule(m.now+d, evOverheadEnd, t, 0)
+}
+
+// bookWork ends a Running job's working segment at m.now, booking its
+// segment, its elastic work and its Work so far.
+func (m *Machine) bookWork(t *Task) {
+	m.closeSegment(t, true)
+	m.accrue(t)
+	t.Work += m.now - t.SegStart
 }
 
 // run puts a job holding its processors into Running and schedules its completion.
@@ -213,9 +227,7 @@ func (m *Machine) Suspend(t *Task, overhead Time) error {
 		return m.fail(fmt.Errorf("suspend job %d: negative overhead %d", t.ID, overhead))
 	}
 	m.events.remove(t.completion)
-	m.closeSegment(t, true)
-	m.accrue(t)
-	t.Work += m.now - t.SegStart
+	m.bookWork(t)
 	t.Suspensions++
 	if overhead > 0 {
 		t.State = Suspending
@@ -248,10 +260,7 @@ func (m *Machine) Resume(t *Task, overhead Time) error {
 	m.nfree -= t.Procs
 	m.addActive(t)
 	if overhead > 0 {
-		t.State = Resuming
-		t.Since = m.now
-		t.SegStart = m.now
-		t.completion = m.schedule(m.now+overhead, evOverheadEnd, t, 0)
+		m.resumeAfter(t, overhead)
 		return nil
 	}
 	m.run(t)
