@@ -376,17 +376,11 @@ func (t *Task) ParamString() string {
 
 // formatParam formats a parameter value of the given kind.
 func formatParam(v any, kind policy.Kind) string {
-	var f float64
-	switch x := v.(type) {
-	case bool:
-		return strconv.FormatBool(x)
-	case float64:
-		f = x
-	case int64:
-		f = float64(x)
-	case int:
-		f = float64(x)
-	default:
+	if b, ok := v.(bool); ok {
+		return strconv.FormatBool(b)
+	}
+	f, ok := paramNumber(v)
+	if !ok {
 		return fmt.Sprint(v)
 	}
 	if kind == policy.Int && f == math.Trunc(f) && math.Abs(f) < 1<<63 {

@@ -52,25 +52,34 @@ func (t *Task) ComputeID() string {
 
 // canonicalParam returns a parameter value's canonical text.
 func canonicalParam(p any) string {
-	var f float64
+	if f, ok := paramNumber(p); ok {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
 	switch x := p.(type) {
 	case bool:
 		return strconv.FormatBool(x)
-	case float64:
-		f = x
-	case int64:
-		f = float64(x)
-	case int:
-		f = float64(x)
 	case json.Number:
-		var err error
-		if f, err = x.Float64(); err != nil {
+		f, err := x.Float64()
+		if err != nil {
 			return "string:" + x.String()
 		}
-	default:
-		return fmt.Sprintf("%T:%v", p, p)
+		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return fmt.Sprintf("%T:%v", p, p)
+}
+
+// paramNumber returns a numeric parameter value (float64, int64 or int) as
+// a float64; ok is false for any other type.
+func paramNumber(v any) (f float64, ok bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
 }
 
 // DeriveSeed returns the seed of a task: the first 8 bytes of the sha256
