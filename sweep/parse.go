@@ -47,6 +47,24 @@ func (p *parser) walker() *yamlnode.Walker {
 	return &p.w
 }
 
+// enumValue reads a string value that parse accepts. A value it rejects
+// is reported as an unknown what, naming the valid values.
+func enumValue[T fmt.Stringer](p *parser, it item, what string, parse func(string) (T, error), valid ...T) (string, bool) {
+	str, ok := p.str(it.n, it.path)
+	if !ok {
+		return "", false
+	}
+	if _, err := parse(str); err != nil {
+		names := make([]string, len(valid))
+		for i, v := range valid {
+			names[i] = v.String()
+		}
+		p.add(it.path, it.n, problem(ErrValue, "unknown %s %q (valid: %s)", what, str, strings.Join(names, ", ")))
+		return "", false
+	}
+	return str, true
+}
+
 // line records the line of the value at path.
 func (p *parser) line(path string, n *yaml.Node) { p.walker().Line(path, n) }
 
@@ -534,23 +552,15 @@ func (p *parser) workload(n *yaml.Node, path string) {
 					ax.set = append(ax.set, func(pt *point) { pt.w.Count = iv })
 				}
 			case "estimates":
-				str, ok := p.str(it.n, it.path)
+				str, ok := enumValue(p, it, "estimate model", workload.ParseEstimateModel, workload.EstimateTrace, workload.EstimateAccurate)
 				if !ok {
-					continue
-				}
-				if _, err := workload.ParseEstimateModel(str); err != nil {
-					p.add(it.path, it.n, problem(ErrValue, "unknown estimate model %q (valid: %s, %s)", str, workload.EstimateTrace, workload.EstimateAccurate))
 					continue
 				}
 				ws.Estimates = append(ws.Estimates, str)
 				ax.set = append(ax.set, func(pt *point) { pt.w.Estimates = str })
 			case "load_mode":
-				str, ok := p.str(it.n, it.path)
+				str, ok := enumValue(p, it, "load mode", workload.ParseLoadMode, workload.LoadArrival, workload.LoadDuplicate)
 				if !ok {
-					continue
-				}
-				if _, err := workload.ParseLoadMode(str); err != nil {
-					p.add(it.path, it.n, problem(ErrValue, "unknown load mode %q (valid: %s, %s)", str, workload.LoadArrival, workload.LoadDuplicate))
 					continue
 				}
 				ws.LoadMode = append(ws.LoadMode, str)
