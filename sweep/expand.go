@@ -96,6 +96,26 @@ func points(gs []group, f func(set []func(*point), paths map[string]string)) {
 	}
 }
 
+// eachPoint enumerates the grid of an entry's axes (a zip group is one
+// dimension), calling f with each point, built by applying its values to
+// fresh(), and the key paths of those values. An entry whose grid has more
+// than MaxTasks points is reported at path, as expanding to more than
+// MaxTasks what, and enumerates nothing.
+func (p *parser) eachPoint(axes []axis, zip [][]string, path, what string, fresh func() *point, f func(pt *point, paths map[string]string)) {
+	gs := groups(axes, zip)
+	if size(gs, MaxTasks) > MaxTasks {
+		p.add(path, nil, problem(ErrTooManyTasks, "expands to more than %d %s", MaxTasks, what))
+		return
+	}
+	points(gs, func(set []func(*point), paths map[string]string) {
+		pt := fresh()
+		for _, apply := range set {
+			apply(pt)
+		}
+		f(pt, paths)
+	})
+}
+
 // wpoint is one expanded workload.
 type wpoint struct {
 	w     Workload
@@ -130,16 +150,10 @@ func (p *parser) expand() {
 		if !wa.valid {
 			continue
 		}
-		gs := groups(wa.axes, wa.zip)
-		if size(gs, MaxTasks) > MaxTasks {
-			p.add(wa.path, nil, problem(ErrTooManyTasks, "expands to more than %d workloads", MaxTasks))
-			continue
+		fresh := func() *point {
+			return &point{w: Workload{Estimates: DefaultEstimates, Load: DefaultLoad, LoadMode: DefaultLoadMode}}
 		}
-		points(gs, func(set []func(*point), paths map[string]string) {
-			pt := &point{w: Workload{Estimates: DefaultEstimates, Load: DefaultLoad, LoadMode: DefaultLoadMode}}
-			for _, f := range set {
-				f(pt)
-			}
+		p.eachPoint(wa.axes, wa.zip, wa.path, "workloads", fresh, func(pt *point, paths map[string]string) {
 			if err := checkWorkload(pt, paths, wa.path, addOnce); err == nil {
 				wps = append(wps, wpoint{w: pt.w, trace: pt.trace, path: wa.path})
 			}
@@ -150,17 +164,9 @@ func (p *parser) expand() {
 		if !pa.valid {
 			continue
 		}
-		gs := groups(pa.axes, pa.zip)
-		if size(gs, MaxTasks) > MaxTasks {
-			p.add(pa.path, nil, problem(ErrTooManyTasks, "expands to more than %d parameter settings", MaxTasks))
-			continue
-		}
 		ps := s.Policies[i]
-		points(gs, func(set []func(*point), paths map[string]string) {
-			pt := &point{params: map[string]any{}}
-			for _, f := range set {
-				f(pt)
-			}
+		fresh := func() *point { return &point{params: map[string]any{}} }
+		p.eachPoint(pa.axes, pa.zip, pa.path, "parameter settings", fresh, func(pt *point, paths map[string]string) {
 			vals, err := pa.entry.Check(pt.params)
 			if err != nil {
 				crossParamErrors(err, pa.path, paths, addOnce)
