@@ -6,8 +6,13 @@ import "github.com/schedfarm/schedfarm/sim"
 // waiting job that does not fit.
 type EASY struct {
 	m    *sim.Machine
-	q    queue
+	idx  waitIndex    // the waiting jobs
+	head int          // no job before this arrival index is waiting
 	prof *sim.Profile // running jobs by estimate
+	// plain makes Schedule scan the waiting jobs in a list, the reference
+	// the tests compare with.
+	plain bool
+	q     queue // the waiting jobs, with plain
 }
 
 var _ sim.Policy = (*EASY)(nil)
@@ -19,11 +24,19 @@ func NewEASY() *EASY { return &EASY{} }
 func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
+	p.q, p.head = nil, 0
+	p.idx.reset(m.NumTasks())
 	return checkEstimates(m)
 }
 
 // Arrive implements [sim.Policy].
-func (p *EASY) Arrive(t *sim.Task) { p.q = append(p.q, t) }
+func (p *EASY) Arrive(t *sim.Task) {
+	if p.plain {
+		p.q = append(p.q, t)
+		return
+	}
+	p.idx.add(t)
+}
 
 // Finish gives back the rest of the job's estimated time.
 func (p *EASY) Finish(t *sim.Task) {
@@ -42,12 +55,73 @@ func (p *EASY) start(t *sim.Task) bool {
 		return false
 	}
 	_ = p.prof.Reserve(p.m.Now(), t.Estimate, t.Procs)
+	if !p.plain {
+		p.idx.remove(t)
+	}
 	return true
 }
 
 // Schedule starts jobs in order while they fit, reserves for the first one
 // that does not and backfills the rest around that reservation.
+//
+// The waiting jobs are kept in an index by arrival with the least width
+// and estimate of each range, and the backfill pass asks it for the next
+// job that may start: one as narrow as the processors free now and at
+// the shadow time, or one as narrow as those free now that ends by the
+// shadow time. Under load most waiting jobs can do neither, and the pass
+// skips them by ranges instead of looking at each.
 func (p *EASY) Schedule() {
+	if p.plain {
+		p.schedulePlain()
+		return
+	}
+	now := p.m.Now()
+	p.prof.Advance(now)
+	var head *sim.Task
+	for {
+		i := p.idx.first(p.head)
+		if i < 0 {
+			return // nothing waits; later arrivals have later indices
+		}
+		p.head = i
+		head = p.m.Task(i)
+		if head.Procs > p.m.Free() || !p.start(head) {
+			break
+		}
+	}
+	if p.idx.n == 1 {
+		p.m.Promise(head, p.prof.EarliestStart(now, head.Procs, head.Estimate))
+		return
+	}
+	shadow := p.prof.EarliestStart(now, head.Procs, head.Estimate)
+	p.m.Promise(head, shadow)
+	_ = p.prof.Reserve(shadow, head.Estimate, head.Procs)
+	// As in schedulePlain: a job may start if it is as narrow as what is
+	// free now and, unless it ends by the shadow time, at the shadow time.
+	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
+	for i := head.Index + 1; ; i++ {
+		free := p.m.Free()
+		if free == 0 {
+			break
+		}
+		ifShort := min(free, freeNow)
+		if i = p.idx.next(i, int32(min(ifShort, atShadow)), int32(ifShort), shadow-now); i < 0 {
+			break
+		}
+		t := p.m.Task(i)
+		long := now+t.Estimate > shadow
+		if p.start(t) {
+			freeNow -= t.Procs
+			if long {
+				atShadow -= t.Procs
+			}
+		}
+	}
+	_ = p.prof.Release(shadow, head.Estimate, head.Procs)
+}
+
+// schedulePlain is Schedule looking at every waiting job in a list.
+func (p *EASY) schedulePlain() {
 	now := p.m.Now()
 	p.prof.Advance(now)
 	i := 0

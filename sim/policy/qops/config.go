@@ -74,10 +74,17 @@ type Config struct {
 	// pointNOnly tries only insertion point N (the new job at its
 	// earliest fit, nothing moved): a test configuration.
 	pointNOnly bool
-	// plainSearch makes every earliest-fit search of an insertion point
-	// scan from now ([sim.Profile.EarliestStart]), without the memos of
-	// earlier searches: the reference the tests compare with.
-	plainSearch bool
+	// plain runs Original_QoPS the plain way, the reference the tests
+	// compare with: every earliest-fit search of an insertion point scans
+	// from now ([sim.Profile.EarliestStart]), without the memos of earlier
+	// searches; each point's profile is the base's without the later
+	// reservations, and its temporary list is sorted whole, also after a
+	// violation.
+	plain bool
+	// checkBase makes every run of Original_QoPS check that the base
+	// plan's profile is the running jobs' profile plus its reservations
+	// (mismatches are counted in inserter.badBases).
+	checkBase bool
 }
 
 // DefaultConfig returns the defaults.

@@ -42,10 +42,16 @@ type inserter struct {
 	leastLaxity bool
 	newJobFirst bool
 	pointNOnly  bool
-	plainSearch bool
+	plain       bool
+	checkBase   bool
 	tl, rest    []entry
+	moved       []entry
+	order       []int32 // positions of the base schedule in list order
 	pool        []plan
 	memos       []memo
+	// badBases counts, with checkBase, the base plans whose profile was
+	// not the running jobs' profile plus their reservations.
+	badBases int
 	// Statistics: calls and the schedule sizes N seen.
 	calls, sumN, maxN int
 }
@@ -78,17 +84,62 @@ func (in *inserter) key(e *entry) sim.Time {
 	return e.deadline
 }
 
-// sortTL sorts the temporary list by key, ties by submit, then by index.
+// cmpTL is the temporary list's order: by key, ties by submit, then by
+// index. It is total: two entries of different jobs never compare equal.
+func (in *inserter) cmpTL(a, b *entry) int {
+	if c := cmp.Compare(in.key(a), in.key(b)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.t.Submit, b.t.Submit); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.t.Index, b.t.Index)
+}
+
+// sortTL sorts the temporary list by [inserter.cmpTL].
 func (in *inserter) sortTL(tl []entry) {
-	slices.SortFunc(tl, func(a, b entry) int {
-		if c := cmp.Compare(in.key(&a), in.key(&b)); c != 0 {
-			return c
+	slices.SortFunc(tl, func(a, b entry) int { return in.cmpTL(&a, &b) })
+}
+
+// mergeTL appends to dst the merge of a and b, both sorted by
+// [inserter.cmpTL], and returns it: the sort of a and b together, since
+// the order is total.
+func (in *inserter) mergeTL(dst, a, b []entry) []entry {
+	for len(a) > 0 && len(b) > 0 {
+		if in.cmpTL(&a[0], &b[0]) < 0 {
+			dst, a = append(dst, a[0]), a[1:]
+		} else {
+			dst, b = append(dst, b[0]), b[1:]
 		}
-		if c := cmp.Compare(a.t.Submit, b.t.Submit); c != 0 {
-			return c
+	}
+	return append(append(dst, a...), b...)
+}
+
+// sortBase sets in.order to the positions of base in list order, so
+// that each insertion point takes its later jobs in that order instead
+// of sorting them again.
+func (in *inserter) sortBase(base []entry) {
+	in.order = in.order[:0]
+	for i := range base {
+		in.order = append(in.order, int32(i))
+	}
+	slices.SortFunc(in.order, func(a, b int32) int { return in.cmpTL(&base[a], &base[b]) })
+}
+
+// checkProfile counts base as bad when its profile is not run plus the
+// reservations of base.q: the invariant that lets an insertion point
+// build its profile from either side.
+func (in *inserter) checkProfile(base plan, run *sim.Profile) {
+	c := run.Clone()
+	for _, e := range base.q {
+		if c.Reserve(e.start, e.t.Estimate, e.t.Procs) != nil {
+			in.badBases++
+			return
 		}
-		return cmp.Compare(a.t.Index, b.t.Index)
-	})
+	}
+	if c.String() != base.prof.String() {
+		in.badBases++
+	}
 }
 
 // points returns the insertion points p_k = N - floor(N/2^k), k = 0, 1,
@@ -118,23 +169,36 @@ func (in *inserter) insert(base plan, run *sim.Profile, j entry) (plan, bool) {
 	if j.deadline != sim.Never && run.EarliestStart(in.now, j.t.Procs, j.t.Estimate)+j.t.Estimate > j.deadline {
 		return plan{}, false
 	}
+	if in.checkBase {
+		in.checkProfile(base, run)
+	}
+	if !in.plain {
+		in.sortBase(base.q)
+	}
 	pts := points(n)
 	if in.pointNOnly {
 		pts = []int{n}
 	}
 	for _, p := range pts {
-		if got, ok := in.tryPoint(base, j, p); ok {
+		if got, ok := in.tryPoint(base, run, j, p); ok {
 			return got, true
 		}
 	}
 	return plan{}, false
 }
 
-// tryPoint is one insertion point p of Figure 1.
-func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
+// tryPoint is one insertion point p of Figure 1. base.prof must be run
+// plus the reservations of base.q.
+//
+// The point's profile holds the running jobs and the reservations of
+// base.q[:p]. It is made from whichever side needs fewer edits: base's
+// profile without the reservations of base.q[p:], or run with those of
+// base.q[:p] (a profile is a merged step function, so both give the same
+// steps). The temporary list takes base.q[p:] in the list order sortBase
+// found, with j merged in, instead of sorting them again.
+func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan, bool) {
 	pl := in.get()
 	prof := pl.prof
-	prof.CopyFrom(base.prof)
 	sched := append(pl.q[:0], base.q[:p]...)
 	fail := func(tl []entry) (plan, bool) {
 		in.tl = tl
@@ -142,16 +206,45 @@ func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
 		return plan{}, false
 	}
 	in.memos = in.memos[:0]
-	tl := append(in.tl[:0], base.q[p:]...)
-	for i := range tl {
-		_ = prof.Release(tl[i].start, tl[i].t.Estimate, tl[i].t.Procs)
+	if in.plain || len(base.q)-p <= p {
+		prof.CopyFrom(base.prof)
+		for _, e := range base.q[p:] {
+			_ = prof.Release(e.start, e.t.Estimate, e.t.Procs)
+		}
+	} else {
+		prof.CopyFrom(run)
+		for _, e := range base.q[:p] {
+			_ = prof.Reserve(e.start, e.t.Estimate, e.t.Procs)
+		}
 	}
-	tl = append(tl, j)
-	in.sortTL(tl)
-	if in.newJobFirst && p > 0 {
-		i := slices.IndexFunc(tl, func(e entry) bool { return e.t == j.t })
-		copy(tl[1:i+1], tl[:i])
-		tl[0] = j
+	var tl []entry
+	if in.plain {
+		tl = append(in.tl[:0], base.q[p:]...)
+		tl = append(tl, j)
+		in.sortTL(tl)
+		if in.newJobFirst && p > 0 {
+			i := slices.IndexFunc(tl, func(e entry) bool { return e.t == j.t })
+			copy(tl[1:i+1], tl[:i])
+			tl[0] = j
+		}
+	} else {
+		tl = in.tl[:0]
+		placed := in.newJobFirst && p > 0 // j goes first
+		if placed {
+			tl = append(tl, j)
+		}
+		for _, i := range in.order {
+			if int(i) < p {
+				continue
+			}
+			if !placed && in.cmpTL(&j, &base.q[i]) < 0 {
+				tl, placed = append(tl, j), true
+			}
+			tl = append(tl, base.q[i])
+		}
+		if !placed {
+			tl = append(tl, j)
+		}
 	}
 	violations := 0
 	head := 0 // tl[head:] is the list still to place
@@ -184,9 +277,18 @@ func (in *inserter) tryPoint(base plan, j entry, p int) (plan, bool) {
 		for i := range moved {
 			_ = prof.Release(moved[i].start, moved[i].t.Estimate, moved[i].t.Procs)
 		}
-		rest := append(append(in.rest[:0], moved...), tl[head:]...)
+		var rest []entry
+		if in.plain {
+			rest = append(append(in.rest[:0], moved...), tl[head:]...)
+			in.sortTL(rest)
+		} else {
+			// tl[head:] is still in list order: sort the moved jobs
+			// alone and merge.
+			in.moved = append(in.moved[:0], moved...)
+			in.sortTL(in.moved)
+			rest = in.mergeTL(in.rest[:0], in.moved, tl[head:])
+		}
 		sched = slices.Delete(sched, m, t)
-		in.sortTL(rest)
 		tl = append(append(tl[:0], jc), rest...)
 		in.rest = rest
 		head = 0
@@ -231,7 +333,7 @@ type memo struct {
 // makes useless (an at as late, for fewer or as many processors, with a
 // longest as short), so the first that applies is the best.
 func (in *inserter) earliest(prof *sim.Profile, procs int, dur sim.Time) sim.Time {
-	if in.plainSearch {
+	if in.plain {
 		return prof.EarliestStart(in.now, procs, dur)
 	}
 	from, known := in.now, sim.Time(0)

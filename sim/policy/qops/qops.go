@@ -71,7 +71,7 @@ func (p *Policy) Init(m *sim.Machine) error {
 	p.m = m
 	p.cur = plan{prof: sim.NewProfile(m.Size(), 0)}
 	p.run = sim.NewProfile(m.Size(), 0)
-	p.in = inserter{size: m.Size(), k: p.cfg.KFactor, leastLaxity: p.cfg.LeastLaxity, newJobFirst: p.cfg.NewJobFirst, pointNOnly: p.cfg.pointNOnly, plainSearch: p.cfg.plainSearch}
+	p.in = inserter{size: m.Size(), k: p.cfg.KFactor, leastLaxity: p.cfg.LeastLaxity, newJobFirst: p.cfg.NewJobFirst, pointNOnly: p.cfg.pointNOnly, plain: p.cfg.plain, checkBase: p.cfg.checkBase}
 	n := m.NumTasks()
 	all := make([]sim.Job, n)
 	var originals []sim.Job

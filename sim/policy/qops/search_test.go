@@ -10,13 +10,17 @@ import (
 )
 
 // TestQoPS_SearchReference runs QoPS with the insertion points' memoised
-// earliest-fit searches and with plain scans from now (plainSearch) on
+// earliest-fit searches, profiles built from the cheaper side and
+// temporary lists merged from a sorted base, and the plain way (plain:
+// scans from now, releases, whole sorts) on
 // CTC workloads where schedules grow long: the islam2004 setting (430
 // processors, duplicated load, accurate estimates) at loads 1.0 and 1.6
 // and the trace's own estimates compressed to load 1.4, under the
 // defaults, a tolerance of 4 (offers: many searches per arrival) and
 // kill-and-restart. Every job's decision, deadline, start and end, and
-// the counts of the runs, must be the same.
+// the counts of the runs, must be the same; and every base plan's profile
+// must be the running jobs' profile plus its reservations, which the
+// profiles built from the running jobs' side rely on.
 func TestQoPS_SearchReference(t *testing.T) {
 	count := 3000
 	if testing.Short() {
@@ -47,11 +51,12 @@ func TestQoPS_SearchReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, change := range cfgs {
+			bad := 0
 			run := func(plain bool) (*sim.Result, Stats) {
 				cfg := DefaultConfig()
 				cfg.Stringency = 0.2
 				change(&cfg)
-				cfg.plainSearch = plain
+				cfg.plain, cfg.checkBase = plain, !plain
 				p, err := New(cfg)
 				if err != nil {
 					t.Fatal(err)
@@ -60,10 +65,14 @@ func TestQoPS_SearchReference(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				bad += p.in.badBases
 				return res, p.Stats()
 			}
 			got, gs := run(false)
 			want, ws := run(true)
+			if bad > 0 {
+				t.Errorf("%s/%s: %d base plans whose profile is not the running jobs' plus their reservations", w.name, name, bad)
+			}
 			if gs != ws {
 				t.Errorf("%s/%s: stats %+v, want %+v", w.name, name, gs, ws)
 			}
