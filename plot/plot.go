@@ -106,16 +106,23 @@ func (b *Bars) Save(path string) error {
 	return save(ch, w, h, path)
 }
 
+// newPlot returns an empty plot with a grid (under the data drawn later),
+// a title and axis labels.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Add(plotter.NewGrid())
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	return p
+}
+
 // chart builds the plot and says its size.
 func (b *Bars) chart() (*chart, vg.Length, vg.Length, error) {
 	if len(b.Series) == 0 || len(b.Categories) == 0 {
 		return nil, 0, 0, errors.New("no data")
 	}
-	p := plot.New()
-	p.Add(plotter.NewGrid()) // first: under the data
-	p.Title.Text = b.Title
-	p.X.Label.Text = b.XLabel
-	p.Y.Label.Text = b.YLabel
+	p := newPlot(b.Title, b.XLabel, b.YLabel)
 	var all []float64
 	for _, s := range b.Series {
 		if len(s.Values) != len(b.Categories) {
@@ -242,11 +249,7 @@ func (l *Lines) chart() (*chart, vg.Length, vg.Length, error) {
 	if len(l.Series) == 0 {
 		return nil, 0, 0, errors.New("no data")
 	}
-	p := plot.New()
-	p.Add(plotter.NewGrid()) // first: under the data
-	p.Title.Text = l.Title
-	p.X.Label.Text = l.XLabel
-	p.Y.Label.Text = l.YLabel
+	p := newPlot(l.Title, l.XLabel, l.YLabel)
 	var all []float64
 	for _, s := range l.Series {
 		if len(s.X) != len(s.Y) {
