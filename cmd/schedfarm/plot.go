@@ -8,8 +8,6 @@ import (
 
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
 func plotCommand() *cli.Command {
@@ -42,8 +40,8 @@ func plotCommand() *cli.Command {
 			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Value: report.KindBars, Usage: "figure kind: " + strings.Join(report.Kinds, ", ")},
-			&cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"},
-			&cli.StringFlag{Name: "scheme", Usage: "category scheme `NAME`, one of the sweep's categories (default: the spec's outputs.tables.scheme, else its first)"},
+			metricFlag(),
+			schemeFlag(),
 			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; as in schedfarm table)"},
 			&cli.StringFlag{Name: "format", Value: strings.Join(report.Formats, ","), Usage: "comma-separated file `FORMATS`: png, svg"},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: DIR/figures)"},
@@ -60,13 +58,9 @@ func plotCommand() *cli.Command {
 }
 
 func runPlot(c *cli.Context) error {
-	dir, err := dirArg(c)
+	dir, where, err := dirAndWhere(c)
 	if err != nil {
 		return err
-	}
-	where, err := results.ParseFilters(c.StringSlice("where"))
-	if err != nil {
-		return fmt.Errorf("--where: %w", err)
 	}
 	var formats []string
 	for f := range strings.SplitSeq(c.String("format"), ",") {

@@ -33,8 +33,8 @@ func tableCommand() *cli.Command {
 			"  schedfarm table out/quickstart --metric slowdown_mean --scheme ss4 --layout wide --baseline easy --compare r\n" +
 			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"},
-			&cli.StringFlag{Name: "scheme", Usage: "category scheme `NAME`, one of the sweep's categories (default: the spec's outputs.tables.scheme, else its first)"},
+			metricFlag(),
+			schemeFlag(),
 			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; one key repeated means any of its values): " +
 				"trace, policy, label, estimates, load, load_mode, skip, count, replication, procs or a parameter name"},
 			&cli.StringFlag{Name: "baseline", Usage: "compare every setting with the setting `NAME` (a label, a policy name or a shown setting name)"},
@@ -47,13 +47,9 @@ func tableCommand() *cli.Command {
 }
 
 func runTable(c *cli.Context) error {
-	dir, err := dirArg(c)
+	dir, where, err := dirAndWhere(c)
 	if err != nil {
 		return err
-	}
-	where, err := results.ParseFilters(c.StringSlice("where"))
-	if err != nil {
-		return fmt.Errorf("--where: %w", err)
 	}
 	opts := results.TableOptions{
 		Metric: c.String("metric"), Scheme: c.String("scheme"), Where: where,
@@ -89,6 +85,30 @@ func sweepDir(dir string) string {
 		return filepath.Join(dir, "sweep")
 	}
 	return dir
+}
+
+// metricFlag is the --metric flag of table and plot.
+func metricFlag() cli.Flag {
+	return &cli.StringFlag{Name: "metric", Usage: "`NAME`: " + strings.Join(metrics.MetricNames(), ", ") + " (default: the spec's outputs.tables.metric, else bsd_mean)"}
+}
+
+// schemeFlag is the --scheme flag of table and plot.
+func schemeFlag() cli.Flag {
+	return &cli.StringFlag{Name: "scheme", Usage: "category scheme `NAME`, one of the sweep's categories (default: the spec's outputs.tables.scheme, else its first)"}
+}
+
+// dirAndWhere returns the sweep directory argument of table and plot and
+// their parsed --where filters.
+func dirAndWhere(c *cli.Context) (string, []results.Filter, error) {
+	dir, err := dirArg(c)
+	if err != nil {
+		return "", nil, err
+	}
+	where, err := results.ParseFilters(c.StringSlice("where"))
+	if err != nil {
+		return "", nil, fmt.Errorf("--where: %w", err)
+	}
+	return dir, where, nil
 }
 
 // dirArg returns the one DIR argument of a command (see sweepDir).
