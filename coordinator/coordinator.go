@@ -52,7 +52,8 @@
 // job records of one it is done with. What does grow with the sweep is small
 // per task: the task list, its state map, and the table rows (one per
 // task, and one aggregate per task and category of the table scheme,
-// made into table rows once the Parquet files are written). The
+// which the tables read as they are, without a copy of the task's
+// columns per aggregate: about 25 MB for 10,000 tasks by ss16). The
 // schedfarm coordinator command sets a soft memory limit (170 MiB by
 // default) so that the heap is collected before it doubles. A worker
 // likewise holds at most one result per slot, and a marshalled result's

@@ -224,10 +224,13 @@ func matchAll(fs []Filter, tc *TaskCols) bool {
 
 // checkFilterKeys returns an error naming a filter key that is neither a
 // fixed key nor a parameter of any row.
-func checkFilterKeys(fs []Filter, summary []SummaryRow, tasks []TaskRow) error {
+func checkFilterKeys(fs []Filter, summary summaryRows, tasks []TaskRow) error {
+	if len(fs) == 0 {
+		return nil
+	}
 	params := map[string]bool{}
-	for i := range summary {
-		for k := range summary[i].ParamValues {
+	for tc := range summary {
+		for k := range tc.ParamValues {
 			params[k] = true
 		}
 	}
@@ -302,6 +305,36 @@ type pair struct {
 // utilization) by workload and setting. It fails when the scheme is not in
 // the summary or when no row passes the filters.
 func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Collation, error) {
+	return collate(rowsOf(summary), tasks, opts)
+}
+
+// summaryRows yields summary rows one at a time: a row's task columns,
+// with its scheme and aggregate. Rows of one task may share their task
+// columns; the pointers stay valid as long as the rows' holder does.
+type summaryRows func(yield func(tc *TaskCols, a schemeAgg) bool)
+
+// schemeAgg is the aggregate of a summary row, with its scheme.
+type schemeAgg struct {
+	scheme string
+	*metrics.Aggregate
+}
+
+// rowsOf returns the rows of a slice of summary rows.
+func rowsOf(summary []SummaryRow) summaryRows {
+	return func(yield func(*TaskCols, schemeAgg) bool) {
+		for i := range summary {
+			r := &summary[i]
+			if !yield(&r.TaskCols, schemeAgg{r.Scheme, &r.Aggregate}) {
+				return
+			}
+		}
+	}
+}
+
+// collate is [Collate] of summary rows given one at a time, so that they
+// need not be held as [SummaryRow] values, each with a copy of its task's
+// columns.
+func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collation, error) {
 	if opts.Metric == "" {
 		opts.Metric = DefaultMetric
 	}
@@ -309,14 +342,16 @@ func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Colla
 	if err != nil {
 		return nil, err
 	}
-	if len(summary) == 0 && len(tasks) == 0 {
-		return nil, fmt.Errorf("no results")
-	}
 	var have []string
-	for i := range summary {
-		if !slices.Contains(have, summary[i].Scheme) {
-			have = append(have, summary[i].Scheme)
+	rows := 0
+	for _, a := range summary {
+		rows++
+		if !slices.Contains(have, a.scheme) {
+			have = append(have, a.scheme)
 		}
+	}
+	if rows == 0 && len(tasks) == 0 {
+		return nil, fmt.Errorf("no results")
 	}
 	if opts.Scheme == "" {
 		if len(have) == 0 {
@@ -328,7 +363,7 @@ func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Colla
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(have, s.Name) && len(summary) > 0 {
+	if !slices.Contains(have, s.Name) && rows > 0 {
 		return nil, fmt.Errorf("scheme %s is not in the summary (have: %s)", s.Name, strings.Join(have, ", "))
 	}
 	if err := checkFilterKeys(opts.Where, summary, tasks); err != nil {
@@ -338,8 +373,8 @@ func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Colla
 	// A failed task knows its machine size only when the spec gave one:
 	// give it the size its workload has in the successful tasks.
 	procs := map[Workload]int{}
-	for i := range summary {
-		w := WorkloadOf(&summary[i].TaskCols)
+	for tc := range summary {
+		w := WorkloadOf(tc)
 		n := w.Procs
 		w.Procs = 0
 		procs[w] = n
@@ -382,33 +417,33 @@ func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Colla
 		}
 		p.util = append(p.util, t.Stats.Utilization)
 	}
-	// Gather each task's aggregates by grid cell.
+	// Gather each task's aggregates by grid cell (pointers to the rows'
+	// aggregates, nil for a category without a row).
 	n := len(s.Rows) * len(s.Cols)
 	type taskAggs struct {
 		p    *pair
-		aggs []metrics.Aggregate
+		aggs []*metrics.Aggregate
 	}
 	var order []string
 	byTask := map[string]*taskAggs{}
-	for i := range summary {
-		r := &summary[i]
-		if r.Scheme != s.Name || !matchAll(opts.Where, &r.TaskCols) {
+	for tc, a := range summary {
+		if a.scheme != s.Name || !matchAll(opts.Where, tc) {
 			continue
 		}
-		ta := byTask[r.TaskID]
+		ta := byTask[tc.TaskID]
 		if ta == nil {
-			ta = &taskAggs{p: at(&r.TaskCols), aggs: make([]metrics.Aggregate, n+1)}
-			byTask[r.TaskID] = ta
-			order = append(order, r.TaskID)
+			ta = &taskAggs{p: at(tc), aggs: make([]*metrics.Aggregate, n+1)}
+			byTask[tc.TaskID] = ta
+			order = append(order, tc.TaskID)
 		}
 		k := n
-		if r.Row >= 0 {
-			k = r.Row*len(s.Cols) + r.Col
-			if r.Row >= len(s.Rows) || r.Col < 0 || r.Col >= len(s.Cols) {
-				return nil, fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", r.TaskIndex, s.Name, r.Category, r.Row, r.Col)
+		if a.Row >= 0 {
+			k = a.Row*len(s.Cols) + a.Col
+			if a.Row >= len(s.Rows) || a.Col < 0 || a.Col >= len(s.Cols) {
+				return nil, fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", tc.TaskIndex, s.Name, a.Category, a.Row, a.Col)
 			}
 		}
-		ta.aggs[k] = r.Aggregate
+		ta.aggs[k] = a.Aggregate
 	}
 	if len(c.Workloads) == 0 {
 		if len(opts.Where) == 0 {
@@ -421,7 +456,7 @@ func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Colla
 		return nil, fmt.Errorf("no results match %s", strings.Join(fs, " and "))
 	}
 	// Combine the replications of each pair.
-	perPair := map[*pair][][]metrics.Aggregate{}
+	perPair := map[*pair][][]*metrics.Aggregate{}
 	for _, id := range order {
 		ta := byTask[id]
 		perPair[ta.p] = append(perPair[ta.p], ta.aggs)
@@ -438,12 +473,12 @@ func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Colla
 			var sum float64
 			used := 0
 			for _, aggs := range reps {
-				a := &aggs[k]
+				a := orEmpty(aggs[k])
 				cell.Jobs += float64(a.Count)
 				if a.Count == 0 && !m.Counts {
 					continue
 				}
-				v := m.Value(a, aggs[n].Count)
+				v := m.Value(a, orEmpty(aggs[n]).Count)
 				used++
 				if m.Max {
 					if used == 1 || v > cell.Value {
@@ -462,6 +497,17 @@ func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Colla
 	}
 	nameSettings(c.Settings)
 	return c, nil
+}
+
+// noAggregate is the aggregate of a category without a summary row.
+var noAggregate metrics.Aggregate
+
+// orEmpty returns a, or an empty aggregate when a is nil.
+func orEmpty(a *metrics.Aggregate) *metrics.Aggregate {
+	if a == nil {
+		return &noAggregate
+	}
+	return a
 }
 
 // nameSettings sets the display names: the label, plus the parameters
@@ -700,10 +746,15 @@ type TableValue struct {
 // add notes about failed tasks) as tables of the chosen metric per
 // category, one section per workload.
 func BuildTables(summary []SummaryRow, tasks []TaskRow, opts TableOptions) ([]Table, error) {
+	return buildTables(rowsOf(summary), tasks, opts)
+}
+
+// buildTables is [BuildTables] of summary rows given one at a time.
+func buildTables(summary summaryRows, tasks []TaskRow, opts TableOptions) ([]Table, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	c, err := Collate(summary, tasks, CollateOptions{Scheme: opts.Scheme, Metric: opts.Metric, Where: opts.Where})
+	c, err := collate(summary, tasks, CollateOptions{Scheme: opts.Scheme, Metric: opts.Metric, Where: opts.Where})
 	if err != nil {
 		return nil, err
 	}

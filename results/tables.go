@@ -101,6 +101,40 @@ type SweepTables struct {
 	// Metric and Scheme choose what the tables show (defaults as in
 	// [CollateOptions]).
 	Metric, Scheme string
+
+	// byTask, when not nil, holds the summary rows instead of Summary,
+	// without a copy of their task's columns each: Tasks[i]'s rows are
+	// the next byTask.n[i] aggregates of byTask.aggs, of scheme
+	// byTask.scheme. The tables made while outputs are written keep
+	// their rows so.
+	byTask *taskAggregates
+}
+
+// taskAggregates are the summary rows of a sweep, task by task.
+type taskAggregates struct {
+	scheme string
+	aggs   []metrics.Aggregate
+	n      []int32
+}
+
+// rows returns the summary rows of the tables.
+func (st *SweepTables) rows() summaryRows {
+	if st.byTask == nil {
+		return rowsOf(st.Summary)
+	}
+	ta := st.byTask
+	return func(yield func(*TaskCols, schemeAgg) bool) {
+		next := 0
+		for i, n := range ta.n {
+			tc := &st.Tasks[i].TaskCols
+			for j := next; j < next+int(n); j++ {
+				if !yield(tc, schemeAgg{ta.scheme, &ta.aggs[j]}) {
+					return
+				}
+			}
+			next += int(n)
+		}
+	}
 }
 
 // WriteMarkdown writes tables.md: an overview with one line per task,
@@ -108,7 +142,7 @@ type SweepTables struct {
 // (workload, setting) laid out as the scheme's grid, and, when a workload
 // has several settings, one table per workload comparing them.
 func (st *SweepTables) WriteMarkdown(w io.Writer) error {
-	c, err := Collate(st.Summary, st.Tasks, CollateOptions{Scheme: st.Scheme, Metric: st.Metric})
+	c, err := collate(st.rows(), st.Tasks, CollateOptions{Scheme: st.Scheme, Metric: st.Metric})
 	if err != nil {
 		return err
 	}
@@ -133,7 +167,7 @@ func (st *SweepTables) WriteMarkdown(w io.Writer) error {
 
 	fmt.Fprintf(&b, "\n## Per setting\n\n%s per category; \"-\" marks an empty category. Replications are combined: means by their mean, maxima by their maximum.\n\n",
 		capitalize(m.Title))
-	grids, err := BuildTables(st.Summary, st.Tasks, opts)
+	grids, err := buildTables(st.rows(), st.Tasks, opts)
 	if err != nil {
 		return err
 	}
@@ -153,7 +187,7 @@ func (st *SweepTables) WriteMarkdown(w io.Writer) error {
 	if several {
 		fmt.Fprintf(&b, "## Comparison\n\n%s per category (rows) and setting (columns); \"jobs\" is the number of jobs per category.\n\n", capitalize(m.Title))
 		opts.Layout = LayoutWide
-		wide, err := BuildTables(st.Summary, st.Tasks, opts)
+		wide, err := buildTables(st.rows(), st.Tasks, opts)
 		if err != nil {
 			return err
 		}
@@ -168,7 +202,7 @@ func (st *SweepTables) WriteMarkdown(w io.Writer) error {
 // WriteCSV writes tables.csv: the values of the per-setting grids of
 // [SweepTables.WriteMarkdown] by [WriteTablesCSV].
 func (st *SweepTables) WriteCSV(w io.Writer) error {
-	grids, err := BuildTables(st.Summary, st.Tasks, TableOptions{Metric: st.Metric, Scheme: st.Scheme})
+	grids, err := buildTables(st.rows(), st.Tasks, TableOptions{Metric: st.Metric, Scheme: st.Scheme})
 	if err != nil {
 		return err
 	}
@@ -178,11 +212,10 @@ func (st *SweepTables) WriteCSV(w io.Writer) error {
 // overview returns the overview table: one line per task with its
 // overall metric, utilization and makespan.
 func (st *SweepTables) overview(s *metrics.Scheme, m *metrics.Metric) [][]string {
-	overall := map[string]*SummaryRow{}
-	for i := range st.Summary {
-		r := &st.Summary[i]
-		if r.Scheme == s.Name && r.Category == metrics.Overall {
-			overall[r.TaskID] = r
+	overall := map[string]*metrics.Aggregate{}
+	for tc, a := range st.rows() {
+		if a.scheme == s.Name && a.Category == metrics.Overall {
+			overall[tc.TaskID] = a.Aggregate
 		}
 	}
 	rows := [][]string{{"task", "trace", "jobs", "estimates", "load", "policy", "params", "rep", m.Name, "utilization", "makespan (s)"}}
@@ -200,7 +233,7 @@ func (st *SweepTables) overview(s *metrics.Scheme, m *metrics.Metric) [][]string
 		case a == nil:
 			row = append(row, "-", "", "")
 		default:
-			row = append(row, fmt.Sprintf(m.Format, m.Value(&a.Aggregate, a.Aggregate.Count)),
+			row = append(row, fmt.Sprintf(m.Format, m.Value(a, a.Count)),
 				strconv.FormatFloat(t.Stats.Utilization, 'f', 4, 64), strconv.FormatInt(int64(t.Stats.Makespan), 10))
 		}
 		rows = append(rows, row)
@@ -227,24 +260,23 @@ func (st *SweepTables) writeMix(b *strings.Builder, s *metrics.Scheme) error {
 		defer func() { aggs = nil }()
 		return metrics.WriteGrid(b, s, aggs, share)
 	}
-	for i := range st.Summary {
-		r := &st.Summary[i]
-		if r.Scheme != s.Name {
+	for tc, r := range st.rows() {
+		if r.scheme != s.Name {
 			continue
 		}
-		if r.TaskID != cur {
+		if tc.TaskID != cur {
 			if err := flush(); err != nil {
 				return err
 			}
-			cur = r.TaskID
-			w := WorkloadOf(&r.TaskCols)
+			cur = tc.TaskID
+			w := WorkloadOf(tc)
 			dup := w.LoadMode == "duplicate" && w.Load != 1
 			if !dup {
 				w.Load, w.LoadMode = 0, ""
 			}
 			title := w.String()
 			if dup {
-				title += fmt.Sprintf(", seed %d", r.Seed)
+				title += fmt.Sprintf(", seed %d", tc.Seed)
 			}
 			if seen[title] {
 				continue
@@ -261,9 +293,9 @@ func (st *SweepTables) writeMix(b *strings.Builder, s *metrics.Scheme) error {
 			k = r.Row*len(s.Cols) + r.Col
 		}
 		if k < 0 || k > n {
-			return fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", r.TaskIndex, s.Name, r.Category, r.Row, r.Col)
+			return fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", tc.TaskIndex, s.Name, r.Category, r.Row, r.Col)
 		}
-		aggs[k] = r.Aggregate
+		aggs[k] = *r.Aggregate
 	}
 	return flush()
 }
@@ -294,19 +326,17 @@ func (o *outputs) tableScheme() (scheme, metric string) {
 
 // tableSink collects the rows of tables.md and tables.csv as results
 // stream by: one task row per task and the summary rows of the table
-// scheme, the same rows the Parquet files hold. While results stream, it
-// keeps each summary row's aggregate alone (with the number of rows of
-// each task), not a copy of its task's columns: [tableSink.tables] makes
-// the summary rows at the end, once the Parquet writers' memory is free.
-// For a sweep of 10,000 tasks under a scheme of 16 categories that is
-// about 26 MB rather than 64 MB while the Parquet files are written.
+// scheme, the same rows the Parquet files hold. It keeps each summary
+// row's aggregate alone (with the number of rows of each task), not a
+// copy of its task's columns, and the tables take the rows in that form
+// (see [SweepTables]): for a sweep of 10,000 tasks under a scheme of 16
+// categories that is about 23 MB rather than 65 MB more as
+// [SummaryRow] values.
 type tableSink struct {
-	o     *outputs
-	st    *SweepTables
-	s     *metrics.Scheme
-	si    int                 // index of s among o.schemes, or -1
-	aggs  []metrics.Aggregate // the summary rows' aggregates, in task order
-	nAggs []int32             // the number of aggregates of each task row
+	o  *outputs
+	st *SweepTables
+	s  *metrics.Scheme
+	si int // index of s among o.schemes, or -1
 }
 
 func (o *outputs) newTableSink() (*tableSink, error) {
@@ -323,9 +353,10 @@ func (o *outputs) newTableSink() (*tableSink, error) {
 	// sweep of 10,000 tasks are tens of megabytes).
 	ts := &tableSink{o: o, s: s, si: -1,
 		st: &SweepTables{Name: o.spec.Name, Description: o.spec.Description, Metric: metric, Scheme: scheme,
-			Tasks: make([]TaskRow, 0, len(o.tasks))},
-		aggs:  make([]metrics.Aggregate, 0, len(o.tasks)*(len(s.Rows)*len(s.Cols)+1)),
-		nAggs: make([]int32, 0, len(o.tasks))}
+			Tasks: make([]TaskRow, 0, len(o.tasks)),
+			byTask: &taskAggregates{scheme: s.Name,
+				aggs: make([]metrics.Aggregate, 0, len(o.tasks)*(len(s.Rows)*len(s.Cols)+1)),
+				n:    make([]int32, 0, len(o.tasks))}}}
 	for i, x := range o.schemes {
 		if x.Name == s.Name {
 			ts.si = i
@@ -346,25 +377,13 @@ func (ts *tableSink) add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregat
 	default:
 		a = r.Summary(ts.s)
 	}
-	ts.aggs = append(ts.aggs, a...)
-	ts.nAggs = append(ts.nAggs, int32(len(a)))
+	ta := ts.st.byTask
+	ta.aggs = append(ta.aggs, a...)
+	ta.n = append(ta.n, int32(len(a)))
 }
 
-// tables returns the tables of the rows added, with one summary row per
-// aggregate, carrying its task's columns.
-func (ts *tableSink) tables() *SweepTables {
-	st := ts.st
-	st.Summary = make([]SummaryRow, 0, len(ts.aggs))
-	next := 0
-	for i, n := range ts.nAggs {
-		for _, x := range ts.aggs[next : next+int(n)] {
-			st.Summary = append(st.Summary, SummaryRow{TaskCols: st.Tasks[i].TaskCols, Scheme: ts.s.Name, Aggregate: x})
-		}
-		next += int(n)
-	}
-	ts.aggs, ts.nAggs = nil, nil
-	return st
-}
+// tables returns the tables of the rows added.
+func (ts *tableSink) tables() *SweepTables { return ts.st }
 
 // taskCols returns the task columns of task t with result r as the
 // Parquet files hold them (see appendTaskCols), so that tables made at the

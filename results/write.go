@@ -68,8 +68,8 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 // hold their current row group in Arrow form, in chunks of [chunkRows].
 // Only one column's encoder and pages are in memory at a time, and freed
 // buffers are reused. The tables keep one task row per task and one
-// summary row per task and category of the table scheme. Nothing grows
-// with the number of job rows.
+// aggregate per task and category of the table scheme (not a copy of the
+// task's columns with each). Nothing grows with the number of job rows.
 //
 // Every file is written to a temporary file in dir first and renamed into
 // place only when all five were written, so a failure (including an error
