@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -20,35 +19,20 @@ const (
 	EstimateAccurate
 )
 
-var estimateNames = [...]string{"trace", "accurate"}
+var estimateModels = enum[EstimateModel]{what: "estimate model", typ: "EstimateModel", names: []string{"trace", "accurate"}}
 
 // String returns the model's name as [ParseEstimateModel] accepts it.
-func (m EstimateModel) String() string {
-	if int(m) < len(estimateNames) {
-		return estimateNames[m]
-	}
-	return fmt.Sprintf("EstimateModel(%d)", m)
-}
+func (m EstimateModel) String() string { return estimateModels.name(m) }
 
 // ParseEstimateModel returns the model named s ("trace" or "accurate").
 // Unknown names are an error wrapping [ErrInvalidOption] that quotes s and
 // lists the valid names.
 func ParseEstimateModel(s string) (EstimateModel, error) {
-	for i, name := range estimateNames {
-		if s == name {
-			return EstimateModel(i), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown estimate model %q (valid: %s)", ErrInvalidOption, s, strings.Join(estimateNames[:], ", "))
+	return estimateModels.parse(s, strings.Join(estimateModels.names, ", "))
 }
 
 // MarshalText implements [encoding.TextMarshaler].
-func (m EstimateModel) MarshalText() ([]byte, error) {
-	if err := m.validate(); err != nil {
-		return nil, err
-	}
-	return []byte(m.String()), nil
-}
+func (m EstimateModel) MarshalText() ([]byte, error) { return estimateModels.marshal(m) }
 
 // UnmarshalText implements [encoding.TextUnmarshaler] with
 // [ParseEstimateModel].
@@ -61,12 +45,7 @@ func (m *EstimateModel) UnmarshalText(b []byte) error {
 	return nil
 }
 
-func (m EstimateModel) validate() error {
-	if int(m) >= len(estimateNames) {
-		return fmt.Errorf("%w: unknown estimate model %d", ErrInvalidOption, m)
-	}
-	return nil
-}
+func (m EstimateModel) validate() error { return estimateModels.validate(m) }
 
 // estimate returns r's estimate under model m.
 func (m EstimateModel) estimate(r *Record) sim.Time {

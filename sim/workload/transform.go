@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -25,7 +24,7 @@ const (
 	LoadDuplicate
 )
 
-var loadModeNames = [...]string{"arrival", "duplicate"}
+var loadModes = enum[LoadMode]{what: "load mode", typ: "LoadMode", names: []string{"arrival", "duplicate"}}
 
 // Load factor limits: [Options.Load] is 0 (no change) or in
 // [MinLoad, MaxLoad].
@@ -35,12 +34,7 @@ const (
 )
 
 // String returns the mode's name as [ParseLoadMode] accepts it.
-func (m LoadMode) String() string {
-	if int(m) < len(loadModeNames) {
-		return loadModeNames[m]
-	}
-	return fmt.Sprintf("LoadMode(%d)", m)
-}
+func (m LoadMode) String() string { return loadModes.name(m) }
 
 // ParseLoadMode returns the mode named s: "arrival" (or "arrival_scale")
 // or "duplicate". Unknown names are an error wrapping [ErrInvalidOption]
@@ -49,21 +43,11 @@ func ParseLoadMode(s string) (LoadMode, error) {
 	if s == "arrival_scale" {
 		return LoadArrival, nil
 	}
-	for i, name := range loadModeNames {
-		if s == name {
-			return LoadMode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown load mode %q (valid: %s, arrival_scale)", ErrInvalidOption, s, strings.Join(loadModeNames[:], ", "))
+	return loadModes.parse(s, strings.Join(loadModes.names, ", ")+", arrival_scale")
 }
 
 // MarshalText implements [encoding.TextMarshaler].
-func (m LoadMode) MarshalText() ([]byte, error) {
-	if err := m.validate(); err != nil {
-		return nil, err
-	}
-	return []byte(m.String()), nil
-}
+func (m LoadMode) MarshalText() ([]byte, error) { return loadModes.marshal(m) }
 
 // UnmarshalText implements [encoding.TextUnmarshaler] with [ParseLoadMode].
 func (m *LoadMode) UnmarshalText(b []byte) error {
@@ -75,12 +59,7 @@ func (m *LoadMode) UnmarshalText(b []byte) error {
 	return nil
 }
 
-func (m LoadMode) validate() error {
-	if int(m) >= len(loadModeNames) {
-		return fmt.Errorf("%w: unknown load mode %d", ErrInvalidOption, m)
-	}
-	return nil
-}
+func (m LoadMode) validate() error { return loadModes.validate(m) }
 
 // scaleArrivals divides the inter-arrival times of jobs (sorted by submit)
 // by lf in place: submit' = submit0 + round((submit - submit0) / lf).
