@@ -1,14 +1,17 @@
 package backfill
 
-import "github.com/schedfarm/schedfarm/sim"
+import (
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/internal/waitindex"
+)
 
 // EASY is aggressive backfilling with one reservation, for the first
 // waiting job that does not fit.
 type EASY struct {
 	m    *sim.Machine
-	idx  waitIndex    // the waiting jobs
-	head int          // no job before this arrival index is waiting
-	prof *sim.Profile // running jobs by estimate
+	idx  waitindex.Index // the waiting jobs
+	head int             // no job before this arrival index is waiting
+	prof *sim.Profile    // running jobs by estimate
 	// plain makes Schedule scan the waiting jobs in a list, the reference
 	// the tests compare with.
 	plain bool
@@ -25,7 +28,7 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
 	p.q, p.head = nil, 0
-	p.idx.reset(m.NumTasks())
+	p.idx.Reset(m.NumTasks())
 	return checkEstimates(m)
 }
 
@@ -35,7 +38,7 @@ func (p *EASY) Arrive(t *sim.Task) {
 		p.q = append(p.q, t)
 		return
 	}
-	p.idx.add(t)
+	p.idx.Add(t)
 }
 
 // Finish gives back the rest of the job's estimated time.
@@ -56,7 +59,7 @@ func (p *EASY) start(t *sim.Task) bool {
 	}
 	_ = p.prof.Reserve(p.m.Now(), t.Estimate, t.Procs)
 	if !p.plain {
-		p.idx.remove(t)
+		p.idx.Remove(t)
 	}
 	return true
 }
@@ -79,7 +82,7 @@ func (p *EASY) Schedule() {
 	p.prof.Advance(now)
 	var head *sim.Task
 	for {
-		i := p.idx.first(p.head)
+		i := p.idx.First(p.head)
 		if i < 0 {
 			return // nothing waits; later arrivals have later indices
 		}
@@ -89,7 +92,7 @@ func (p *EASY) Schedule() {
 			break
 		}
 	}
-	if p.idx.n == 1 {
+	if p.idx.Len() == 1 {
 		p.m.Promise(head, p.prof.EarliestStart(now, head.Procs, head.Estimate))
 		return
 	}
@@ -104,8 +107,11 @@ func (p *EASY) Schedule() {
 		if free == 0 {
 			break
 		}
-		ifShort := min(free, freeNow)
-		if i = p.idx.next(i, int32(min(ifShort, atShadow)), int32(ifShort), shadow-now); i < 0 {
+		ifShort := int32(min(free, freeNow))
+		always, dur := min(ifShort, int32(atShadow)), shadow-now
+		if i = p.idx.Next(i, func(procs int32, est sim.Time) bool {
+			return procs <= always || (procs <= ifShort && est <= dur)
+		}); i < 0 {
 			break
 		}
 		t := p.m.Task(i)

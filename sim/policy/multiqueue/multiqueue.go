@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/sim/policy/internal/waitindex"
 )
 
 // Queues is the number of job classes and queues.
@@ -103,7 +104,8 @@ type Policy struct {
 	m    *sim.Machine
 	prof *sim.Profile // running jobs by estimate, plus pivot reservations
 
-	wait   []*sim.Task         // waiting jobs in arrival order
+	idx    waitindex.Index     // waiting jobs by arrival
+	wait   []*sim.Task         // waiting jobs in arrival order, with plain
 	queues [Queues][]*sim.Task // per queue, in arrival order; started jobs are skipped lazily
 	heads  [Queues]int         // first possibly waiting index of each queue
 	pivots [Queues]pivot       // current pivot of each queue
@@ -121,6 +123,10 @@ type Policy struct {
 	part partitions
 	err  error
 	fit  fitsNow // Fits at now during a pass
+
+	// plain makes Schedule's pass look at every waiting job in a list,
+	// the reference the tests compare with.
+	plain bool
 }
 
 // jobInfo is what the policy knows of one job.
@@ -156,6 +162,8 @@ func (p *Policy) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
 	p.job = make([]jobInfo, m.NumTasks())
+	p.idx.Reset(m.NumTasks())
+	p.wait = nil
 	p.delay = NewDelay(p.cfg.InitialDelay, p.cfg.AdaptiveDelay, p.cfg.DelayBatch, p.cfg.DelayThreshold, p.cfg.Delta1Unit)
 	p.part.init(m.Size())
 	for i := 0; i < m.NumTasks(); i++ {
@@ -183,7 +191,11 @@ func (p *Policy) Arrive(t *sim.Task) {
 		}
 	}
 	p.part.arrive(now)
-	p.wait = append(p.wait, t)
+	if p.plain {
+		p.wait = append(p.wait, t)
+	} else {
+		p.idx.Add(t)
+	}
 	p.queues[q-1] = append(p.queues[q-1], t)
 }
 
@@ -330,6 +342,9 @@ func (p *Policy) start(t *sim.Task) bool {
 	if p.m.Start(t) != nil {
 		return false
 	}
+	if !p.plain {
+		p.idx.Remove(t)
+	}
 	ji := &p.job[t.Index]
 	ji.partition = p.part.start(p.m.Now(), int(ji.queue), t.Procs)
 	if p.cfg.SelfCheck && p.err == nil {
@@ -345,7 +360,76 @@ func (p *Policy) start(t *sim.Task) bool {
 
 // Schedule compresses the pivot reservations, gives empty-headed queues a
 // pivot and makes one pass over the waiting jobs in arrival order.
+//
+// The pass acts only on pivots whose reservation has come and on jobs
+// that fit now (as wide as the free processors and as the least free
+// during their estimate). It takes them in arrival order from the pivots
+// and from an index of the waiting jobs with the least width and
+// estimate of each range, which skips ranges where no job fits: a job
+// narrower and shorter than one that fits fits too. Under load most
+// waiting jobs do not fit, and the pass no longer looks at each.
 func (p *Policy) Schedule() {
+	if p.plain {
+		p.schedulePlain()
+		return
+	}
+	p.flush()
+	now := p.m.Now()
+	p.prof.Advance(now)
+	p.compress(now)
+	p.newPivots()
+	p.fit.invalidate()
+	for i := 0; p.m.Free() > 0; i++ {
+		free := p.m.Free()
+		if i = p.nextStep(i, now, free); i < 0 {
+			break
+		}
+		t := p.m.Task(i)
+		ji := &p.job[t.Index]
+		q := int(ji.queue) - 1
+		if pv := &p.pivots[q]; pv.t == t {
+			if pv.start > now || !p.start(t) {
+				continue
+			}
+			// Its reservation is at now: it is already in the profile.
+			p.makePivot(q)
+			p.fit.invalidate()
+			continue
+		}
+		if now < ji.notBefore {
+			continue
+		}
+		if p.prof.Reserve(now, t.Estimate, t.Procs) != nil {
+			continue
+		}
+		p.fit.invalidate()
+		if !p.start(t) {
+			_ = p.prof.Release(now, t.Estimate, t.Procs)
+		}
+	}
+	if p.cfg.SelfCheck && p.err == nil {
+		p.err = p.check()
+	}
+}
+
+// nextStep returns the least arrival index >= from of a pivot whose
+// reservation has come or of a waiting job of at most free processors
+// that fits now; -1 when there is none.
+func (p *Policy) nextStep(from int, now sim.Time, free int) int {
+	i := p.idx.Next(from, func(procs int32, est sim.Time) bool {
+		return int(procs) <= free && p.fit.fits(p.prof, est, int(procs))
+	})
+	for q := range p.pivots {
+		pv := &p.pivots[q]
+		if pv.t != nil && pv.start <= now && pv.t.Index >= from && (i < 0 || pv.t.Index < i) {
+			i = pv.t.Index
+		}
+	}
+	return i
+}
+
+// schedulePlain is Schedule looking at every waiting job in a list.
+func (p *Policy) schedulePlain() {
 	p.flush()
 	now := p.m.Now()
 	p.prof.Advance(now)
