@@ -424,6 +424,8 @@ type point struct {
 	params map[string]any
 }
 
+// workload reads the workload entry at path: its WorkloadSpec and its axes
+// for expansion.
 func (p *parser) workload(n *yaml.Node, path string) {
 	p.line(path, n)
 	wa := workloadAxes{path: path, valid: true}
@@ -456,6 +458,33 @@ func (p *parser) workload(n *yaml.Node, path string) {
 		p.wl = append(p.wl, workloadAxes{valid: false})
 		return
 	}
+	wa.axes = append(wa.axes, p.workloadSource(n, path, found, genNode, &ws)...)
+	if (found["sigma"] == nil) != (found["range_factor"] == nil) {
+		have, miss := "sigma", "range_factor"
+		if found["sigma"] == nil {
+			have, miss = miss, have
+		}
+		p.add(joinPath(path, miss), n, problem(ErrRequired, "a moldable workload needs both sigma and range_factor; %s is given without it", have))
+	}
+	for _, key := range workloadKeys {
+		if v := found[key]; v != nil {
+			wa.axes = append(wa.axes, p.workloadAxis(key, v, joinPath(path, key), &ws))
+		}
+	}
+	if zipNode != nil {
+		wa.zip = p.zipAxes(wa.axes, zipNode, zipPath)
+		ws.Zip = wa.zip
+	}
+	wa.valid = len(p.errs) == nerr
+	p.spec.Workloads = append(p.spec.Workloads, ws)
+	p.wl = append(p.wl, wa)
+}
+
+// workloadSource checks where a workload entry's jobs come from (trace, or
+// synthetic with its gen keys) and returns the axes of a synthetic
+// workload, adding them to ws.
+func (p *parser) workloadSource(n *yaml.Node, path string, found map[string]*yaml.Node, genNode *yaml.Node, ws *WorkloadSpec) []axis {
+	var axes []axis
 	switch {
 	case found["synthetic"] != nil:
 		kp := joinPath(path, "synthetic")
@@ -467,7 +496,7 @@ func (p *parser) workload(n *yaml.Node, path string) {
 				p.add(kp, found["synthetic"], problem(ErrValue, "unknown synthetic workload %q (valid: %s)", name, strings.Join(workload.Synthetics(), ", ")))
 			} else {
 				ws.Synthetic = name
-				wa.axes = append(wa.axes, axis{name: "synthetic", paths: []string{kp},
+				axes = append(axes, axis{name: "synthetic", paths: []string{kp},
 					set: []func(*point){func(pt *point) { pt.w.Synthetic, pt.w.Trace = name, name }}})
 			}
 		}
@@ -489,7 +518,7 @@ func (p *parser) workload(n *yaml.Node, path string) {
 						pt.w.Gen[key] = f
 					})
 				}
-				wa.axes = append(wa.axes, ax)
+				axes = append(axes, ax)
 			})
 		}
 	case genNode != nil:
@@ -497,121 +526,122 @@ func (p *parser) workload(n *yaml.Node, path string) {
 	case found["trace"] == nil:
 		p.add(joinPath(path, "trace"), n, ErrRequired)
 	}
-	if (found["sigma"] == nil) != (found["range_factor"] == nil) {
-		have, miss := "sigma", "range_factor"
-		if found["sigma"] == nil {
-			have, miss = miss, have
+	return axes
+}
+
+// workloadAxis reads the values of the axis key of a workload entry at kp,
+// adding them to ws.
+func (p *parser) workloadAxis(key string, v *yaml.Node, kp string, ws *WorkloadSpec) axis {
+	ax := axis{name: key}
+	for _, it := range p.scalars(v, kp) {
+		ax.paths = append(ax.paths, it.path)
+		if set := p.workloadValue(key, it, ws); set != nil {
+			ax.set = append(ax.set, set)
 		}
-		p.add(joinPath(path, miss), n, problem(ErrRequired, "a moldable workload needs both sigma and range_factor; %s is given without it", have))
 	}
-	for _, key := range workloadKeys {
-		v := found[key]
-		if v == nil {
-			continue
+	return ax
+}
+
+// workloadValue checks one value of the axis key of a workload entry and
+// adds it to ws. It returns the value's setter, or nil when the value is
+// reported as a problem.
+func (p *parser) workloadValue(key string, it item, ws *WorkloadSpec) func(*point) {
+	switch key {
+	case "trace":
+		str, ok := p.str(it.n, it.path)
+		if !ok {
+			return nil
 		}
-		kp := joinPath(path, key)
-		ax := axis{name: key}
-		for _, it := range p.scalars(v, kp) {
-			ax.paths = append(ax.paths, it.path)
-			switch key {
-			case "trace":
-				str, ok := p.str(it.n, it.path)
-				if !ok {
-					continue
-				}
-				ws.Trace = append(ws.Trace, str)
-				ref, err := p.resolveTrace(str)
-				if err != nil {
-					p.add(it.path, it.n, err)
-					continue
-				}
-				ax.set = append(ax.set, func(pt *point) { pt.trace = ref; pt.w.Trace = ref.Name; pt.w.TraceSHA256 = ref.SHA256 })
-			case "procs", "skip", "count":
-				v, ok := p.integer(it.n, it.path)
-				if !ok {
-					continue
-				}
-				limit := int64(workload.MaxValue)
-				if key == "procs" {
-					limit = workload.MaxMachine
-				}
-				if v < 0 || v > limit {
-					p.add(it.path, it.n, problem(ErrValue, "must be in 0..%d, got %d", limit, v))
-					continue
-				}
-				iv := int(v)
-				switch key {
-				case "procs":
-					ws.Procs = append(ws.Procs, iv)
-					ax.set = append(ax.set, func(pt *point) { pt.w.Procs = iv })
-				case "skip":
-					ws.Skip = append(ws.Skip, iv)
-					ax.set = append(ax.set, func(pt *point) { pt.w.Skip = iv })
-				case "count":
-					ws.Count = append(ws.Count, iv)
-					ax.set = append(ax.set, func(pt *point) { pt.w.Count = iv })
-				}
-			case "estimates":
-				str, ok := enumValue(p, it, "estimate model", workload.ParseEstimateModel, workload.EstimateTrace, workload.EstimateAccurate)
-				if !ok {
-					continue
-				}
-				ws.Estimates = append(ws.Estimates, str)
-				ax.set = append(ax.set, func(pt *point) { pt.w.Estimates = str })
-			case "load_mode":
-				str, ok := enumValue(p, it, "load mode", workload.ParseLoadMode, workload.LoadArrival, workload.LoadDuplicate)
-				if !ok {
-					continue
-				}
-				ws.LoadMode = append(ws.LoadMode, str)
-				ax.set = append(ax.set, func(pt *point) { pt.w.LoadMode = str })
-			case "load":
-				f, ok := p.number(it.n, it.path)
-				if !ok {
-					continue
-				}
-				if f < workload.MinLoad || f > workload.MaxLoad {
-					p.add(it.path, it.n, problem(ErrValue, "must be in %v..%v, got %v", workload.MinLoad, workload.MaxLoad, f))
-					continue
-				}
-				ws.Load = append(ws.Load, f)
-				ax.set = append(ax.set, func(pt *point) { pt.w.Load = f })
-			case "sigma", "range_factor":
-				f, ok := p.number(it.n, it.path)
-				if !ok {
-					continue
-				}
-				if key == "sigma" {
-					if f < 0 {
-						p.add(it.path, it.n, problem(ErrValue, "must be >= 0, got %v", f))
-						continue
-					}
-					ws.Sigma = append(ws.Sigma, f)
-					ax.set = append(ax.set, func(pt *point) { pt.w.Sigma = &f })
-					continue
-				}
-				if f < 1 {
-					p.add(it.path, it.n, problem(ErrValue, "must be >= 1, got %v", f))
-					continue
-				}
-				ws.RangeFactor = append(ws.RangeFactor, f)
-				ax.set = append(ax.set, func(pt *point) { pt.w.RangeFactor = &f })
+		ws.Trace = append(ws.Trace, str)
+		ref, err := p.resolveTrace(str)
+		if err != nil {
+			p.add(it.path, it.n, err)
+			return nil
+		}
+		return func(pt *point) { pt.trace = ref; pt.w.Trace = ref.Name; pt.w.TraceSHA256 = ref.SHA256 }
+	case "procs", "skip", "count":
+		v, ok := p.integer(it.n, it.path)
+		if !ok {
+			return nil
+		}
+		limit := int64(workload.MaxValue)
+		if key == "procs" {
+			limit = workload.MaxMachine
+		}
+		if v < 0 || v > limit {
+			p.add(it.path, it.n, problem(ErrValue, "must be in 0..%d, got %d", limit, v))
+			return nil
+		}
+		iv := int(v)
+		switch key {
+		case "procs":
+			ws.Procs = append(ws.Procs, iv)
+			return func(pt *point) { pt.w.Procs = iv }
+		case "skip":
+			ws.Skip = append(ws.Skip, iv)
+			return func(pt *point) { pt.w.Skip = iv }
+		case "count":
+			ws.Count = append(ws.Count, iv)
+			return func(pt *point) { pt.w.Count = iv }
+		}
+	case "estimates":
+		str, ok := enumValue(p, it, "estimate model", workload.ParseEstimateModel, workload.EstimateTrace, workload.EstimateAccurate)
+		if !ok {
+			return nil
+		}
+		ws.Estimates = append(ws.Estimates, str)
+		return func(pt *point) { pt.w.Estimates = str }
+	case "load_mode":
+		str, ok := enumValue(p, it, "load mode", workload.ParseLoadMode, workload.LoadArrival, workload.LoadDuplicate)
+		if !ok {
+			return nil
+		}
+		ws.LoadMode = append(ws.LoadMode, str)
+		return func(pt *point) { pt.w.LoadMode = str }
+	case "load":
+		f, ok := p.number(it.n, it.path)
+		if !ok {
+			return nil
+		}
+		if f < workload.MinLoad || f > workload.MaxLoad {
+			p.add(it.path, it.n, problem(ErrValue, "must be in %v..%v, got %v", workload.MinLoad, workload.MaxLoad, f))
+			return nil
+		}
+		ws.Load = append(ws.Load, f)
+		return func(pt *point) { pt.w.Load = f }
+	case "sigma", "range_factor":
+		f, ok := p.number(it.n, it.path)
+		if !ok {
+			return nil
+		}
+		if key == "sigma" {
+			if f < 0 {
+				p.add(it.path, it.n, problem(ErrValue, "must be >= 0, got %v", f))
+				return nil
 			}
+			ws.Sigma = append(ws.Sigma, f)
+			return func(pt *point) { pt.w.Sigma = &f }
 		}
-		wa.axes = append(wa.axes, ax)
-	}
-	if zipNode != nil {
-		var present []string
-		for _, ax := range wa.axes {
-			present = append(present, ax.name)
+		if f < 1 {
+			p.add(it.path, it.n, problem(ErrValue, "must be >= 1, got %v", f))
+			return nil
 		}
-		wa.zip = p.zip(zipNode, zipPath, present)
-		ws.Zip = wa.zip
-		p.checkZipLengths(wa.axes, wa.zip, zipPath, zipNode)
+		ws.RangeFactor = append(ws.RangeFactor, f)
+		return func(pt *point) { pt.w.RangeFactor = &f }
 	}
-	wa.valid = len(p.errs) == nerr
-	p.spec.Workloads = append(p.spec.Workloads, ws)
-	p.wl = append(p.wl, wa)
+	return nil
+}
+
+// zipAxes reads an entry's zip groups of its axes and reports groups whose
+// axes have different lengths.
+func (p *parser) zipAxes(axes []axis, n *yaml.Node, path string) [][]string {
+	var present []string
+	for _, ax := range axes {
+		present = append(present, ax.name)
+	}
+	zip := p.zip(n, path, present)
+	p.checkZipLengths(axes, zip, path, n)
+	return zip
 }
 
 // checkZipLengths reports zip groups whose axes have different lengths.
@@ -646,6 +676,8 @@ type policyAxes struct {
 	valid bool
 }
 
+// policy reads the policy entry at path: its PolicySpec and its parameter
+// axes for expansion.
 func (p *parser) policy(n *yaml.Node, path string) {
 	p.line(path, n)
 	pa := policyAxes{path: path}
@@ -725,13 +757,8 @@ func (p *parser) policy(n *yaml.Node, path string) {
 		})
 	}
 	if zipNode != nil {
-		var present []string
-		for _, ax := range pa.axes {
-			present = append(present, ax.name)
-		}
-		pa.zip = p.zip(zipNode, zipPath, present)
+		pa.zip = p.zipAxes(pa.axes, zipNode, zipPath)
 		ps.Zip = pa.zip
-		p.checkZipLengths(pa.axes, pa.zip, zipPath, zipNode)
 	}
 	pa.valid = len(p.errs) == nerr && pa.entry != nil
 	p.spec.Policies = append(p.spec.Policies, ps)
