@@ -124,6 +124,9 @@ func ssParams(tunable bool) []Param {
 		{Name: "stop_scan", Kind: Bool, Default: false,
 			Doc: "a job that never ran gives up at the first running job (in ascending xfactor) it may not suspend by width or TSS limit, as the pseudocode of section 4.3 " +
 				"(false: such jobs are skipped, as the candidate set C_i)"},
+		{Name: "marks_only", Kind: Bool, Default: false,
+			Doc: "suspend jobs only at multiples of interval (the routine 'after every minute'); at other events idle jobs only start or resume on free processors " +
+				"(false: the whole routine also runs at every event)"},
 	}
 	if tunable {
 		ps = append(ps, Param{Name: "tunable", Kind: Bool, Default: false,
@@ -187,6 +190,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		HoldRemembered:   v.Bool("hold_remembered"),
 		HoldBackfill:     v.Bool("hold_backfill"),
 		StopScan:         v.Bool("stop_scan"),
+		MarksOnly:        v.Bool("marks_only"),
 		Overhead:         o,
 	}
 	p, err := preempt.NewSS(cfg, env.Procs, env.Jobs)

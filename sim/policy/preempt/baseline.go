@@ -42,6 +42,9 @@ func BaselineSS(cfg SSConfig, procs int, jobs []sim.Job) (map[string]float64, er
 	if cfg.StopScan {
 		tag += " stop_scan"
 	}
+	if cfg.MarksOnly {
+		tag += " marks_only"
+	}
 	return cachedBaseline(runcache.Key(tag, procs, jobs), func() (map[string]float64, error) {
 		p, err := NewSS(cfg, procs, jobs)
 		if err != nil {

@@ -79,6 +79,13 @@ type SSConfig struct {
 	// same section is written; it stops at the first job of too high a
 	// priority either way (all later ones are higher).
 	StopScan bool
+	// MarksOnly (default false) runs the suspending part of the routine
+	// only at multiples of Interval, the paper's "the scheduler
+	// periodically (after every minute) invokes the preemption routine"
+	// (section 4.2): at other events idle jobs start or resume only if
+	// their processors are free, as backfilling without reservations.
+	// When false, the whole routine also runs at every event.
+	MarksOnly bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }

@@ -28,7 +28,7 @@ func (p *SS) fresh(t *sim.Task) {
 		}
 		return
 	}
-	if tau < p.cfg.SuspensionFactor*p.lowest() {
+	if tau < p.cfg.SuspensionFactor*p.lowest() || !p.mayPreempt(p.m.Now()) {
 		return
 	}
 	cand := p.cand[:0]
@@ -206,6 +206,10 @@ func (p *SS) suspendAll(victims []*sim.Task) {
 func (p *SS) reenter(t *sim.Task, now sim.Time) {
 	if p.canResume(t) {
 		p.start(t)
+		return
+	}
+	if !p.mayPreempt(now) {
+		p.waitMark(t, now)
 		return
 	}
 	victims, at, w1, w2 := p.count(t, now, true, true)
