@@ -173,14 +173,26 @@ type natsServer struct {
 // temporary directory and waits until it accepts connections.
 func startNATS(t *testing.T) *natsServer {
 	t.Helper()
+	return startNATSStore(t, freePort(t), filepath.Join(t.TempDir(), "js"))
+}
+
+// freePort returns a TCP port of 127.0.0.1 that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	dir := t.TempDir()
-	p := start(t, dir, natsBin, "-js", "-sd", filepath.Join(dir, "js"), "-a", "127.0.0.1", "-p", strconv.Itoa(port))
+	return port
+}
+
+// startNATSStore starts a nats-server process on port with its JetStream
+// store in store, and waits until it accepts connections.
+func startNATSStore(t *testing.T, port int, store string) *natsServer {
+	t.Helper()
+	p := start(t, t.TempDir(), natsBin, "-js", "-sd", store, "-a", "127.0.0.1", "-p", strconv.Itoa(port))
 	s := &natsServer{proc: p, url: fmt.Sprintf("nats://127.0.0.1:%d", port)}
 	checkFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		nc, err := nats.Connect(s.url)

@@ -1,34 +1,12 @@
 package farmtest
 
 import (
-	"fmt"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
-
-// startNATSStore starts a nats-server process on port with its JetStream
-// store in store, and waits until it accepts connections.
-func startNATSStore(t *testing.T, port int, store string) *natsServer {
-	t.Helper()
-	p := start(t, t.TempDir(), natsBin, "-js", "-sd", store, "-a", "127.0.0.1", "-p", strconv.Itoa(port))
-	s := &natsServer{proc: p, url: fmt.Sprintf("nats://127.0.0.1:%d", port)}
-	checkFor(t, 10*time.Second, 20*time.Millisecond, func() error {
-		nc, err := nats.Connect(s.url)
-		if err != nil {
-			return err
-		}
-		nc.Close()
-		return nil
-	})
-	return s
-}
 
 // TestWipedStore kills the nats-server in the middle of a sweep and starts
 // it again on the same port with an empty store: the worker recreates the
@@ -37,12 +15,7 @@ func startNATSStore(t *testing.T, port int, store string) *natsServer {
 // ends with the clean run's outputs.
 func TestWipedStore(t *testing.T) {
 	spec, want, dir, state, out := crashSetup(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := freePort(t)
 	store := filepath.Join(t.TempDir(), "js")
 	ns := startNATSStore(t, port, store)
 	c := ns.coordinator(t, dir, state, out, spec)
