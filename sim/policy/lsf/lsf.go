@@ -256,8 +256,9 @@ type Policy struct {
 	crowded sim.ProcSet // processors holding MaxJobsPerProc jobs or more
 	q       queue       // queued jobs (simple preemption)
 	// reference makes the simple-preemption disciplines decide over
-	// every job in the system instead of the queue index: the plain
-	// routines, kept to test the index against.
+	// every job in the system instead of the queue index, and the others
+	// sort their candidates whole instead of from the last sort: the
+	// plain routines, kept to test the index and keyOrder against.
 	reference bool
 
 	// Scratch reused across decisions (no allocation per decision).
@@ -267,6 +268,12 @@ type Policy struct {
 	pend   []*sim.Task
 	run    []*sim.Task
 	keys   []float64
+	// Subset-sum selection (selectJobs): the candidates left after the
+	// first N', their weights, and the reach table.
+	ssRest  []*sim.Task
+	ssW     []int
+	ssReach []bool
+	order   keyOrder // the last key sort of runToCompletion and migrate
 }
 
 // keyed is a task with its key.
@@ -540,34 +547,40 @@ func NPrime(l, nff int, delta float64) int {
 // largest sum <= capacity; among the best, the lexicographically earliest.
 // Weights and capacity are small non-negative integers (allocation units).
 func SubsetSum(w []int, capacity int) []int {
+	out, _ := subsetSum(w, capacity, nil)
+	return out
+}
+
+// subsetSum is SubsetSum with its table in buf, which it returns (grown
+// if needed) for the next call.
+func subsetSum(w []int, capacity int, buf []bool) ([]int, []bool) {
 	if capacity <= 0 || len(w) == 0 {
-		return nil
+		return nil, buf
 	}
-	n := len(w)
-	// reach[i][c]: some subset of w[i:] sums to exactly c.
-	reach := make([][]bool, n+1)
-	for i := range reach {
-		reach[i] = make([]bool, capacity+1)
-	}
-	reach[n][0] = true
+	n, width := len(w), capacity+1
+	// reach[i*width+c]: some subset of w[i:] sums to exactly c.
+	reach := slices.Grow(buf[:0], (n+1)*width)[:(n+1)*width]
+	clear(reach[n*width:])
+	reach[n*width] = true
 	for i := n - 1; i >= 0; i-- {
-		for c := 0; c <= capacity; c++ {
-			reach[i][c] = reach[i+1][c] || (c >= w[i] && reach[i+1][c-w[i]])
+		row, next := reach[i*width:(i+1)*width], reach[(i+1)*width:(i+2)*width]
+		for c := range row {
+			row[c] = next[c] || (c >= w[i] && next[c-w[i]])
 		}
 	}
 	best := capacity
-	for !reach[0][best] {
+	for !reach[best] {
 		best--
 	}
 	var out []int
 	c := best
 	for i := 0; i < n && c > 0; i++ {
-		if w[i] <= c && reach[i+1][c-w[i]] {
+		if w[i] <= c && reach[(i+1)*width+c-w[i]] {
 			out = append(out, i)
 			c -= w[i]
 		}
 	}
-	return out
+	return out, reach
 }
 
 // selectJobs picks jobs from cands (in key order) with sizes size(t):
@@ -593,23 +606,31 @@ func (p *Policy) selectJobs(cands []*sim.Task, avail int, size func(*sim.Task) i
 	np := NPrime(inSystem, len(ff), p.cfg.Delta)
 	var out []alloc
 	left = avail
-	taken := make([]bool, len(cands))
 	for _, i := range ff[:np] {
 		out = append(out, alloc{t: cands[i], k: size(cands[i])})
 		left -= size(cands[i])
-		taken[i] = true
 	}
-	var rest []*sim.Task
-	var w []int
+	if left/p.unit <= 0 {
+		return out // the subset-sum has no room
+	}
+	// The candidates not taken: ff[:np] is ascending, so skip those
+	// positions in one walk.
+	rest, w, taken := p.ssRest[:0], p.ssW[:0], ff[:np]
 	for i, t := range cands {
-		if !taken[i] {
-			rest = append(rest, t)
-			w = append(w, size(t)/p.unit)
+		if len(taken) > 0 && taken[0] == i {
+			taken = taken[1:]
+			continue
 		}
+		rest = append(rest, t)
+		w = append(w, size(t)/p.unit)
 	}
-	for _, i := range SubsetSum(w, left/p.unit) {
+	var sel []int
+	sel, p.ssReach = subsetSum(w, left/p.unit, p.ssReach)
+	for _, i := range sel {
 		out = append(out, alloc{t: rest[i], k: size(rest[i])})
 	}
+	clear(rest)
+	p.ssRest, p.ssW = rest[:0], w[:0]
 	return out
 }
 
@@ -628,7 +649,7 @@ func (p *Policy) runToCompletion() {
 	if len(pend) == 0 {
 		return
 	}
-	p.byKey(pend)
+	p.sortByKey(pend)
 	free := p.m.Free()
 	if p.cfg.Discipline == RTC {
 		for _, t := range pend {
@@ -689,7 +710,7 @@ func (p *Policy) migrate() {
 	if len(cands) == 0 {
 		return
 	}
-	p.byKey(cands)
+	p.sortByKey(cands)
 	neverRun := func(t *sim.Task) bool { return t.FirstStart < 0 }
 	size := func(t *sim.Task) int {
 		switch {
