@@ -14,7 +14,11 @@
 //     starts now if it fits now and does not use processors the head job
 //     needs at its shadow time: it ends by the shadow time, or it uses no
 //     more than the extra processors. The reservation is recomputed at every
-//     scheduling instant and recorded with [sim.Machine.Promise].
+//     scheduling instant and recorded with [sim.Machine.Promise]. The
+//     waiting jobs are kept in an index by arrival with the least width
+//     and estimate of each range (sim/policy/internal/waitindex), so the
+//     backfill pass skips ranges of jobs too wide to start and goes to
+//     the next that may, instead of testing every waiting job.
 //   - Conservative gives every job, at arrival, a reservation at the
 //     earliest time (its "anchor point") it fits in the profile of running
 //     jobs and earlier reservations. When a job ends before its estimate,

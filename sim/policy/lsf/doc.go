@@ -168,8 +168,15 @@
 //
 // # Cost
 //
-// The run-to-completion and migratable disciplines sort the jobs in the
-// system by key at each decision (O(n log n)); subset-sum is O(n·units).
+// The run-to-completion, migratable and malleable disciplines consider
+// the jobs in the system in key order at each decision. They keep the
+// last decision's sort (keyorder.go): a job whose key has not changed
+// since keeps its place, and only the others (running jobs, new
+// arrivals) are sorted and merged in, so a decision is O(n + r log r)
+// for n jobs of which r changed key, not O(n log n). Subset-sum is
+// O(n·units) in one table reused across decisions. What still grows with
+// the load is the walk over the n jobs in the system (collecting them,
+// first fit, subset-sum), since each decision may take any of them.
 // lsf-preempt and lsf-preempt-ad keep the queued jobs in an index instead
 // (queue.go): a queued job's key changes only while it runs, so pending
 // jobs wait in buckets by size (desired, or minimum for lsf-preempt-ad),

@@ -36,6 +36,13 @@
 //     borrowed ones (6c), "such that no pivot is delayed". Read literally,
 //     6a and 6b check only the job's own pivot and could delay another
 //     queue's pivot that counts on those processors; the guarantee wins.
+//     The pass skips the jobs it would pass over without looking at each:
+//     the waiting jobs are in an index by arrival with the least width and
+//     estimate of each range (sim/policy/internal/waitindex), and a range
+//     whose narrowest job is wider than what is free, or than what is free
+//     over its shortest job's estimate, holds no job that fits. A pass
+//     costs O(log n) per job it starts or pivot it visits, and per range it
+//     cannot rule out, instead of O(queue).
 //   - Processor moves (bookkeeping only). A job of queue q takes
 //     min(w, idle_q) processors from P_q; the rest comes from the other
 //     partitions' idle processors, the partition with the most idle first

@@ -138,8 +138,19 @@
 // (by decreasing a, none made useless by another) and starts each
 // search at the best that applies; most jobs placed at the end of the
 // schedule then no longer scan it from the start. The results are the
-// plain scans' exactly (TestQoPS_SearchReference). The profile edits,
-// which move O(N) steps, remain. A rejected job costs one call;
+// plain scans' exactly (TestQoPS_SearchReference).
+//
+// A point's temporary list is base's later jobs in list order, taken
+// from one sort of base per call with the new job merged in; after a
+// violation, the moved jobs alone are sorted and merged with the rest of
+// the list, which is still in order (the order is total: ties by submit,
+// then index). A point's profile is made from whichever side needs fewer
+// edits: base's profile without the later reservations, or the running
+// jobs' profile with the earlier ones (equal, since a profile is a
+// merged step function; TestQoPS_SearchReference also checks that every
+// base profile is the running jobs' plus its reservations). Point 0, the
+// one every call tries, thus costs no release at all. The profile edits
+// of the placements, which move O(N) steps, remain. A rejected job costs one call;
 // an offer costs 2 + RetryCount calls; kill-and-restart up to two calls
 // per running job. Memory is O(jobs) plus the schedule.
 package qops
