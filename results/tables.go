@@ -103,18 +103,46 @@ type SweepTables struct {
 	Metric, Scheme string
 
 	// byTask, when not nil, holds the summary rows instead of Summary,
-	// without a copy of their task's columns each: Tasks[i]'s rows are
-	// the next byTask.n[i] aggregates of byTask.aggs, of scheme
-	// byTask.scheme. The tables made while outputs are written keep
-	// their rows so.
+	// without a copy of their task's columns each. The tables made while
+	// outputs are written keep their rows so.
 	byTask *taskAggregates
 }
 
-// taskAggregates are the summary rows of a sweep, task by task.
+// taskAggregates are the summary rows of a sweep's tables, task by task:
+// Tasks[i]'s rows are the next n[i] aggregates of blocks (of scheme
+// scheme). A category without jobs has no row: the tables show the same
+// for a category whose aggregate has a count of 0 (all its figures are 0)
+// as for a category without a row, and a sweep of small tasks has mostly
+// empty categories. Blocks of a fixed size hold the aggregates, so that
+// they are neither allocated for every category of every task up front
+// nor copied as they grow.
 type taskAggregates struct {
 	scheme string
-	aggs   []metrics.Aggregate
+	blocks [][]metrics.Aggregate
 	n      []int32
+}
+
+// aggBlock is the number of aggregates per block of [taskAggregates].
+const aggBlock = 4096
+
+// add adds the rows of the next task: the aggregates of aggs whose
+// category has jobs, and the overall one.
+func (ta *taskAggregates) add(aggs []metrics.Aggregate) {
+	n := 0
+	for i := range aggs {
+		a := &aggs[i]
+		if a.Count == 0 && a.Row >= 0 {
+			continue
+		}
+		last := len(ta.blocks) - 1
+		if last < 0 || len(ta.blocks[last]) == aggBlock {
+			ta.blocks = append(ta.blocks, make([]metrics.Aggregate, 0, aggBlock))
+			last++
+		}
+		ta.blocks[last] = append(ta.blocks[last], *a)
+		n++
+	}
+	ta.n = append(ta.n, int32(n))
 }
 
 // rows returns the summary rows of the tables.
@@ -124,15 +152,18 @@ func (st *SweepTables) rows() summaryRows {
 	}
 	ta := st.byTask
 	return func(yield func(*TaskCols, schemeAgg) bool) {
-		next := 0
+		b, j := 0, 0 // the next aggregate: ta.blocks[b][j]
 		for i, n := range ta.n {
 			tc := &st.Tasks[i].TaskCols
-			for j := next; j < next+int(n); j++ {
-				if !yield(tc, schemeAgg{ta.scheme, &ta.aggs[j]}) {
+			for range n {
+				if j == len(ta.blocks[b]) {
+					b, j = b+1, 0
+				}
+				if !yield(tc, schemeAgg{ta.scheme, &ta.blocks[b][j]}) {
 					return
 				}
+				j++
 			}
-			next += int(n)
 		}
 	}
 }
@@ -329,9 +360,10 @@ func (o *outputs) tableScheme() (scheme, metric string) {
 // scheme, the same rows the Parquet files hold. It keeps each summary
 // row's aggregate alone (with the number of rows of each task), not a
 // copy of its task's columns, and the tables take the rows in that form
-// (see [SweepTables]): for a sweep of 10,000 tasks under a scheme of 16
-// categories that is about 23 MB rather than 65 MB more as
-// [SummaryRow] values.
+// (see [SweepTables] and [taskAggregates]): for a sweep of 10,000 tasks
+// under a scheme of 16 categories that is at most 23 MB (136 bytes per
+// aggregate, fewer for tasks whose categories are partly empty), where
+// [SummaryRow] values were 65 MB more.
 type tableSink struct {
 	o  *outputs
 	st *SweepTables
@@ -348,15 +380,12 @@ func (o *outputs) newTableSink() (*tableSink, error) {
 	if _, err := metrics.LookupMetric(metric); err != nil {
 		return nil, err
 	}
-	// One task row per task and at most one summary row per cell and
-	// task, allocated once rather than grown by doubling (the rows of a
-	// sweep of 10,000 tasks are tens of megabytes).
+	// One task row per task, allocated once rather than grown by
+	// doubling; the summary rows grow by blocks.
 	ts := &tableSink{o: o, s: s, si: -1,
 		st: &SweepTables{Name: o.spec.Name, Description: o.spec.Description, Metric: metric, Scheme: scheme,
-			Tasks: make([]TaskRow, 0, len(o.tasks)),
-			byTask: &taskAggregates{scheme: s.Name,
-				aggs: make([]metrics.Aggregate, 0, len(o.tasks)*(len(s.Rows)*len(s.Cols)+1)),
-				n:    make([]int32, 0, len(o.tasks))}}}
+			Tasks:  make([]TaskRow, 0, len(o.tasks)),
+			byTask: &taskAggregates{scheme: s.Name, n: make([]int32, 0, len(o.tasks))}}}
 	for i, x := range o.schemes {
 		if x.Name == s.Name {
 			ts.si = i
@@ -377,9 +406,7 @@ func (ts *tableSink) add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregat
 	default:
 		a = r.Summary(ts.s)
 	}
-	ta := ts.st.byTask
-	ta.aggs = append(ta.aggs, a...)
-	ta.n = append(ta.n, int32(len(a)))
+	ts.st.byTask.add(a)
 }
 
 // tables returns the tables of the rows added.

@@ -28,10 +28,10 @@ categories: [ss16]
 `
 
 // fillSink adds a result to a new table sink for every task of sinkSpec,
-// each with sixteen jobs spread over the ss16 grid (different for each
-// task) and every tenth task failed, and returns the sink and the number
-// of summary rows added.
-func fillSink(t *testing.T) (*tableSink, int) {
+// each with 4 to 16 jobs spread over the ss16 grid (different for each
+// task, some categories empty) and every tenth task failed, and returns
+// the sink and the aggregates of each task (nil for a failed one).
+func fillSink(t *testing.T) (*tableSink, [][]metrics.Aggregate) {
 	t.Helper()
 	spec, err := sweep.Parse([]byte(sinkSpec), "testdata")
 	if err != nil {
@@ -49,7 +49,7 @@ func fillSink(t *testing.T) (*tableSink, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := 0
+	all := make([][]metrics.Aggregate, len(tasks))
 	for i := range tasks {
 		tk := &tasks[i]
 		r := &TaskResult{TaskID: tk.ID, Index: tk.Index}
@@ -58,7 +58,7 @@ func fillSink(t *testing.T) (*tableSink, int) {
 			ts.add(tk, r, [][]metrics.Aggregate{nil})
 			continue
 		}
-		jobs := make([]metrics.Record, 16)
+		jobs := make([]metrics.Record, 4+i%13)
 		for j := range jobs {
 			run := sim.Time([]int{60, 1200, 7200, 40000}[j%4] + i%97)
 			wait := sim.Time((i*31 + j*17) % 5000)
@@ -70,28 +70,48 @@ func fillSink(t *testing.T) (*tableSink, int) {
 		r.Jobs = jobs
 		r.Stats = metrics.RunStats{Jobs: len(jobs), Procs: 100, Utilization: float64(i%50) / 50, Makespan: 50000}
 		aggs := metrics.Summarize(ts.s, jobs)
-		rows += len(aggs)
+		all[i] = aggs
 		ts.add(tk, r, [][]metrics.Aggregate{aggs})
 	}
-	return ts, rows
+	return ts, all
 }
 
 // TestTableSink_SameAsRows checks that the tables made from the rows the
-// sink keeps (task rows and aggregates alone) equal the tables made from
-// the same rows as [SummaryRow] values, as read back from the files.
+// sink keeps (task rows and the aggregates of categories with jobs alone)
+// equal the tables made from every summary row as a [SummaryRow] value,
+// as read back from the files, under every metric.
 func TestTableSink_SameAsRows(t *testing.T) {
-	ts, rows := fillSink(t)
+	ts, all := fillSink(t)
 	st := ts.tables()
 	if st.Summary != nil || st.byTask == nil {
 		t.Fatal("the sink's tables hold SummaryRow values")
 	}
-	plain := &SweepTables{Name: st.Name, Description: st.Description, Tasks: st.Tasks, Metric: st.Metric, Scheme: st.Scheme}
-	for tc, a := range st.rows() {
-		plain.Summary = append(plain.Summary, SummaryRow{TaskCols: *tc, Scheme: a.scheme, Aggregate: *a.Aggregate})
+	plain := &SweepTables{Name: st.Name, Description: st.Description, Tasks: st.Tasks, Scheme: st.Scheme}
+	kept, empty := 0, 0
+	for i, aggs := range all {
+		for _, a := range aggs {
+			plain.Summary = append(plain.Summary, SummaryRow{TaskCols: st.Tasks[i].TaskCols, Scheme: st.Scheme, Aggregate: a})
+			if a.Count == 0 {
+				empty++
+			}
+		}
 	}
-	if len(plain.Summary) != rows {
-		t.Fatalf("%d summary rows, want %d", len(plain.Summary), rows)
+	for range st.rows() {
+		kept++
 	}
+	if empty == 0 || kept != len(plain.Summary)-empty {
+		t.Fatalf("the sink keeps %d of %d summary rows (%d of them empty), want the %d with jobs", kept, len(plain.Summary), empty, len(plain.Summary)-empty)
+	}
+	for _, m := range metrics.Metrics {
+		st.Metric, plain.Metric = m.Name, m.Name
+		sameTables(t, st, plain)
+	}
+}
+
+// sameTables checks that st and plain give the same tables.md and
+// tables.csv.
+func sameTables(t *testing.T, st, plain *SweepTables) {
+	t.Helper()
 	for _, f := range []struct {
 		name  string
 		write func(st *SweepTables, w io.Writer) error
@@ -107,7 +127,7 @@ func TestTableSink_SameAsRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.Len() == 0 || got.String() != want.String() {
-			t.Errorf("%s from the sink's rows (%d bytes) differs from %s of SummaryRow values (%d bytes)", f.name, got.Len(), f.name, want.Len())
+			t.Errorf("%s %s from the sink's rows (%d bytes) differs from the one of SummaryRow values (%d bytes)", st.Metric, f.name, got.Len(), want.Len())
 		}
 	}
 }
@@ -121,7 +141,11 @@ func TestTableSink_SameAsRows(t *testing.T) {
 // The code that did allocated 1,228 bytes per row here, this one 262.
 func TestTableSink_Memory(t *testing.T) {
 	const maxBytesPerRow = 400
-	ts, rows := fillSink(t)
+	ts, all := fillSink(t)
+	rows := 0
+	for _, aggs := range all {
+		rows += len(aggs)
+	}
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
