@@ -47,6 +47,16 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 	if len(res.Tasks) != len(jobs) {
 		return fmt.Errorf("%d jobs in, %d out", len(jobs), len(res.Tasks))
 	}
+	checkJobs(jobs, res, add)
+	checkDecisions(res, add)
+	checkSegments(res, add)
+	checkCapacity(res, add)
+	return errors.Join(errs...)
+}
+
+// checkJobs verifies each job's final state, start, end, deadline and
+// reservation, and that every job given came out exactly once.
+func checkJobs(jobs []sim.Job, res *sim.Result, add func(string, ...any)) {
 	seen := make(map[int64]int, len(jobs))
 	for _, j := range jobs {
 		seen[j.ID]++
@@ -81,8 +91,12 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 			add("job %d appears %+d times too often in the output", id, -n)
 		}
 	}
-	checkDecisions(res, add)
-	// Per-job work and processor identity.
+}
+
+// checkSegments verifies each segment's job, length and allocation, the
+// processor identity of jobs that were only suspended, and per job the
+// work its working segments add up to.
+func checkSegments(res *sim.Result, add func(string, ...any)) {
 	type jobSegs struct {
 		work      sim.Time
 		first     sim.ProcSet
@@ -154,13 +168,17 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 			}
 		}
 	}
-	// Capacity: sweep over segment ends and starts; at each point the live
-	// segments' sets must be disjoint and inside the machine.
+}
+
+// checkCapacity sweeps over segment ends and starts: at each point the
+// live segments' sets must be disjoint and inside the machine.
+func checkCapacity(res *sim.Result, add func(string, ...any)) {
 	type point struct {
 		at    sim.Time
 		start bool
 		i     int
 	}
+	segs := res.Segments
 	pts := make([]point, 0, 2*len(segs))
 	for i, s := range segs {
 		pts = append(pts, point{s.Start, true, i}, point{s.End, false, i})
@@ -192,7 +210,6 @@ func Check(jobs []sim.Job, res *sim.Result) error {
 			}
 		})
 	}
-	return errors.Join(errs...)
 }
 
 // checkDecisions verifies the admission log against the jobs' final states.
