@@ -141,6 +141,8 @@ func (c *capReader) Read(b []byte) (int, error) {
 // bom is the UTF-8 byte order mark, accepted at the start of the text.
 var bom = []byte{0xef, 0xbb, 0xbf}
 
+// parse reads a trace from r (plain or gzipped SWF) within lim, stopping
+// soon after ctx is done; see [ParseContext].
 func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits) (*Trace, error) {
 	lim = lim.withDefaults()
 	sum := sha256.New()
@@ -163,21 +165,8 @@ func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits)
 			}
 		}
 		line, err := in.ReadSlice('\n')
-		switch {
-		case err == nil, err == io.EOF:
-		case errors.Is(err, bufio.ErrBufferFull):
-			if bytes.IndexByte(line, '\r') >= 0 {
-				return nil, &ParseError{File: file, Line: n, Err: ErrCRLineEndings}
-			}
-			return nil, &ParseError{File: file, Line: n,
-				Err: fmt.Errorf("%w: more than %d bytes (Limits.MaxLineLength)", ErrLineTooLong, lim.MaxLineLength)}
-		case errors.Is(err, errTextTooLarge):
-			return nil, &ParseError{File: file, Line: n,
-				Err: fmt.Errorf("%w: more than %d bytes of text (Limits.MaxBytes)", ErrTooLarge, lim.MaxBytes)}
-		case zr != nil:
-			return nil, &ParseError{File: file, Err: fmt.Errorf("%w: %w", ErrBadGzip, err)}
-		default:
-			return nil, &ParseError{File: file, Line: n, Err: fmt.Errorf("read: %w", err)}
+		if err != nil && err != io.EOF {
+			return nil, readError(err, line, file, n, lim, zr != nil)
 		}
 		if len(line) == 1 && line[0] == '\n' {
 			// Skip a run of empty lines in one go (a bomb is made of them).
@@ -212,6 +201,32 @@ func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits)
 	if _, err := io.Copy(io.Discard, raw); err != nil {
 		return nil, &ParseError{File: file, Err: fmt.Errorf("read: %w", err)}
 	}
+	return p.trace(file, procs, hex.EncodeToString(sum.Sum(nil)))
+}
+
+// readError turns an error of reading line n (other than io.EOF) into a
+// ParseError; gz says whether the input is gzipped.
+func readError(err error, line []byte, file string, n int, lim Limits, gz bool) *ParseError {
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		if bytes.IndexByte(line, '\r') >= 0 {
+			return &ParseError{File: file, Line: n, Err: ErrCRLineEndings}
+		}
+		return &ParseError{File: file, Line: n,
+			Err: fmt.Errorf("%w: more than %d bytes (Limits.MaxLineLength)", ErrLineTooLong, lim.MaxLineLength)}
+	case errors.Is(err, errTextTooLarge):
+		return &ParseError{File: file, Line: n,
+			Err: fmt.Errorf("%w: more than %d bytes of text (Limits.MaxBytes)", ErrTooLarge, lim.MaxBytes)}
+	case gz:
+		return &ParseError{File: file, Err: fmt.Errorf("%w: %w", ErrBadGzip, err)}
+	}
+	return &ParseError{File: file, Line: n, Err: fmt.Errorf("read: %w", err)}
+}
+
+// trace makes the Trace of the parsed job lines on a machine of procs
+// processors (0: the header's size), dropping the jobs it cannot run;
+// sha is the input's hash.
+func (p *parser) trace(file string, procs int, sha string) (*Trace, error) {
 	if len(p.recs) == 0 {
 		return nil, &ParseError{File: file, Err: fmt.Errorf("%w: the input has no job lines", ErrEmpty)}
 	}
@@ -226,7 +241,7 @@ func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits)
 		File:   file,
 		Procs:  procs,
 		Header: p.header,
-		SHA256: hex.EncodeToString(sum.Sum(nil)),
+		SHA256: sha,
 	}
 	kept := p.recs[:0]
 	for i := range p.recs {
