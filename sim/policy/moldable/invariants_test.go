@@ -161,13 +161,7 @@ func TestInvariants_RealTraces(t *testing.T) {
 					case *moldable.Submit:
 						q.Observe = func(_ sim.Time, st moldable.Step) { sp.decision(st) }
 					}
-					res, err := sim.Run(context.Background(), w.Procs, w.Jobs, sp, sim.Options{Segments: true})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := simcheck.Check(w.Jobs, res); err != nil {
-						t.Errorf("simcheck: %v", err)
-					}
+					res := runSpy(t, w, sp)
 					for _, err := range sp.errs {
 						t.Error(err)
 					}
@@ -176,6 +170,20 @@ func TestInvariants_RealTraces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runSpy runs the spied policy on w with segment recording and reports
+// what simcheck finds in the run.
+func runSpy(t *testing.T, w *workload.Workload, sp *spy) *sim.Result {
+	t.Helper()
+	res, err := sim.Run(context.Background(), w.Procs, w.Jobs, sp, sim.Options{Segments: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := simcheck.Check(w.Jobs, res); err != nil {
+		t.Errorf("simcheck: %v", err)
+	}
+	return res
 }
 
 // TestInvariants_HeadCompletion: without fair share and with accurate
@@ -199,13 +207,7 @@ func TestInvariants_HeadCompletion(t *testing.T) {
 			}
 			sp := &spy{Policy: p, heads: map[int]sim.Time{}, headMonotone: true}
 			p.(*moldable.Schedule).Observe = sp.pass
-			res, err := sim.Run(context.Background(), w.Procs, w.Jobs, sp, sim.Options{Segments: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := simcheck.Check(w.Jobs, res); err != nil {
-				t.Errorf("simcheck: %v", err)
-			}
+			runSpy(t, w, sp)
 			for _, err := range sp.errs {
 				t.Errorf("%s %s: %v", tr.path, name, err)
 			}
