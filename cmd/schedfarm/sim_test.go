@@ -32,15 +32,7 @@ func TestSim_Outputs(t *testing.T) {
 	if _, err := runApp(t, append(args, "--out", pqPath)...); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(csvPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, csvPath)
 	jobs, err := results.ReadJobs(pqPath)
 	if err != nil {
 		t.Fatal(err)
@@ -106,19 +98,7 @@ func TestSim_Segments(t *testing.T) {
 		"--segments", segPath, "--out", csvPath); err != nil {
 		t.Fatal(err)
 	}
-	read := func(p string) [][]string {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		rows, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rows
-	}
-	segs, jobs := read(segPath), read(csvPath)
+	segs, jobs := readCSV(t, segPath), readCSV(t, csvPath)
 	if strings.Join(segs[0], ",") != "job_id,start,end,procs,working" || len(segs) != 101 {
 		t.Fatalf("segments: header %v, %d rows, want 100 jobs", segs[0], len(segs)-1)
 	}
@@ -138,4 +118,19 @@ func TestSim_Segments(t *testing.T) {
 			t.Errorf("segment %v: want %s processors, working", s, procs[s[0]])
 		}
 	}
+}
+
+// readCSV returns the records of the CSV file at path.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
