@@ -698,7 +698,8 @@ func (p *Policy) dispatchOn(t *sim.Task, set sim.ProcSet) error {
 func (p *Policy) migrate() {
 	d := p.cfg.Discipline
 	avail := p.m.Size()
-	var cands []*sim.Task
+	cands := p.pend[:0] // scratch, as in runToCompletion
+	defer func() { clear(cands); p.pend = cands[:0] }()
 	for _, t := range p.jobs {
 		switch {
 		case t.State == sim.Checkpointing || p.protected(t):
