@@ -37,6 +37,7 @@ import (
 //	QUANTUM=600         quantum, s (default: the discipline's)
 //	MINRUN=1200         min_run, s (default: the discipline's)
 //	CKPT=0              checkpoint_cost, s (default: the discipline's)
+//	DELAY=30            dispatch_delay, s (default: the discipline's)
 //	ESTIMATE=working_time  remaining demand with demand knowledge only (default: processor_seconds)
 //	SHOW_UNFINISHED=1   print the measured jobs each run leaves unfinished
 //	PER_RUN=1           print per run: makespan, largest queue, the measured
@@ -105,6 +106,9 @@ func TestSensitivity(t *testing.T) {
 				}
 				if v := os.Getenv("MINRUN"); v != "" {
 					cfg.MinRun = sim.Time(num("MINRUN", 0))
+				}
+				if v := os.Getenv("DELAY"); v != "" {
+					cfg.DispatchDelay = sim.Time(num("DELAY", 0))
 				}
 				if v := os.Getenv("CKPT"); v != "" {
 					cfg.CheckpointCost = sim.Time(num("CKPT", 0))
