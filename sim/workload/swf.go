@@ -68,7 +68,8 @@ func ReadContext(ctx context.Context, path string, procs int, lim Limits) (*Trac
 		return nil, &ParseError{File: path, Err: err}
 	}
 	defer f.Close()
-	return parse(ctx, f, path, procs, lim)
+	lim = lim.withDefaults()
+	return parse(ctx, f, path, procs, lim, recordsHint(f, lim))
 }
 
 // Parse is [Read] for a stream: it reads r to its end and parses it as the
@@ -82,7 +83,7 @@ func ParseContext(ctx context.Context, r io.Reader, name string, procs int, lim 
 	if err := checkProcs(procs); err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	return parse(ctx, r, name, procs, lim)
+	return parse(ctx, r, name, procs, lim.withDefaults(), 0)
 }
 
 func checkProcs(procs int) error {
@@ -141,10 +142,10 @@ func (c *capReader) Read(b []byte) (int, error) {
 // bom is the UTF-8 byte order mark, accepted at the start of the text.
 var bom = []byte{0xef, 0xbb, 0xbf}
 
-// parse reads a trace from r (plain or gzipped SWF) within lim, stopping
-// soon after ctx is done; see [ParseContext].
-func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits) (*Trace, error) {
-	lim = lim.withDefaults()
+// parse reads a trace from r (plain or gzipped SWF) within lim (with its
+// defaults filled in), stopping soon after ctx is done; see
+// [ParseContext]. Its list of records starts with room for hint job lines.
+func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits, hint int) (*Trace, error) {
 	sum := sha256.New()
 	raw := bufio.NewReaderSize(io.TeeReader(r, sum), 64<<10)
 	var text io.Reader = raw
@@ -158,6 +159,7 @@ func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits)
 	}
 	in := bufio.NewReaderSize(&capReader{r: text, n: lim.MaxBytes}, lim.MaxLineLength+1)
 	p := &parser{file: file, lim: lim, header: map[string]string{}, keyLine: map[string]int{}}
+	p.recs = make([]Record, 0, hint)
 	for n, iter := 1, 1; ; n, iter = n+1, iter+1 {
 		if iter%4096 == 0 {
 			if err := ctx.Err(); err != nil {
