@@ -8,17 +8,16 @@ import "github.com/schedfarm/schedfarm/sim"
 // whose blocking job has left. A bound is a lower bound: the job cannot
 // act earlier unless a job it watches leaves.
 type bounds struct {
-	items []entry     // the heap
-	task  []*sim.Task // by task index: the job, once set
-	pos   []int       // by task index: position in items, -1 when absent
-	at    []sim.Time  // by task index: the bound
+	items []entry // the heap
+	// job holds, by task index, what the heap knows of each job: kept
+	// in one record so that a bound's update reads one cache line of an
+	// array over every job instead of one line of each of four.
+	job []jobBound
 	// watch lists, by task index of a job holding processors, the
-	// suspended jobs whose bound may drop when it leaves them; crit
-	// holds, by suspended task index, the (up to two) jobs it watches.
-	// A job w in crit[i] is always in watch[w]; watch may also hold
-	// stale entries, which crit tells apart.
+	// suspended jobs whose bound may drop when it leaves them. A job w in
+	// job[i].crit is always in watch[w]; watch may also hold stale
+	// entries, which crit tells apart.
 	watch [][]int32
-	crit  [][2]int32
 	// lists holds emptied watch lists for reuse: a job's list is emptied
 	// when it leaves its processors, and most jobs never hold processors
 	// again, so their lists would otherwise stay allocated to the end of
@@ -26,6 +25,14 @@ type bounds struct {
 	lists [][]int32
 	// orphaned is left's scratch list of the jobs that watched a job.
 	orphaned []*sim.Task
+}
+
+// jobBound is a job's record in [bounds].
+type jobBound struct {
+	t    *sim.Task // the job, once set
+	at   sim.Time  // the bound
+	pos  int32     // position in items, -1 when absent
+	crit [2]int32  // the (up to two) jobs it watches, -1 for none
 }
 
 // entry is a job in the heap, with its bound beside it.
@@ -36,19 +43,13 @@ type entry struct {
 
 func (b *bounds) init(n int) {
 	b.items = b.items[:0]
-	b.task = make([]*sim.Task, n)
-	b.pos = make([]int, n)
-	for i := range b.pos {
-		b.pos[i] = -1
+	b.job = make([]jobBound, n)
+	for i := range b.job {
+		b.job[i] = jobBound{pos: -1, crit: [2]int32{-1, -1}}
 	}
-	b.at = make([]sim.Time, n)
 	b.watch = make([][]int32, n)
 	clear(b.lists)
 	b.lists = b.lists[:0]
-	b.crit = make([][2]int32, n)
-	for i := range b.crit {
-		b.crit[i] = [2]int32{-1, -1}
-	}
 }
 
 func (b *bounds) Len() int { return len(b.items) }
@@ -64,8 +65,8 @@ func (b *bounds) less(i, j int) bool {
 
 func (b *bounds) swap(i, j int) {
 	b.items[i], b.items[j] = b.items[j], b.items[i]
-	b.pos[b.items[i].idx] = i
-	b.pos[b.items[j].idx] = j
+	b.job[b.items[i].idx].pos = int32(i)
+	b.job[b.items[j].idx].pos = int32(j)
 }
 
 func (b *bounds) up(j int) {
@@ -99,10 +100,10 @@ func (b *bounds) down(i0 int) bool {
 	return i > i0
 }
 
-// push adds job i with its bound b.at[i].
+// push adds job i with its bound.
 func (b *bounds) push(i int) {
-	b.pos[i] = len(b.items)
-	b.items = append(b.items, entry{b.at[i], int32(i)})
+	b.job[i].pos = int32(len(b.items))
+	b.items = append(b.items, entry{b.job[i].at, int32(i)})
 	b.up(len(b.items) - 1)
 }
 
@@ -111,17 +112,17 @@ func (b *bounds) pop() *sim.Task {
 	b.swap(0, n)
 	i := b.items[n].idx
 	b.items = b.items[:n]
-	b.pos[i] = -1
+	b.job[i].pos = -1
 	if n > 0 {
 		b.down(0)
 	}
-	return b.task[i]
+	return b.job[i].t
 }
 
-// update moves job i, in the heap, to its bound b.at[i].
+// update moves job i, in the heap, to its bound.
 func (b *bounds) update(i int) {
-	k := b.pos[i]
-	b.items[k].at = b.at[i]
+	k := int(b.job[i].pos)
+	b.items[k].at = b.job[i].at
 	if !b.down(k) {
 		b.up(k)
 	}
@@ -131,10 +132,11 @@ func (b *bounds) update(i int) {
 // the heap if it is not there.
 func (b *bounds) set(t *sim.Task, at sim.Time, w1, w2 int32) {
 	i := t.Index
-	b.at[i] = at
-	old := b.crit[i]
-	b.crit[i] = [2]int32{w1, w2}
-	for _, w := range b.crit[i] {
+	j := &b.job[i]
+	j.at = at
+	old := j.crit
+	j.crit = [2]int32{w1, w2}
+	for _, w := range j.crit {
 		if w >= 0 && w != old[0] && w != old[1] {
 			l := b.watch[w]
 			if l == nil && len(b.lists) > 0 {
@@ -145,8 +147,8 @@ func (b *bounds) set(t *sim.Task, at sim.Time, w1, w2 int32) {
 			b.watch[w] = append(l, int32(i))
 		}
 	}
-	b.task[i] = t
-	if b.pos[i] < 0 {
+	j.t = t
+	if j.pos < 0 {
 		b.push(i)
 	} else {
 		b.update(i)
@@ -164,8 +166,8 @@ func (b *bounds) due(now sim.Time, out []*sim.Task) []*sim.Task {
 // all removes and returns every job.
 func (b *bounds) all(out []*sim.Task) []*sim.Task {
 	for _, e := range b.items {
-		b.pos[e.idx] = -1
-		out = append(out, b.task[e.idx])
+		b.job[e.idx].pos = -1
+		out = append(out, b.job[e.idx].t)
 	}
 	b.items = b.items[:0]
 	return out
@@ -173,7 +175,7 @@ func (b *bounds) all(out []*sim.Task) []*sim.Task {
 
 // restore puts t back with the bound it had.
 func (b *bounds) restore(t *sim.Task) {
-	if b.pos[t.Index] < 0 {
+	if b.job[t.Index].pos < 0 {
 		b.push(t.Index)
 	}
 }
@@ -194,12 +196,13 @@ func (b *bounds) next() sim.Time {
 func (b *bounds) orphans(j *sim.Task, out []*sim.Task) []*sim.Task {
 	w := b.watch[j.Index]
 	for _, i := range w {
-		if c := b.crit[i]; c[0] != int32(j.Index) && c[1] != int32(j.Index) {
+		r := &b.job[i]
+		if r.crit[0] != int32(j.Index) && r.crit[1] != int32(j.Index) {
 			continue // stale entry
 		}
-		b.crit[i] = [2]int32{-1, -1}
-		if b.pos[i] >= 0 {
-			out = append(out, b.task[i])
+		r.crit = [2]int32{-1, -1}
+		if r.pos >= 0 {
+			out = append(out, r.t)
 		}
 	}
 	b.watch[j.Index] = nil
@@ -214,7 +217,7 @@ func (b *bounds) orphans(j *sim.Task, out []*sim.Task) []*sim.Task {
 func (b *bounds) left(j *sim.Task) {
 	b.orphaned = b.orphans(j, b.orphaned[:0])
 	for _, t := range b.orphaned {
-		b.at[t.Index] = 0
+		b.job[t.Index].at = 0
 		b.update(t.Index)
 	}
 }

@@ -48,8 +48,9 @@ type core struct {
 	// hold_remembered reads it; removing a job costs the list's length).
 	rem     []*sim.Task
 	keepRem bool
-	// availN is scratch for avail, which runs at every pass.
-	availN sim.ProcSet
+	// availN is scratch for avail, which runs at every pass; availS
+	// for availScratch and pickN for pick, which run at every start.
+	availN, availS, pickN sim.ProcSet
 	// owner is, by processor, the index of the job last given it (-1:
 	// none yet). The job holds it still if it is Running, Resuming or
 	// Suspending and its set has the processor (see holderOf): processors
@@ -110,6 +111,18 @@ func (c *core) availSet() sim.ProcSet {
 	return s
 }
 
+// availScratch returns the free processors nobody has claimed in a
+// scratch set of the core, valid until its next call: for a caller that
+// hands it to pick at once.
+func (c *core) availScratch() sim.ProcSet {
+	if len(c.claims) == 0 {
+		c.availS.SetDiff(c.m.FreeSet(), sim.ProcSet{})
+	} else {
+		c.availS.SetDiff(c.m.FreeSet(), c.claimed)
+	}
+	return c.availS
+}
+
 // avail returns the number of free processors nobody has claimed.
 func (c *core) avail() int {
 	if len(c.claims) == 0 {
@@ -133,7 +146,7 @@ func (c *core) start(t *sim.Task) {
 		c.resume(t)
 		return
 	}
-	if set, ok := c.pick(c.availSet(), t.Procs); ok {
+	if set, ok := c.pick(c.availScratch(), t.Procs); ok {
 		c.startOn(t, set)
 	}
 }
@@ -168,10 +181,10 @@ func (c *core) holderOf(i int) *sim.Task {
 }
 
 // pick takes n processors of a, preferring those no suspended job
-// remembers, lowest-numbered first.
+// remembers, lowest-numbered first. It returns a new set; a may change.
 func (c *core) pick(a sim.ProcSet, n int) (sim.ProcSet, bool) {
-	clean := a.Clone()
-	clean.Subtract(c.held)
+	clean := &c.pickN
+	clean.SetDiff(a, c.held)
 	k := clean.Len()
 	if k >= n {
 		return clean.TakeLowest(n)
@@ -179,10 +192,10 @@ func (c *core) pick(a sim.ProcSet, n int) (sim.ProcSet, bool) {
 	if a.Len() < n {
 		return sim.ProcSet{}, false
 	}
-	a.Subtract(clean)
+	a.Subtract(*clean)
 	rest, _ := a.TakeLowest(n - k)
-	clean.Union(rest)
-	return clean, true
+	rest.Union(*clean)
+	return rest, true
 }
 
 // suspend suspends a running job, with its overhead.

@@ -310,7 +310,14 @@
 // stops at the first of them the suspended job may not suspend by
 // priority, whose priority gives a lower bound (on the whole CTC trace
 // almost no such bound is reached: the job fixing it leaves first, and
-// the job is looked at again then). A waiting job's bound is
+// the job is looked at again then). Such recounts run millions of times
+// per run with overhead, so what they read of a suspended job (a copy of
+// its processor set, the terms of its priority, its bound and heap
+// position) is kept in a slot of a compact array, one per job in the heap
+// of bounds, rather than read from the job's record and arrays over every
+// job; the jobs a departure leaves without a bound are first checked back
+// to back (state, free processors, priority), so that those first reads
+// overlap in memory. A waiting job's bound is
 // the earliest time its priority reaches SF times the lowest priority at
 // which the running jobs it may suspend make room; all are recomputed when
 // a job starts running or the free processors grow. Running jobs are kept

@@ -34,7 +34,8 @@ type holderAcc struct {
 // collect false it does not list the victims (nil), and leaves p.cand
 // alone.
 func (p *SS) holders(t *sim.Task, now sim.Time, collect bool) (victims []*sim.Task, at sim.Time, w1, w2 int32) {
-	return p.count(t, now, collect, false)
+	w := whoOf(t)
+	return p.count(t, &w, now, collect, false)
 }
 
 // bound returns a bound for Suspended job t, whose priority p.prio holds,
@@ -49,27 +50,29 @@ func (p *SS) holders(t *sim.Task, now sim.Time, collect bool) (victims []*sim.Ta
 // such priority, and more conditions). It saves counting the other
 // holders: on the whole CTC trace almost every bound given when a watched
 // job leaves is never reached, the new watched job leaving first.
-func (p *SS) bound(t *sim.Task, now sim.Time) (at sim.Time, w1, w2 int32) {
-	_, at, w1, w2 = p.count(t, now, false, true)
+// The job's set and priority terms are read from w (see [who]).
+func (p *SS) bound(t *sim.Task, w *who, now sim.Time) (at sim.Time, w1, w2 int32) {
+	_, at, w1, w2 = p.count(t, w, now, false, true)
 	return at, w1, w2
 }
 
-// count is [SS.holders], or [SS.bound] when first.
-func (p *SS) count(t *sim.Task, now sim.Time, collect, first bool) (victims []*sim.Task, at sim.Time, w1, w2 int32) {
+// count is [SS.holders], or [SS.bound] when first, for job t as w gives
+// it (t itself is read only by the checks of tests and in errors).
+func (p *SS) count(t *sim.Task, w *who, now sim.Time, collect, first bool) (victims []*sim.Task, at sim.Time, w1, w2 int32) {
 	a := holderAcc{lo: math.Inf(1), hiJob: -1, loJob: -1, prot: -1, earliest: now}
 	if collect {
 		victims = p.cand[:0]
 	}
 	if first {
 		for _, c := range p.claims {
-			if !c.set.Overlaps(t.Set) {
+			if !c.set.Overlaps(w.set) {
 				continue
 			}
 			from := c.at
 			if c.t.State == sim.Suspended {
 				from += p.overhead(c.t)
 			}
-			if at, ok := p.blocker(t, now, c.t, from); ok {
+			if at, ok := p.blocker(t, w, now, c.t, from); ok {
 				return nil, at, int32(c.t.Index), -1
 			}
 		}
@@ -77,34 +80,34 @@ func (p *SS) count(t *sim.Task, now sim.Time, collect, first bool) (victims []*s
 	// Every processor of t that is not free is held by a job; each job
 	// found takes all its processors out of the walk.
 	rem := &p.holdRem
-	rem.SetDiff(t.Set, p.m.FreeSet())
+	rem.SetDiff(w.set, p.m.FreeSet())
 	n := 0
 	for i := rem.Next(0); i >= 0; i = rem.Next(i + 1) {
 		r := p.holderOf(i)
 		if r == nil {
 			// The index is out of step (a start it did not see): count
 			// the jobs by the plain scan instead.
-			return p.holdersScan(t, now, collect)
+			return p.holdersScan(t, w, now, collect)
 		}
 		rem.Subtract(r.Set)
 		n++
-		if p.holder(&a, r, now) && collect {
-			victims = append(victims, r)
-		}
 		if first && r.State != sim.Suspending {
 			from := now
 			if r.State == sim.Resuming {
 				from = r.Since + p.overhead(r)
 			}
-			if at, ok := p.blocker(t, now, r, from); ok {
+			if at, ok := p.blocker(t, w, now, r, from); ok {
 				return nil, at, int32(r.Index), -1
 			}
 		}
+		if p.holder(&a, r, now) && collect {
+			victims = append(victims, r)
+		}
 	}
 	if p.checkHolders {
-		p.verifyHolders(t, now, a, n)
+		p.verifyHolders(t, w, now, a, n)
 	}
-	return p.holdersEnd(t, now, &a, victims, collect)
+	return p.holdersEnd(w, now, &a, victims, collect)
 }
 
 // holder counts job r, which holds processors of a suspended job, into a
@@ -144,11 +147,11 @@ func (p *SS) holderAt(a *holderAcc, r *sim.Task, from sim.Time, x float64, now s
 	}
 }
 
-// holdersEnd counts the claimants on t's processors into a and returns
-// what [SS.holders] returns.
-func (p *SS) holdersEnd(t *sim.Task, now sim.Time, a *holderAcc, victims []*sim.Task, collect bool) ([]*sim.Task, sim.Time, int32, int32) {
+// holdersEnd counts the claimants on the processors of w's job into a
+// and returns what [SS.holders] returns.
+func (p *SS) holdersEnd(w *who, now sim.Time, a *holderAcc, victims []*sim.Task, collect bool) ([]*sim.Task, sim.Time, int32, int32) {
 	for _, c := range p.claims {
-		if c.set.Overlaps(t.Set) {
+		if c.set.Overlaps(w.set) {
 			from := c.at
 			if c.t.State == sim.Suspended {
 				from += p.overhead(c.t)
@@ -159,7 +162,7 @@ func (p *SS) holdersEnd(t *sim.Task, now sim.Time, a *holderAcc, victims []*sim.
 	if collect {
 		p.cand = victims
 	}
-	tau := p.prio[t.Index]
+	tau := p.prio[w.idx]
 	switch {
 	case a.prot >= 0:
 		return nil, sim.Never, a.prot, -1
@@ -175,12 +178,12 @@ func (p *SS) holdersEnd(t *sim.Task, now sim.Time, a *holderAcc, victims []*sim.
 	}
 	// tau(x) = (x - submit - work + estimate) / estimate reaches hi at
 	// x = submit + work - estimate + hi*estimate; one second early is safe.
-	x := t.Submit + t.Work - t.Estimate + sim.FloorTime(a.hi*float64(t.Estimate)) - 1
+	x := w.base + sim.FloorTime(a.hi*float64(w.est)) - 1
 	return nil, max(x, a.earliest, now+1), a.hiJob, -1
 }
 
 // holdersScan is [SS.holders] by a scan of every job holding processors.
-func (p *SS) holdersScan(t *sim.Task, now sim.Time, collect bool) ([]*sim.Task, sim.Time, int32, int32) {
+func (p *SS) holdersScan(t *sim.Task, w *who, now sim.Time, collect bool) ([]*sim.Task, sim.Time, int32, int32) {
 	if p.checkHolders && p.holdersErr == nil {
 		p.holdersErr = fmt.Errorf("job %d at %d: a processor of %v is held by no job the index knows", t.ID, now, t.Set)
 	}
@@ -190,23 +193,23 @@ func (p *SS) holdersScan(t *sim.Task, now sim.Time, collect bool) ([]*sim.Task, 
 		victims = p.cand[:0]
 	}
 	for _, r := range p.m.Active() {
-		if r.Set.Overlaps(t.Set) && p.holder(&a, r, now) && collect {
+		if r.Set.Overlaps(w.set) && p.holder(&a, r, now) && collect {
 			victims = append(victims, r)
 		}
 	}
-	return p.holdersEnd(t, now, &a, victims, collect)
+	return p.holdersEnd(w, now, &a, victims, collect)
 }
 
 // verifyHolders counts the jobs on t's processors again by a scan of every
 // job holding processors, and records in p.holdersErr the first call whose
 // count differs from a's, the na jobs found by the processor index: for
 // tests.
-func (p *SS) verifyHolders(t *sim.Task, now sim.Time, a holderAcc, na int) {
+func (p *SS) verifyHolders(t *sim.Task, w *who, now sim.Time, a holderAcc, na int) {
 	p.holdersChecked++
 	b := holderAcc{lo: math.Inf(1), hiJob: -1, loJob: -1, prot: -1, earliest: now}
 	nb := 0
 	for _, r := range p.m.Active() {
-		if r.Set.Overlaps(t.Set) {
+		if r.Set.Overlaps(w.set) {
 			nb++
 			p.holder(&b, r, now)
 		}
@@ -221,14 +224,12 @@ func (p *SS) verifyHolders(t *sim.Task, now sim.Time, a holderAcc, na int) {
 // holds or is about to hold processors of t and runs from time from, by
 // priority now, and if so returns the time t's priority reaches SF times
 // r's (never before now+1): see [SS.bound].
-func (p *SS) blocker(t *sim.Task, now sim.Time, r *sim.Task, from sim.Time) (sim.Time, bool) {
+func (p *SS) blocker(t *sim.Task, w *who, now sim.Time, r *sim.Task, from sim.Time) (sim.Time, bool) {
 	x := p.cfg.SuspensionFactor * xfactor(r, from)
-	if x <= p.prio[t.Index] {
+	if x <= p.prio[w.idx] {
 		return 0, false
 	}
-	// tau(y) = (y - submit - work + estimate) / estimate reaches x at
-	// y = submit + work - estimate + x*estimate; one second early is safe.
-	at := max(t.Submit+t.Work-t.Estimate+sim.FloorTime(x*float64(t.Estimate))-1, now+1)
+	at := w.reach(x, now)
 	if p.checkHolders {
 		p.verifyBound(t, now, at)
 	}

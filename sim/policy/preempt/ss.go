@@ -128,12 +128,13 @@ type SS struct {
 	guard    bool               // TSS, victim reading: limit protects running jobs
 	prio     []float64          // scratch: priority by task index
 	waitq    []*sim.Task        // Waiting, not claimants, in arrival order
-	susp     bounds             // Suspending or Suspended, not claimants
+	susp     suspQueue          // Suspending or Suspended, not claimants
 	wb       waitBounds         // Waiting jobs' bounds
 	rl       runList            // running jobs by ascending priority
 	mark     []bool             // scratch, by task index
 	victims  []*sim.Task        // suspended in this pass
 	stale    []*sim.Task        // suspended jobs whose watched job left, to rebound
+	staleDue []uint8            // scratch of rebound, by position in stale
 	holdRem  sim.ProcSet        // scratch of holders
 	// checkHolders makes every holders call count the jobs again by a
 	// scan of all jobs holding processors, recording a difference in
@@ -201,7 +202,7 @@ func (p *SS) Init(m *sim.Machine) error {
 	p.runAt, p.syncAt, p.runAll = 0, 0, false
 	p.keepRem = p.cfg.HoldRemembered
 	p.prio = make([]float64, m.NumTasks())
-	p.susp.init(m.NumTasks())
+	p.susp.init(m.NumTasks(), m.Size())
 	p.mark = make([]bool, m.NumTasks())
 	p.holdersErr = nil
 	p.rl.init(m.NumTasks())

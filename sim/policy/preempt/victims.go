@@ -23,7 +23,11 @@ func (p *SS) fresh(t *sim.Task) {
 	}
 	avail := base
 	if t.Procs <= avail {
-		if set, ok := p.pick(freeSet(), t.Procs); ok {
+		a := free
+		if !narrowed {
+			a = p.availScratch()
+		}
+		if set, ok := p.pick(a, t.Procs); ok {
 			p.startOn(t, set)
 		}
 		return
@@ -212,7 +216,8 @@ func (p *SS) reenter(t *sim.Task, now sim.Time) {
 		p.waitMark(t, now)
 		return
 	}
-	victims, at, w1, w2 := p.count(t, now, true, true)
+	w := whoOf(t)
+	victims, at, w1, w2 := p.count(t, &w, now, true, true)
 	if at > now {
 		p.susp.set(t, at, w1, w2)
 		return
