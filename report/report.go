@@ -1,7 +1,7 @@
 // Package report makes the tables and figures of a sweep from its output
 // directory (the folder with jobs.parquet, summary.parquet and
 // tasks.parquet): the per-category tables laid out like the papers'
-// tables ([Tables], [WriteTables]) and PNG or SVG figures ([Plots]).
+// tables ([Tables], [Sweep.WriteTables]) and PNG or SVG figures ([Plots]).
 //
 // The table logic lives in package results ([results.BuildTables]), so
 // the tables.md a sweep writes when it ends and the tables made here are
