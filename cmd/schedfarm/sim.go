@@ -68,54 +68,11 @@ func policyHelp() string {
 }
 
 func runSim(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (the trace is given with --trace)", c.Args().First())
-	}
-	if (c.String("trace") == "") == (c.String("synthetic") == "") {
-		return fmt.Errorf("give either --trace FILE or --synthetic NAME")
-	}
-	if c.String("synthetic") == "" && len(c.StringSlice("gen")) > 0 {
-		return fmt.Errorf("--gen needs --synthetic")
-	}
-	est, err := workload.ParseEstimateModel(c.String("estimates"))
+	a, err := parseSimFlags(c)
 	if err != nil {
-		return fmt.Errorf("--estimates: %w", err)
+		return err
 	}
-	mode, err := workload.ParseLoadMode(c.String("load-mode"))
-	if err != nil {
-		return fmt.Errorf("--load-mode: %w", err)
-	}
-	scheme, err := metrics.LookupScheme(c.String("categories"))
-	if err != nil {
-		return fmt.Errorf("--categories: %w", err)
-	}
-	metric, err := metrics.LookupMetric(c.String("metric"))
-	if err != nil {
-		return fmt.Errorf("--metric: %w", err)
-	}
-	entry, err := policy.Lookup(c.String("policy"))
-	if err != nil {
-		return fmt.Errorf("--policy: %w", err)
-	}
-	raw := map[string]string{}
-	for _, kv := range c.StringSlice("param") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return fmt.Errorf("--param %q: want NAME=VALUE", kv)
-		}
-		raw[k] = v
-	}
-	params, err := entry.ParseStrings(raw)
-	if err != nil {
-		return fmt.Errorf("--param: %w", err)
-	}
-	if entry.Moldable && !c.IsSet("sigma") && !c.IsSet("range-factor") {
-		return fmt.Errorf("--policy %s: needs a moldable workload: give --sigma and/or --range-factor", entry.Name)
-	}
-	out := c.String("out")
-	if out != "" && !strings.HasSuffix(out, ".csv") && !strings.HasSuffix(out, ".parquet") {
-		return fmt.Errorf("--out %q: want a .csv or .parquet file", out)
-	}
+	est, mode, entry, params, out := a.est, a.mode, a.entry, a.params, a.out
 	// The run is the one task of a one-task spec, so --seed is a base
 	// seed exactly as in a spec, and --out .parquet carries the same task
 	// columns and provenance as a sweep's jobs.parquet.
@@ -176,6 +133,7 @@ func runSim(c *cli.Context) error {
 		}
 	}
 	w := c.App.Writer
+	scheme, metric := a.scheme, a.metric
 	aggs := metrics.Summarize(scheme, recs)
 	all := aggs[len(aggs)-1]
 	fmt.Fprintf(w, "trace %s: %d jobs on %d processors; %v\n", wl.Name, len(wl.Jobs), wl.Procs, wl.Drops)
@@ -197,6 +155,75 @@ func runSim(c *cli.Context) error {
 		all.BSD.Mean, all.BSD.Max, all.Turnaround.Mean, all.Wait.Mean, all.Wait.Max)
 	fmt.Fprintf(w, "%s by %s category:\n\n", metric.Title, scheme.Name)
 	return metrics.WriteGrid(w, scheme, aggs, metric)
+}
+
+// simArgs are the flags of schedfarm sim that name things, checked.
+type simArgs struct {
+	est    workload.EstimateModel
+	mode   workload.LoadMode
+	scheme *metrics.Scheme
+	metric *metrics.Metric
+	entry  *policy.Entry
+	params policy.Values
+	out    string // "", or a .csv or .parquet file
+}
+
+// parseSimFlags checks the arguments of schedfarm sim: no positional
+// argument, a trace or a synthetic workload, and the flags that name
+// estimates, a load mode, categories, a metric, a policy and its
+// parameters, and the output file.
+func parseSimFlags(c *cli.Context) (*simArgs, error) {
+	if c.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (the trace is given with --trace)", c.Args().First())
+	}
+	if (c.String("trace") == "") == (c.String("synthetic") == "") {
+		return nil, fmt.Errorf("give either --trace FILE or --synthetic NAME")
+	}
+	if c.String("synthetic") == "" && len(c.StringSlice("gen")) > 0 {
+		return nil, fmt.Errorf("--gen needs --synthetic")
+	}
+	a := &simArgs{}
+	var err error
+	a.est, err = workload.ParseEstimateModel(c.String("estimates"))
+	if err != nil {
+		return nil, fmt.Errorf("--estimates: %w", err)
+	}
+	a.mode, err = workload.ParseLoadMode(c.String("load-mode"))
+	if err != nil {
+		return nil, fmt.Errorf("--load-mode: %w", err)
+	}
+	a.scheme, err = metrics.LookupScheme(c.String("categories"))
+	if err != nil {
+		return nil, fmt.Errorf("--categories: %w", err)
+	}
+	a.metric, err = metrics.LookupMetric(c.String("metric"))
+	if err != nil {
+		return nil, fmt.Errorf("--metric: %w", err)
+	}
+	a.entry, err = policy.Lookup(c.String("policy"))
+	if err != nil {
+		return nil, fmt.Errorf("--policy: %w", err)
+	}
+	raw := map[string]string{}
+	for _, kv := range c.StringSlice("param") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--param %q: want NAME=VALUE", kv)
+		}
+		raw[k] = v
+	}
+	a.params, err = a.entry.ParseStrings(raw)
+	if err != nil {
+		return nil, fmt.Errorf("--param: %w", err)
+	}
+	if a.entry.Moldable && !c.IsSet("sigma") && !c.IsSet("range-factor") {
+		return nil, fmt.Errorf("--policy %s: needs a moldable workload: give --sigma and/or --range-factor", a.entry.Name)
+	}
+	a.out = c.String("out")
+	if a.out != "" && !strings.HasSuffix(a.out, ".csv") && !strings.HasSuffix(a.out, ".parquet") {
+		return nil, fmt.Errorf("--out %q: want a .csv or .parquet file", a.out)
+	}
+	return a, nil
 }
 
 // simSpec returns the one-task spec equivalent to the sim flags, and its task.
