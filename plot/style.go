@@ -16,11 +16,11 @@ const (
 	ScaleLinear = "linear" // always linear
 )
 
-// Legend positions (see [Style]): "auto" (the default) puts the legend in
-// the first corner of the plot area where it covers no bar, marker or
-// line, or outside the plot area, to its right, when every corner holds
-// data; "outside" always puts it there; a corner is honoured as given,
-// even over data; "none" draws no legend.
+// LegendPositions are the legend positions (see [Style]): "auto" (the
+// default) puts the legend in the first corner of the plot area where it
+// covers no bar, marker or line, or outside the plot area, to its right,
+// when every corner holds data; "outside" always puts it there; a corner
+// is honoured as given, even over data; "none" draws no legend.
 var LegendPositions = []string{"auto", "top-right", "top-left", "bottom-right", "bottom-left", "outside", "none"}
 
 // Style is what a user may choose about a chart's look: the y scale
