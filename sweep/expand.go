@@ -190,7 +190,14 @@ func (p *parser) expand() {
 		p.add("", nil, problem(ErrTooManyTasks, "the spec expands to more than %d tasks (%d workloads x %d policy settings x %d replications)", MaxTasks, len(wps), len(pps), s.Replications))
 		return
 	}
+	p.makeTasks(wps, pps, total)
+}
 
+// makeTasks builds the spec's tasks (total of them, at most MaxTasks) and
+// trace list from the expanded workloads and policy settings, reporting
+// tasks that repeat an earlier one.
+func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
+	s := p.spec
 	type origin struct {
 		index int
 		desc  string
