@@ -94,17 +94,7 @@ func (p *parser) parse(data []byte) {
 		switch key {
 		case "name":
 			haveName = true
-			if str, ok := p.str(v, path); ok {
-				switch {
-				case str == "":
-					p.add(path, v, problem(ErrRequired, "must not be empty"))
-				case len(str) > MaxNameLength:
-					p.add(path, v, problem(ErrValue, "longer than %d bytes", MaxNameLength))
-				case !nameRE.MatchString(str):
-					p.add(path, v, problem(ErrValue, "%q must match [a-z0-9_-]+", str))
-				}
-				s.Name = str
-			}
+			p.name(v, path)
 		case "description":
 			if str, ok := p.str(v, path); ok {
 				s.Description = str
@@ -132,22 +122,7 @@ func (p *parser) parse(data []byte) {
 				s.Seed = u
 			}
 		case "categories":
-			s.Categories = nil
-			for _, c := range p.scalars(v, path) {
-				str, ok := p.str(c.n, c.path)
-				if !ok {
-					continue
-				}
-				if _, err := metrics.LookupScheme(str); err != nil {
-					p.add(c.path, c.n, problem(ErrValue, "%v", err))
-					continue
-				}
-				if slices.Contains(s.Categories, str) {
-					p.add(c.path, c.n, problem(ErrValue, "scheme %q listed twice", str))
-					continue
-				}
-				s.Categories = append(s.Categories, str)
-			}
+			p.categories(v, path)
 		case "outputs":
 			outputs, outputsPath = v, path
 		default:
@@ -422,6 +397,44 @@ type point struct {
 	w      Workload
 	trace  traceRef
 	params map[string]any
+}
+
+// name reads the spec's name.
+func (p *parser) name(v *yaml.Node, path string) {
+	str, ok := p.str(v, path)
+	if !ok {
+		return
+	}
+	switch {
+	case str == "":
+		p.add(path, v, problem(ErrRequired, "must not be empty"))
+	case len(str) > MaxNameLength:
+		p.add(path, v, problem(ErrValue, "longer than %d bytes", MaxNameLength))
+	case !nameRE.MatchString(str):
+		p.add(path, v, problem(ErrValue, "%q must match [a-z0-9_-]+", str))
+	}
+	p.spec.Name = str
+}
+
+// categories reads the spec's category schemes, each known and listed once.
+func (p *parser) categories(v *yaml.Node, path string) {
+	s := p.spec
+	s.Categories = nil
+	for _, c := range p.scalars(v, path) {
+		str, ok := p.str(c.n, c.path)
+		if !ok {
+			continue
+		}
+		if _, err := metrics.LookupScheme(str); err != nil {
+			p.add(c.path, c.n, problem(ErrValue, "%v", err))
+			continue
+		}
+		if slices.Contains(s.Categories, str) {
+			p.add(c.path, c.n, problem(ErrValue, "scheme %q listed twice", str))
+			continue
+		}
+		s.Categories = append(s.Categories, str)
+	}
 }
 
 // workload reads the workload entry at path: its WorkloadSpec and its axes
