@@ -140,6 +140,8 @@ func ResultStore(ctx context.Context, js jetstream.JetStream) (jetstream.ObjectS
 	})
 }
 
+// objectStore returns the object store cfg names, creating it with file
+// storage if missing.
 func objectStore(ctx context.Context, js jetstream.JetStream, cfg jetstream.ObjectStoreConfig) (jetstream.ObjectStore, error) {
 	bucket := cfg.Bucket
 	obs, err := js.ObjectStore(ctx, bucket)
