@@ -90,8 +90,8 @@
 // bounded slowdown of SS is 1.31 against 1.22 on CTC (430 processors) and
 // 1.66 against 1.44 on SDSC, and the worst VS slowdown on CTC 104.5
 // against 8.8. The Kettimuthu et al. specs run every SS and TSS entry
-// with the pseudocode: over their scorecard it gives 169 claims that agree
-// against 166 (REPRODUCING.md).
+// with the pseudocode: over their scorecard it gives 171 claims that agree
+// against 167 (REPRODUCING.md).
 //
 // Section 4.2 says "the scheduler periodically (after every minute)
 // invokes the preemption routine", and the pseudocode never starts a job
@@ -104,7 +104,7 @@
 // a multiple anyway); a suspended job that could suspend its holders
 // between multiples gets the bound now+1, so that it resumes at any event
 // at which its processors are free, as in the plain routine. Over the
-// Kettimuthu et al. scorecard it gives 163 claims that agree against 169:
+// Kettimuthu et al. scorecard it gives 164 claims that agree against 171:
 // short jobs wait up to a minute for a suspension (TSS's worst cases
 // rise), while the SF trends of the long categories come closer to the
 // paper's (REPRODUCING.md).
@@ -251,9 +251,9 @@
 // is still in its own immediate timeslice. Section 2.3 gives every
 // arriving job a timeslice of 10 minutes, which this reading no longer
 // guarantees; short jobs then suspend each other. Over the Kettimuthu et
-// al. scorecard (resume_factor 2) it scores 169 claims, as the specs'
-// reading does, and moves no verdict (163 against 166 when the specs ran
-// the set scan): on SDSC the VS mean rises from 1.12 to 1.63 (SS SF 2:
+// al. scorecard (resume_factor 2) it scores 170 claims against 171 (IS's
+// SW slowdown under load rises above TSS's; 163 against 166 when the
+// specs ran the set scan): on SDSC the VS mean rises from 1.12 to 1.63 (SS SF 2:
 // 1.88; 1.44 with the set scan) and the worst VS slowdown from 37 to 94,
 // and CTC's worst VS slowdown from 13.7 to 72.6 (SS: 104.5; 8.8 with the
 // set scan).
@@ -262,11 +262,10 @@
 // arriving job that suspended others to start is suspended in turn when
 // its timeslice ends, if one of them still waits for processors it holds,
 // and comes back as any suspended job. Over the same scorecard it scores
-// 169, as the specs' reading does, and moves no verdict: the overall mean
-// bounded slowdown is 2.93 on CTC (2.78) and 2.28 on SDSC (3.94), the VW
-// mean 7.67 and 4.71 (NS 14.5 and 53), and SW under the highest load of
-// section 6 still 5.51 and 8.69 against TSS's 2.82 and 4.56 (2.59 and
-// 3.59 with the set scan).
+// 170 against 171: the overall mean bounded slowdown is 2.93 on CTC
+// (2.78) and 2.28 on SDSC (3.94), the VW mean 7.67 and 4.71 (NS 14.5 and
+// 53), and SW under the highest load of section 6 5.51 and 8.69 against
+// TSS hold's 5.25 and 15.3, so that CTC's falls to partly.
 //
 // A third reading lets a suspended job migrate: with
 // [ISConfig.ResumeAnywhere] it resumes on any free processors, as on the
@@ -281,8 +280,8 @@
 // 0.87, NS 0.86), where the paper reports IS bad for long jobs and "not
 // able to achieve high system utilisation" (sections 4.4, 5, 6). Over the
 // whole scorecard, in place of resumption by priority on the job's own
-// processors, it gives 146 claims that agree on free processors and 144 by
-// priority, against 169: it wins the section 6 claims that IS serves SN
+// processors, it gives 149 claims that agree on free processors and 145
+// by priority, against 171: it wins the section 6 claims that IS serves SN
 // jobs better than TSS and loses every claim that IS hurts long jobs or
 // the utilization. The paper's IS keeps jobs on their processors.
 //
