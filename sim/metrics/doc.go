@@ -12,6 +12,8 @@
 //     completion - first submit)); makespan = last completion - first submit.
 //
 // Category schemes classify a job by its actual runtime, processors and
-// estimate; see [Schemes]. Aggregates give, per category and overall, the
-// count and the mean and max of bounded slowdown, turnaround and wait.
+// estimate; see [Schemes]. Aggregates ([Aggregate]) give, per category
+// and overall, the count of jobs and of admitted ones, the mean and max
+// over the admitted jobs of bounded slowdown, turnaround, wait and
+// slowdown, the sums of the QoPS charges and the deadline misses.
 package metrics
