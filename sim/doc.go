@@ -5,7 +5,8 @@
 // of processors under a [Policy]. It knows no policy by name: a policy is told
 // what happened ([Policy.Arrive], [Policy.Finish], [Policy.Timer]) and then
 // makes its decisions once per instant in [Policy.Schedule] through the
-// narrow [Machine] API (Start, Suspend, Resume, Kill, timers).
+// narrow [Machine] API (Start, Suspend, Resume, Kill, timers, and the
+// admission, moldable and elastic calls of the sections below).
 //
 // # Time and the order of events
 //
