@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/sim/workload"
 	"github.com/schedfarm/schedfarm/traces"
 )
@@ -77,22 +78,11 @@ func embeddedTrace(file string) (string, error) {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return path, nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, file+".tmp-*")
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return "", err
 	}
 	return path, nil
