@@ -14,11 +14,11 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -316,6 +316,8 @@ var shapes = []draw.GlyphDrawer{
 	draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
 }
 
+// save draws ch, w by h, to path (.png or .svg) through
+// [atomicfile.Write], so a failed write leaves no partial figure.
 func save(ch *chart, w, h vg.Length, path string) error {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	var c interface {
@@ -333,16 +335,12 @@ func save(ch *chart, w, h vg.Length, path string) error {
 		return fmt.Errorf("plot %s: format %q not supported (use .png or .svg)", path, ext)
 	}
 	ch.draw(draw.New(c))
-	f, err := os.Create(path)
+	err := atomicfile.Write(path, func(f io.Writer) error {
+		_, err := c.WriteTo(f)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("plot %s: %w", path, err)
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("plot %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("plot %s: %w", path, err)
+		return fmt.Errorf("plot: %w", err)
 	}
 	return nil
 }
