@@ -205,6 +205,11 @@
 // O(n·units) in one table reused across decisions. What still grows with
 // the load is the walk over the n jobs in the system (collecting them,
 // first fit, subset-sum), since each decision may take any of them.
+// LSF-RTC with the first-fit scan avoids it: its pending jobs wait in the
+// queue index of the simple-preemption disciplines, described next
+// (buckets by desired size, in key order; a job that never ran keeps its
+// key), and first fit starts, again and again, the smallest-key head
+// among the buckets that fit what is free (rtc_index.go).
 // lsf-preempt and lsf-preempt-ad keep the queued jobs in an index instead
 // (queue.go): a queued job's key changes only while it runs, so pending
 // jobs wait in buckets by size (desired, or minimum for lsf-preempt-ad),

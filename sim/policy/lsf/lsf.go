@@ -255,10 +255,11 @@ type Policy struct {
 	counts  []int       // jobs per processor (simple preemption)
 	crowded sim.ProcSet // processors holding MaxJobsPerProc jobs or more
 	q       queue       // queued jobs (simple preemption)
-	// reference makes the simple-preemption disciplines decide over
-	// every job in the system instead of the queue index, and the others
-	// sort their candidates whole instead of from the last sort: the
-	// plain routines, kept to test the index and keyOrder against.
+	// reference makes the simple-preemption disciplines and LSF-RTC
+	// decide over every job in the system instead of the queue index, and
+	// the others sort their candidates whole instead of from the last
+	// sort: the plain routines, kept to test the index and keyOrder
+	// against.
 	reference bool
 
 	// Scratch reused across decisions (no allocation per decision).
@@ -345,10 +346,11 @@ func (p *Policy) Init(m *sim.Machine) error {
 	return nil
 }
 
-// indexed reports whether the discipline decides on the queue index.
+// indexed reports whether the discipline decides on the queue index:
+// the simple-preemption disciplines, and LSF-RTC with the first-fit scan.
 func (p *Policy) indexed() bool {
 	d := p.cfg.Discipline
-	return (d == Preempt || d == PreemptAD) && !p.reference
+	return (d == Preempt || d == PreemptAD || d == RTC && p.cfg.Scan == ScanFirstFit) && !p.reference
 }
 
 // Arrive queues t.
@@ -638,6 +640,10 @@ func (p *Policy) selectJobs(cands []*sim.Task, avail int, size func(*sim.Task) i
 func (p *Policy) runToCompletion() {
 	if p.m.Free() < p.unit {
 		return // nothing can start
+	}
+	if p.indexed() {
+		p.fillRTC()
+		return
 	}
 	pend := p.pend[:0]
 	for _, t := range p.jobs {

@@ -26,9 +26,9 @@ func cmpKeyed(a, b keyed) int {
 	return 0
 }
 
-// queue indexes the queued jobs of the simple-preemption disciplines, so
-// that a decision costs what it starts and preempts rather than the length
-// of the queue. A job's key changes only while it runs (acquired
+// queue indexes the queued jobs of the simple-preemption disciplines (and
+// the pending jobs of LSF-RTC's first fit, fillRTC), so that a decision
+// costs what it starts and preempts rather than the length of the queue. A job's key changes only while it runs (acquired
 // processor-seconds, served work), so a queued job keeps the key it had
 // when it was queued:
 //
