@@ -330,9 +330,9 @@
 // the jobs on its processors) and is tested against its plain routine. On
 // the whole CTC trace (77k jobs, one core) SS takes about 0.9 to 1.2 s of
 // CPU, TSS 1.4 to 2.1 s (with its EASY baseline run), SS with suspension
-// overhead (which leaves many more jobs suspended) 1.9 to 2.6 s (the build
-// before the slots 2.1 to 2.9 s alongside it), IS 0.8 s, depending on the
-// shared machine's load; the README gives the measured figures.
+// overhead (which leaves many more jobs suspended) 1.6 to 2.6 s (the
+// build before the slots 1.75 to 2.9 s alongside it), IS 0.8 s, depending
+// on the shared machine's load; the README gives the measured figures.
 //
 // Local resumption fragments the machine under heavy load: on the CTC
 // trace with the 338 processors of its header (rather than the paper's
