@@ -11,7 +11,8 @@ import (
 
 // TestKeyOrder_Reference runs the run-to-completion, migratable and
 // malleable disciplines with their candidates sorted from the last
-// decision's sort (keyOrder) and sorted whole (reference), with and
+// decision's sort (keyOrder; LSF-RTC's first fit on the queue index,
+// fillRTC) and the plain way (reference: every candidate sorted whole), with and
 // without demand and speedup knowledge, the estimate readings and
 // in-order scans, on the calibrated workload at loads 1.0 and 1.6 and on
 // the table3 workload: job for job and segment for segment the same.
