@@ -736,38 +736,7 @@ func (p *parser) policy(n *yaml.Node, path string) {
 		ps.Label = ps.Name
 	}
 	if params != nil {
-		p.mapping(params, paramsPath, func(key string, v *yaml.Node, kp string) {
-			items := p.scalars(v, kp)
-			ax := axis{name: key}
-			var values []any
-			for _, it := range items {
-				var raw any
-				if err := it.n.Decode(&raw); err != nil {
-					p.add(it.path, it.n, problem(ErrType, "%v", err))
-					continue
-				}
-				ax.paths = append(ax.paths, it.path)
-				values = append(values, raw)
-				if pa.entry == nil {
-					continue // unknown policy: reported already
-				}
-				// A value alone is checked here; constraints between
-				// parameters (*policy.ParamError) are checked per grid
-				// point in expand.
-				var cross *policy.ParamError
-				if _, err := pa.entry.Check(map[string]any{key: raw}); err != nil && !errors.As(err, &cross) {
-					if errors.Is(err, policy.ErrUnknownParam) {
-						p.add(kp, v, problem(policy.ErrUnknownParam, "%s", trimParamErr(err, key, nil)))
-						break
-					}
-					p.add(it.path, it.n, problem(policy.ErrBadParam, "%s", trimParamErr(err, key, policy.ErrBadParam)))
-					continue
-				}
-				ax.set = append(ax.set, func(pt *point) { pt.params[key] = raw })
-			}
-			ps.Params = append(ps.Params, ParamAxis{Name: key, Values: values})
-			pa.axes = append(pa.axes, ax)
-		})
+		p.policyParams(params, paramsPath, &pa, &ps)
 	}
 	if zipNode != nil {
 		pa.zip = p.zipAxes(pa.axes, zipNode, zipPath)
@@ -776,6 +745,45 @@ func (p *parser) policy(n *yaml.Node, path string) {
 	pa.valid = len(p.errs) == nerr && pa.entry != nil
 	p.spec.Policies = append(p.spec.Policies, ps)
 	p.pl = append(p.pl, pa)
+}
+
+// policyParams reads a policy entry's params at path: per parameter, its
+// values, each checked alone with the policy registry (constraints between
+// parameters are checked per grid point in expand), as an axis of pa and
+// a ParamAxis of ps.
+func (p *parser) policyParams(n *yaml.Node, path string, pa *policyAxes, ps *PolicySpec) {
+	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
+		items := p.scalars(v, kp)
+		ax := axis{name: key}
+		var values []any
+		for _, it := range items {
+			var raw any
+			if err := it.n.Decode(&raw); err != nil {
+				p.add(it.path, it.n, problem(ErrType, "%v", err))
+				continue
+			}
+			ax.paths = append(ax.paths, it.path)
+			values = append(values, raw)
+			if pa.entry == nil {
+				continue // unknown policy: reported already
+			}
+			// A value alone is checked here; constraints between
+			// parameters (*policy.ParamError) are checked per grid
+			// point in expand.
+			var cross *policy.ParamError
+			if _, err := pa.entry.Check(map[string]any{key: raw}); err != nil && !errors.As(err, &cross) {
+				if errors.Is(err, policy.ErrUnknownParam) {
+					p.add(kp, v, problem(policy.ErrUnknownParam, "%s", trimParamErr(err, key, nil)))
+					break
+				}
+				p.add(it.path, it.n, problem(policy.ErrBadParam, "%s", trimParamErr(err, key, policy.ErrBadParam)))
+				continue
+			}
+			ax.set = append(ax.set, func(pt *point) { pt.params[key] = raw })
+		}
+		ps.Params = append(ps.Params, ParamAxis{Name: key, Values: values})
+		pa.axes = append(pa.axes, ax)
+	})
 }
 
 // trimParamErr returns the registry's message for one parameter without
