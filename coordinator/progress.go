@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
 )
 
 const (
@@ -270,14 +272,10 @@ func (p *progress) save() {
 	if err != nil {
 		return
 	}
-	if err := os.MkdirAll(filepath.Dir(p.file), 0o755); err != nil {
-		return
-	}
-	tmp := p.file + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return
-	}
-	os.Rename(tmp, p.file)
+	_ = atomicfile.Write(p.file, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // readSnapshot reads the progress file of a sweep.

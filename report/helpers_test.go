@@ -4,11 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/golden"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sweep"

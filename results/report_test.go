@@ -3,7 +3,6 @@ package results_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sweep"

@@ -3,12 +3,12 @@ package results_test
 import (
 	"flag"
 	"fmt"
-	"github.com/schedfarm/schedfarm/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"

@@ -429,7 +429,8 @@ func (o *outputs) metadata(toolVersion string) [][2]string {
 }
 
 // parquetFile streams the rows of one output file into Parquet: fill
-// appends a task's rows to the builder, in slices of at most room() rows,
+// appends a task's rows to the builder, in slices of at most chunkRows -
+// p.rows rows,
 // calling added after each slice. Full chunks are kept as Arrow record
 // batches until they make a row group, which is then written column by
 // column: only one column's Parquet encoder and pages are in memory at a
@@ -494,9 +495,6 @@ func (o *outputs) newFileWriter(w io.Writer, fields []arrow.Field) (*pqarrow.Fil
 func (p *parquetFile) add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error {
 	return p.fill(t, r, aggs)
 }
-
-// room returns how many rows may be appended before the next added.
-func (p *parquetFile) room() int { return chunkRows - p.rows }
 
 // added records that n rows were appended and hands a full chunk to the
 // encoder.
