@@ -25,7 +25,6 @@ type holdProbe struct {
 	// before every blocking suspended job could resume
 	bfOK     float64
 	perJob   []sim.Time // blocked seconds by task index
-	susBlk   float64    // blocking suspended jobs: sum of their procs free, job-seconds
 	reasons  []int8     // by task index, at the last pass: 1 width, 2 prio, 3 both; +4 backfill would help
 	nofit    []sim.Time // by task index: seconds waiting without fitting by count
 	nofitL   []int      // jobs not fitting at the last pass

@@ -18,28 +18,15 @@ import "github.com/schedfarm/schedfarm/sim"
 // is Suspending or Suspended, and only SS's pass resumes it, after taking
 // it out.
 type suspQueue struct {
-	items []qentry // the heap
+	heap  boundHeap // keyed by slot
 	slots []qslot
 	free  []int32 // slots not in use
 	// job holds, by task index, the job's slot (-1: not in the heap), its
 	// last bound (restore puts it back with it) and the (up to two) jobs
 	// it watches, which it keeps out of the heap.
-	job []qjob
-	// watch lists, by task index of a job holding processors, the
-	// suspended jobs whose bound may drop when it leaves them. A job w in
-	// job[i].crit is always in watch[w]; watch may also hold stale
-	// entries, which crit tells apart.
-	watch [][]int32
-	// lists holds emptied watch lists for reuse.
-	lists [][]int32
+	job   []qjob
+	watch watches
 	procs int
-}
-
-// qentry is a job in the heap: its bound and index beside its slot.
-type qentry struct {
-	at   sim.Time
-	idx  int32
-	slot int32
 }
 
 // qjob is a job's record in [suspQueue], by task index.
@@ -51,9 +38,8 @@ type qjob struct {
 
 // qslot is a job in the heap, as a bound reads it: see [who].
 type qslot struct {
-	t   *sim.Task
-	w   who
-	pos int32 // position in items
+	t *sim.Task
+	w who
 }
 
 // who is what a count of a suspended job's holders ([SS.count]) reads of
@@ -85,69 +71,17 @@ func (w *who) reach(x float64, now sim.Time) sim.Time {
 }
 
 func (q *suspQueue) init(n, procs int) {
-	q.items = q.items[:0]
+	q.heap.reset(len(q.slots))
 	q.procs = procs
 	q.job = make([]qjob, n)
 	for i := range q.job {
 		q.job[i] = qjob{slot: -1, crit: [2]int32{-1, -1}}
 	}
-	q.watch = make([][]int32, n)
-	clear(q.lists)
-	q.lists = q.lists[:0]
-	for i := range q.slots {
-		q.slots[i].t = nil
-	}
-	q.slots = q.slots[:0]
-	q.free = q.free[:0]
+	q.watch.reset(n)
 }
 
-func (q *suspQueue) Len() int { return len(q.items) }
-
-// less orders the heap: earlier bound, then earlier arrival.
-func (q *suspQueue) less(i, j int) bool {
-	x, y := q.items[i], q.items[j]
-	if x.at != y.at {
-		return x.at < y.at
-	}
-	return x.idx < y.idx
-}
-
-func (q *suspQueue) swap(i, j int) {
-	q.items[i], q.items[j] = q.items[j], q.items[i]
-	q.slots[q.items[i].slot].pos = int32(i)
-	q.slots[q.items[j].slot].pos = int32(j)
-}
-
-func (q *suspQueue) up(j int) {
-	for j > 0 {
-		i := (j - 1) / 2
-		if !q.less(j, i) {
-			break
-		}
-		q.swap(i, j)
-		j = i
-	}
-}
-
-// down sifts item i down and reports whether it moved.
-func (q *suspQueue) down(i0 int) bool {
-	i, n := i0, len(q.items)
-	for {
-		j := 2*i + 1
-		if j >= n {
-			break
-		}
-		if j2 := j + 1; j2 < n && q.less(j2, j) {
-			j = j2
-		}
-		if !q.less(j, i) {
-			break
-		}
-		q.swap(i, j)
-		i = j
-	}
-	return i > i0
-}
+// Len returns the number of jobs in the heap.
+func (q *suspQueue) Len() int { return q.heap.Len() }
 
 // enter gives t, not in the heap, a slot and puts it in the heap with its
 // bound q.job[t.Index].at.
@@ -159,69 +93,42 @@ func (q *suspQueue) enter(t *sim.Task) {
 	} else {
 		s = int32(len(q.slots))
 		q.slots = append(q.slots, qslot{w: who{set: sim.NewProcSet(q.procs)}})
+		q.heap.grow(len(q.slots))
 	}
 	sl := &q.slots[s]
 	set := sl.w.set
 	set.SetDiff(t.Set, sim.ProcSet{})
 	sl.t = t
 	sl.w = who{idx: int32(t.Index), set: set, base: t.Submit + t.Work - t.Estimate, est: t.Estimate}
-	sl.pos = int32(len(q.items))
 	j := &q.job[t.Index]
 	j.slot = s
-	q.items = append(q.items, qentry{j.at, int32(t.Index), s})
-	q.up(len(q.items) - 1)
-}
-
-// pop takes the first job out of the heap and gives its slot back.
-func (q *suspQueue) pop() *sim.Task {
-	n := len(q.items) - 1
-	q.swap(0, n)
-	e := q.items[n]
-	q.items = q.items[:n]
-	if n > 0 {
-		q.down(0)
-	}
-	return q.leave(e)
+	q.heap.push(hentry{j.at, int32(t.Index), s})
 }
 
 // leave gives back the slot of e, out of the heap, and returns its job.
-func (q *suspQueue) leave(e qentry) *sim.Task {
-	sl := &q.slots[e.slot]
+func (q *suspQueue) leave(e hentry) *sim.Task {
+	sl := &q.slots[e.key]
 	t := sl.t
 	sl.t = nil
 	q.job[e.idx].slot = -1
-	q.free = append(q.free, e.slot)
+	q.free = append(q.free, e.key)
 	return t
 }
 
 // set gives t the bound at and the jobs to watch (-1: none), adding t to
 // the heap if it is not there.
 func (q *suspQueue) set(t *sim.Task, at sim.Time, w1, w2 int32) {
-	i := t.Index
+	i := int32(t.Index)
 	j := &q.job[i]
 	j.at = at
 	old := j.crit
 	j.crit = [2]int32{w1, w2}
-	for _, w := range j.crit {
-		if w >= 0 && w != old[0] && w != old[1] {
-			l := q.watch[w]
-			if l == nil && len(q.lists) > 0 {
-				l = q.lists[len(q.lists)-1]
-				q.lists[len(q.lists)-1] = nil
-				q.lists = q.lists[:len(q.lists)-1]
-			}
-			q.watch[w] = append(l, int32(i))
-		}
-	}
+	q.watch.add(i, old, j.crit)
 	if j.slot < 0 {
 		q.enter(t)
 		return
 	}
-	k := int(q.slots[j.slot].pos)
-	q.items[k].at = at
-	if !q.down(k) {
-		q.up(k)
-	}
+	q.heap.move(j.slot, at)
 }
 
 // slotOf returns the slot of t, which is in the heap.
@@ -229,18 +136,19 @@ func (q *suspQueue) slotOf(t *sim.Task) *qslot { return &q.slots[q.job[t.Index].
 
 // due removes and returns the jobs whose bound is at most now.
 func (q *suspQueue) due(now sim.Time, out []*sim.Task) []*sim.Task {
-	for len(q.items) > 0 && q.items[0].at <= now {
-		out = append(out, q.pop())
+	for q.heap.due(now) {
+		out = append(out, q.leave(q.heap.pop()))
 	}
 	return out
 }
 
-// all removes and returns every job.
+// all removes and returns every job, in the order of the heap's array.
 func (q *suspQueue) all(out []*sim.Task) []*sim.Task {
-	for _, e := range q.items {
+	for _, e := range q.heap.items {
+		q.heap.pos[e.key] = -1
 		out = append(out, q.leave(e))
 	}
-	q.items = q.items[:0]
+	q.heap.items = q.heap.items[:0]
 	return out
 }
 
@@ -252,20 +160,14 @@ func (q *suspQueue) restore(t *sim.Task) {
 }
 
 // next returns the smallest bound, or sim.Never when the heap is empty.
-func (q *suspQueue) next() sim.Time {
-	if len(q.items) == 0 {
-		return sim.Never
-	}
-	return q.items[0].at
-}
+func (q *suspQueue) next() sim.Time { return q.heap.next() }
 
 // orphans drops the watches on job j, which no longer holds its
 // processors (or is out of its overhead), and appends to out the jobs of
 // the heap that watched it: their bounds may be too late now. It leaves
 // their bounds as they were; the caller gives each a new one with set.
 func (q *suspQueue) orphans(j *sim.Task, out []*sim.Task) []*sim.Task {
-	w := q.watch[j.Index]
-	for _, i := range w {
+	for _, i := range q.watch.of[j.Index] {
 		r := &q.job[i]
 		if r.crit[0] != int32(j.Index) && r.crit[1] != int32(j.Index) {
 			continue // stale entry
@@ -275,9 +177,6 @@ func (q *suspQueue) orphans(j *sim.Task, out []*sim.Task) []*sim.Task {
 			out = append(out, q.slots[r.slot].t)
 		}
 	}
-	q.watch[j.Index] = nil
-	if cap(w) > 0 {
-		q.lists = append(q.lists, w[:0])
-	}
+	q.watch.drop(j.Index)
 	return out
 }
