@@ -185,8 +185,10 @@ type variant struct {
 	cfg  func(*SSConfig)
 }
 
+// variants lists the SS settings the experiments compare, each with the
+// pseudocode scan (StopScan) that the Kettimuthu specs use.
 func variants() []variant {
-	return []variant{
+	vs := []variant{
 		{"ss", func(*SSConfig) {}},
 		{"tss", func(c *SSConfig) { c.Tunable = true }},
 		{"ss+hold", func(c *SSConfig) { c.HoldRemembered = true }},
@@ -194,6 +196,14 @@ func variants() []variant {
 		{"ss+hold+bf", func(c *SSConfig) { c.HoldRemembered, c.HoldBackfill = true, true }},
 		{"tss+hold+bf", func(c *SSConfig) { c.Tunable, c.HoldRemembered, c.HoldBackfill = true, true, true }},
 	}
+	for i, v := range vs {
+		set := v.cfg
+		vs[i].cfg = func(c *SSConfig) {
+			set(c)
+			c.StopScan = true
+		}
+	}
+	return vs
 }
 
 func report(t *testing.T, w string, lf float64, name string, res *sim.Result, procs int, p *probe) {
