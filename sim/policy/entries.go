@@ -127,6 +127,9 @@ func ssParams(tunable bool) []Param {
 		{Name: "marks_only", Kind: Bool, Default: false,
 			Doc: "suspend jobs only at multiples of interval (the routine 'after every minute'); at other events idle jobs only start or resume on free processors " +
 				"(false: the whole routine also runs at every event)"},
+		{Name: "defer_start", Kind: Bool, Default: false,
+			Doc: "a job that never ran and needs all its candidates suspended does not start in that pass (the end of section 4.3's suspend_jobs_1 loop) but at the next pass, " +
+				"the next event or multiple of interval, if its processors are still free (false: it starts at once)"},
 	}
 	if tunable {
 		ps = append(ps, Param{Name: "tunable", Kind: Bool, Default: false,
@@ -191,6 +194,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		HoldBackfill:     v.Bool("hold_backfill"),
 		StopScan:         v.Bool("stop_scan"),
 		MarksOnly:        v.Bool("marks_only"),
+		DeferStart:       v.Bool("defer_start"),
 		Overhead:         o,
 	}
 	p, err := preempt.NewSS(cfg, env.Procs, env.Jobs)

@@ -45,6 +45,9 @@ func BaselineSS(cfg SSConfig, procs int, jobs []sim.Job) (map[string]float64, er
 	if cfg.MarksOnly {
 		tag += " marks_only"
 	}
+	if cfg.DeferStart {
+		tag += " defer_start"
+	}
 	return cachedBaseline(runcache.Key(tag, procs, jobs), func() (map[string]float64, error) {
 		p, err := NewSS(cfg, procs, jobs)
 		if err != nil {

@@ -86,6 +86,14 @@ type SSConfig struct {
 	// their processors are free, as backfilling without reservations.
 	// When false, the whole routine also runs at every event.
 	MarksOnly bool
+	// DeferStart (default false) reads the end of section 4.3's
+	// suspend_jobs_1 loop literally: a job that never ran and needs every
+	// one of its candidates suspended to make room suspends them but does
+	// not start in the same run of the routine; it starts at the next
+	// pass (the next event or multiple of Interval) if the processors are
+	// still free. When false it starts at once on the processors freed,
+	// the pseudocode's loop end being read as an omission.
+	DeferStart bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }

@@ -80,6 +80,11 @@ func (p *SS) fresh(t *sim.Task) {
 		k++
 	}
 	victims := cand[:k]
+	if p.deferred(k, len(cand)) {
+		p.suspendAll(victims)
+		p.left = p.left || p.over == nil
+		return
+	}
 	set := p.claimSetFrom(t, victims, freeSet())
 	p.suspendAll(victims)
 	p.left = p.left || (sum > t.Procs && p.over == nil)

@@ -1,0 +1,118 @@
+package preempt
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+// TestSS_DeferStart checks hand-derived schedules with a job that
+// suspends every candidate it has starting at once and at the next pass.
+// On 10 processors A (10 processors, 1000 s) starts at 0 with priority 1.
+// B (5 processors, 20 s) arrives at 30; its xfactor (wait+20)/20 reaches
+// SF x 1 = 2 at 50, the routine's next run is at 60, and A, its only
+// candidate, is narrow enough for it (10 <= 2 x 5).
+//   - At once: B suspends A and runs 60-80; A resumes at 80 and ends at
+//     1020.
+//   - DeferStart: B suspends A at 60 but does not start. No event comes
+//     before the next multiple of the interval, so the machine idles
+//     until 120, where B starts (its priority is above A's) and runs
+//     120-140; A resumes at 140 and ends at 1080.
+//   - DeferStart with C (1 processor, 30 s) arriving at 90: C's arrival
+//     runs the routine, where B (first, by priority) and then C start;
+//     B runs 90-110 and C 90-120. A cannot resume at B's end (C holds
+//     one of its processors and A's priority, about 1.05, is below twice
+//     C's 1), so it resumes at C's end, 120, and ends at 1060.
+//
+// B needs two of its candidates in the last case below: with D (5
+// processors, 1000 s) in place of A's right half, B suspends both and,
+// every candidate being needed, waits for the next pass as well; with a
+// third running job E of 1 processor, a candidate ranked before them that
+// B need not suspend, the loop reaches "schedule the idle job" and B
+// starts at once.
+func TestSS_DeferStart(t *testing.T) {
+	a := sim.Job{ID: 1, Submit: 0, Runtime: 1000, Estimate: 1000, Procs: 10}
+	b := sim.Job{ID: 2, Submit: 30, Runtime: 20, Estimate: 20, Procs: 5}
+	c := sim.Job{ID: 3, Submit: 90, Runtime: 30, Estimate: 30, Procs: 1}
+	now := DefaultSSConfig()
+	later := now
+	later.DeferStart = true
+	checkSSSpans(t, "at once", now, 10, []sim.Job{a, b}, []span{{0, 1020}, {60, 80}}, 1)
+	checkSSSpans(t, "defer", later, 10, []sim.Job{a, b}, []span{{0, 1080}, {120, 140}}, 1)
+	checkSSSpans(t, "defer/arrival", later, 10, []sim.Job{a, b, c}, []span{{0, 1060}, {90, 110}, {90, 120}}, 1)
+
+	// Two candidates, both needed: A and D of 5 processors each.
+	a5 := sim.Job{ID: 1, Submit: 0, Runtime: 1000, Estimate: 1000, Procs: 5}
+	d5 := sim.Job{ID: 4, Submit: 0, Runtime: 1000, Estimate: 1000, Procs: 5}
+	b8 := sim.Job{ID: 2, Submit: 30, Runtime: 20, Estimate: 20, Procs: 8}
+	checkSSSpans(t, "two/at once", now, 10, []sim.Job{a5, d5, b8}, []span{{0, 1020}, {0, 1020}, {60, 80}}, 2)
+	checkSSSpans(t, "two/defer", later, 10, []sim.Job{a5, d5, b8}, []span{{0, 1080}, {0, 1080}, {120, 140}}, 2)
+
+	// A third candidate, E, ranked first (lowest priority, by index on the
+	// tie) but not needed once the two largest are suspended: B starts at
+	// once on 11 processors.
+	e := sim.Job{ID: 5, Submit: 0, Runtime: 1000, Estimate: 1000, Procs: 1}
+	checkSSSpans(t, "three/defer", later, 11, []sim.Job{e, a5, d5, b8}, []span{{0, 1000}, {0, 1020}, {0, 1020}, {60, 80}}, 2)
+}
+
+// TestSS_DeferStartReference runs SS and TSS with [SSConfig.DeferStart]
+// on real traces with the fast pass and with the plain routine (every
+// idle job at every event and every multiple of the interval) and
+// requires the same schedule, job by job.
+func TestSS_DeferStartReference(t *testing.T) {
+	count := 3000
+	if testing.Short() {
+		count = 1000
+	}
+	const (
+		ctc  = "CTC-SP2-1996-3.1-cln.swf.gz"
+		sdsc = "SDSC-SP2-1998-4.2-cln.swf.gz"
+	)
+	cases := []struct {
+		name  string
+		file  string
+		procs int
+		est   workload.EstimateModel
+		cfg   func(*SSConfig)
+		load  float64
+	}{
+		{"ctc430/stopscan", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.StopScan = true }, 0},
+		{"sdsc/set", sdsc, 0, workload.EstimateAccurate, func(*SSConfig) {}, 0},
+		{"sdsc/tss/stopscan/trace/load1.3", sdsc, 0, workload.EstimateTrace, func(c *SSConfig) { c.Tunable, c.StopScan = true, true }, 1.3},
+		{"ctc430/tss/stopscan/hold/backfill/load1.6", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) {
+			c.Tunable, c.StopScan, c.HoldRemembered, c.HoldBackfill = true, true, true, true
+		}, 1.6},
+		{"sdsc/tss/stopscan/overhead", sdsc, 0, workload.EstimateAccurate, func(c *SSConfig) {
+			c.Tunable, c.StopScan = true, true
+			c.Overhead = DefaultOverhead(23)
+		}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wl := loadTraceOpts(t, tc.file, tc.procs, workload.Options{
+				Estimates: tc.est, Skip: 1000, Count: count, Load: tc.load, LoadMode: workload.LoadArrival})
+			cfg := DefaultSSConfig()
+			tc.cfg(&cfg)
+			cfg.DeferStart = true
+			var res [2]*sim.Result
+			for i := range res {
+				p, err := NewSS(cfg, wl.Procs, wl.Jobs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.reference = i == 1
+				if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			susp := sameJobs(t, res[0], res[1])
+			if susp == 0 && !testing.Short() {
+				t.Errorf("no suspensions: the comparison proves little")
+			}
+			t.Logf("%d suspensions; %d instants fast, %d reference", susp, res[0].Instants, res[1].Instants)
+		})
+	}
+}
