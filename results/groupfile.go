@@ -185,10 +185,32 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 		return nil, err
 	}
 	g.addRange(o.mem, fields, len(tf), true, o.taskRange)
+	// empty holds each scheme's aggregates of a task without jobs: those
+	// of the categories a row group's segments leave out.
+	empty := make(map[*metrics.Scheme][]metrics.Aggregate, len(o.schemes))
+	for _, s := range o.schemes {
+		empty[s] = metrics.Summarize(s, nil)
+	}
 	g.addRange(o.mem, fields, len(summaryFields), false, func(cr *colRange, s *rowSeg) {
 		b := cr.b
 		col := func(k int) array.Builder { return b.Field(k) }
-		for _, a := range s.aggs[s.lo:s.hi] {
+		all := empty[s.s]
+		at := func(a *metrics.Aggregate) int { // a's index among all
+			if a.Row < 0 {
+				return len(all) - 1
+			}
+			return a.Row*len(s.s.Cols) + a.Col
+		}
+		j := 0 // the next kept aggregate: s.aggs[j]
+		for j < len(s.aggs) && at(&s.aggs[j]) < s.lo {
+			j++
+		}
+		for k := s.lo; k < s.hi; k++ {
+			a := &all[k]
+			if j < len(s.aggs) && at(&s.aggs[j]) == k {
+				a = &s.aggs[j]
+				j++
+			}
 			col(0).(*array.StringBuilder).Append(s.s.Name)
 			col(1).(*array.StringBuilder).Append(a.Category)
 			col(2).(*array.Int64Builder).Append(int64(a.Row))
@@ -197,7 +219,7 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 			for k, v := range []float64{a.BSD.Mean, a.BSD.Max, a.Turnaround.Mean, a.Turnaround.Max, a.Wait.Mean, a.Wait.Max, a.Slowdown.Mean, a.Slowdown.Max} {
 				col(5 + k).(*array.Float64Builder).Append(v)
 			}
-			appendQoSSummary(b, len(summaryFields)-len(qosSummaryFields), &a)
+			appendQoSSummary(b, len(summaryFields)-len(qosSummaryFields), a)
 		}
 	})
 	if err := g.checkRanges(len(fields)); err != nil {
@@ -210,13 +232,37 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 		// What the task columns need of r, not its jobs.
 		cols := &TaskResult{Stats: metrics.RunStats{Procs: r.Stats.Procs}}
 		for si, s := range o.schemes {
-			if err := g.addSeg(rowSeg{t: t, r: cols, aggs: aggs[si], s: s, lo: 0, hi: len(aggs[si])}); err != nil {
+			// The segment's rows are all of s's categories; it keeps
+			// the aggregates of those with jobs (and the overall one), the
+			// others being those of empty[s].
+			kept := keptAggregates(aggs[si])
+			if err := g.addSeg(rowSeg{t: t, r: cols, aggs: kept, s: s, lo: 0, hi: len(aggs[si])}); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	return g, nil
+}
+
+// keptAggregates returns a copy of the aggregates of aggs whose category
+// has jobs, and the overall one. Those left out equal the aggregates of a
+// task without jobs (category, grid cell and every figure 0): a sweep of
+// small tasks has mostly empty categories.
+func keptAggregates(aggs []metrics.Aggregate) []metrics.Aggregate {
+	n := 0
+	for i := range aggs {
+		if aggs[i].Count != 0 || aggs[i].Row < 0 {
+			n++
+		}
+	}
+	kept := make([]metrics.Aggregate, 0, n)
+	for i := range aggs {
+		if aggs[i].Count != 0 || aggs[i].Row < 0 {
+			kept = append(kept, aggs[i])
+		}
+	}
+	return kept
 }
 
 // baseJobRow returns the appender of a job's base and multiqueue columns

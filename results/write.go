@@ -64,8 +64,10 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 // row group (at most [rowGroupRows]; it holds the results they belong
 // to, at most two for tasks of more than a row group's jobs), and builds
 // a full row group in Arrow form one range of columns at a time, written
-// column by column. The summary and tasks writers, whose rows are few,
-// hold their current row group in Arrow form, in chunks of [chunkRows].
+// column by column. The summary writer keeps references to its tasks'
+// aggregates of categories with jobs (an empty category's row is the
+// same for every task); the tasks writer, whose rows are few, holds its
+// current row group in Arrow form, in chunks of [chunkRows].
 // Only one column's encoder and pages are in memory at a time, and freed
 // buffers are reused. The tables keep one task row per task and one
 // aggregate per task and category of the table scheme (not a copy of the
