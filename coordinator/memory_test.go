@@ -86,7 +86,8 @@ func livePeak() (stop func() uint64) {
 // task at a time. What the heap holds is at most two decoded results
 // (about 30 MB each here: the jobs writer keeps the one whose last rows
 // are in the current row group), one range of columns of a jobs.parquet
-// row group in Arrow form, the summary and tasks writers' current chunks,
+// row group in Arrow form, the aggregates of summary.parquet's current row
+// group, tasks.parquet's current chunk,
 // one zstd encoder and Badger's memtables, none of it growing with the
 // number of rows (171 MB measured with 64 job columns; 251 MB while the
 // whole row group was kept in Arrow form).
