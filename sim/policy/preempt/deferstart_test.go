@@ -1,11 +1,9 @@
 package preempt
 
 import (
-	"context"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
 // TestSS_DeferStart checks hand-derived schedules with a job that
@@ -57,62 +55,8 @@ func TestSS_DeferStart(t *testing.T) {
 	checkSSSpans(t, "three/defer", later, 11, []sim.Job{e, a5, d5, b8}, []span{{0, 1000}, {0, 1020}, {0, 1020}, {60, 80}}, 2)
 }
 
-// TestSS_DeferStartReference runs SS and TSS with [SSConfig.DeferStart]
-// on real traces with the fast pass and with the plain routine (every
-// idle job at every event and every multiple of the interval) and
-// requires the same schedule, job by job.
+// TestSS_DeferStartReference compares the fast pass with the plain
+// routine under [SSConfig.DeferStart] (see compareOptionOnTraces).
 func TestSS_DeferStartReference(t *testing.T) {
-	count := 3000
-	if testing.Short() {
-		count = 1000
-	}
-	const (
-		ctc  = "CTC-SP2-1996-3.1-cln.swf.gz"
-		sdsc = "SDSC-SP2-1998-4.2-cln.swf.gz"
-	)
-	cases := []struct {
-		name  string
-		file  string
-		procs int
-		est   workload.EstimateModel
-		cfg   func(*SSConfig)
-		load  float64
-	}{
-		{"ctc430/stopscan", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) { c.StopScan = true }, 0},
-		{"sdsc/set", sdsc, 0, workload.EstimateAccurate, func(*SSConfig) {}, 0},
-		{"sdsc/tss/stopscan/trace/load1.3", sdsc, 0, workload.EstimateTrace, func(c *SSConfig) { c.Tunable, c.StopScan = true, true }, 1.3},
-		{"ctc430/tss/stopscan/hold/backfill/load1.6", ctc, 430, workload.EstimateAccurate, func(c *SSConfig) {
-			c.Tunable, c.StopScan, c.HoldRemembered, c.HoldBackfill = true, true, true, true
-		}, 1.6},
-		{"sdsc/tss/stopscan/overhead", sdsc, 0, workload.EstimateAccurate, func(c *SSConfig) {
-			c.Tunable, c.StopScan = true, true
-			c.Overhead = DefaultOverhead(23)
-		}, 0},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			wl := loadTraceOpts(t, tc.file, tc.procs, workload.Options{
-				Estimates: tc.est, Skip: 1000, Count: count, Load: tc.load, LoadMode: workload.LoadArrival})
-			cfg := DefaultSSConfig()
-			tc.cfg(&cfg)
-			cfg.DeferStart = true
-			var res [2]*sim.Result
-			for i := range res {
-				p, err := NewSS(cfg, wl.Procs, wl.Jobs)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p.reference = i == 1
-				if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			susp := sameJobs(t, res[0], res[1])
-			if susp == 0 && !testing.Short() {
-				t.Errorf("no suspensions: the comparison proves little")
-			}
-			t.Logf("%d suspensions; %d instants fast, %d reference", susp, res[0].Instants, res[1].Instants)
-		})
-	}
+	compareOptionOnTraces(t, func(c *SSConfig) { c.DeferStart = true })
 }

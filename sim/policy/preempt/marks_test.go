@@ -35,11 +35,18 @@ func TestSS_MarksOnly(t *testing.T) {
 	checkSSSpans(t, "marks only/stop scan", stop, 10, jobs, []span{{0, 1020}, {0, 55}, {60, 80}}, 1)
 }
 
-// TestSS_MarksOnlyReference runs SS and TSS with [SSConfig.MarksOnly] on
-// real traces with the fast pass and with the plain routine (every idle
-// job at every event and every multiple of the interval) and requires the
-// same schedule, job by job.
+// TestSS_MarksOnlyReference compares the fast pass with the plain routine
+// under [SSConfig.MarksOnly] (see compareOptionOnTraces).
 func TestSS_MarksOnlyReference(t *testing.T) {
+	compareOptionOnTraces(t, func(c *SSConfig) { c.MarksOnly = true })
+}
+
+// compareOptionOnTraces runs SS and TSS with option set on five settings
+// of real traces (set and pseudocode scans, trace and accurate estimates,
+// loads up to 1.6, hold rules, overhead) with the fast pass and with the
+// plain routine (every idle job at every event and every multiple of the
+// interval) and requires the same schedule, job by job.
+func compareOptionOnTraces(t *testing.T, option func(*SSConfig)) {
 	count := 3000
 	if testing.Short() {
 		count = 1000
@@ -74,7 +81,7 @@ func TestSS_MarksOnlyReference(t *testing.T) {
 				Estimates: tc.est, Skip: 1000, Count: count, Load: tc.load, LoadMode: workload.LoadArrival})
 			cfg := DefaultSSConfig()
 			tc.cfg(&cfg)
-			cfg.MarksOnly = true
+			option(&cfg)
 			var res [2]*sim.Result
 			for i := range res {
 				p, err := NewSS(cfg, wl.Procs, wl.Jobs)
