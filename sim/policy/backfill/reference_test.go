@@ -1,9 +1,7 @@
 package backfill_test
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
@@ -206,10 +204,6 @@ func (p *refConservative) Schedule() {
 // real traces, accurate and trace estimates, at loads 1.0, 1.4 and 1.6,
 // and requires identical start times for every job.
 func TestAgainstReference(t *testing.T) {
-	files := map[string]string{
-		"ctc": "CTC-SP2-1996-3.1-cln.swf.gz", "sdsc": "SDSC-SP2-1998-4.2-cln.swf.gz",
-		"kth": "KTH-SP2-1996-2.1-cln.swf.gz", "sdsc-par": "SDSC-Par-1996-3.1-cln.swf.gz",
-	}
 	count := 1500
 	if testing.Short() {
 		count = 400
@@ -219,11 +213,8 @@ func TestAgainstReference(t *testing.T) {
 		c.Order = backfill.QueueOrder
 		return c
 	}
-	for _, name := range []string{"ctc", "sdsc", "kth", "sdsc-par"} {
-		tr, err := workload.Read(filepath.Join("..", "..", "..", "traces", files[name]), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, name := range traceNames {
+		tr := readTrace(t, name)
 		for _, est := range []workload.EstimateModel{workload.EstimateAccurate, workload.EstimateTrace} {
 			for _, load := range []float64{1, 1.4, 1.6} {
 				n := count
@@ -246,19 +237,7 @@ func TestAgainstReference(t *testing.T) {
 					{"conservative-queue_order", queueOrder(), &refConservative{queue: true}},
 				} {
 					t.Run(fmt.Sprintf("%s/%s/%v/load%g", pair.name, name, est, load), func(t *testing.T) {
-						a, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, pair.fast, sim.Options{})
-						if err != nil {
-							t.Fatal(err)
-						}
-						b, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, pair.ref, sim.Options{})
-						if err != nil {
-							t.Fatal(err)
-						}
-						for i := range a.Tasks {
-							if a.Tasks[i].FirstStart != b.Tasks[i].FirstStart {
-								t.Fatalf("job %d starts at %d, reference at %d", a.Tasks[i].ID, a.Tasks[i].FirstStart, b.Tasks[i].FirstStart)
-							}
-						}
+						sameStarts(t, wl, pair.fast, pair.ref, "reference")
 					})
 				}
 			}

@@ -1,11 +1,9 @@
 package lsf
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
@@ -29,44 +27,22 @@ func TestKeyOrder_Reference(t *testing.T) {
 		"in_order":            func(c *Config) { c.Scan = ScanInOrder },
 		"dispatch_delay=30":   func(c *Config) { c.DispatchDelay = 30 },
 	}
-	type load struct {
-		name   string
-		tagged int
-		rate   float64
-		horz   sim.Time
-		seed   uint64
-	}
-	loads := []load{
+	loads := []refLoad{
 		{"calibrated", tagged, 1.0, 0, 1},
 		{"calibrated/load1.6", tagged, 1.6, 0, 1},
 		{"table3", workload.DefaultParsonsTagged, 1.0, workload.DefaultParsonsHorizon, 1997},
 	}
 	for _, l := range loads {
-		g := workload.NewParsons1997()
-		g.MeanInterarrival, g.Load, g.Tagged, g.Horizon, g.Seed = 300, l.rate, l.tagged, l.horz, l.seed
-		wl, err := g.Generate()
-		if err != nil {
-			t.Fatal(err)
-		}
+		wl := l.generate(t)
 		for _, d := range Disciplines() {
 			if d == Preempt || d == PreemptAD {
 				continue // TestPreempt_Reference
 			}
 			for tname, tw := range tweaks {
 				name := fmt.Sprintf("%s/%s/%s", l.name, d, tname)
-				var res [2]*sim.Result
-				for i := range res {
-					cfg := DefaultConfig(d)
-					tw(&cfg)
-					p, err := New(cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					p.reference = i == 1
-					if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: true}); err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-				}
+				cfg := DefaultConfig(d)
+				tw(&cfg)
+				res := runFastAndPlain(t, name, cfg, wl)
 				if err := sameRuns(res[0], res[1]); err != nil {
 					t.Errorf("%s: kept order against whole sorts: %v", name, err)
 				}

@@ -47,47 +47,24 @@ func TestPreempt_Reference(t *testing.T) {
 		tweak{"max_jobs_per_proc=2", func(c *Config) { c.MaxJobsPerProc = 2 }},
 		tweak{"min_run=0", func(c *Config) { c.MinRun = 0 }},
 	)
-	type load struct {
-		name   string
-		tagged int
-		rate   float64
-		horz   sim.Time
-		seed   uint64
-	}
-	loads := []load{
+	loads := []refLoad{
 		{"calibrated", tagged, 1.0, 0, 1},
 		{"calibrated/load1.6", tagged, 1.6, 0, 1},
 		{"table3", workload.DefaultParsonsTagged, 1.0, workload.DefaultParsonsHorizon, 1997},
 		{"table3/load1.6", workload.DefaultParsonsTagged, 1.6, workload.DefaultParsonsHorizon, 1997},
 	}
 	for _, l := range loads {
-		g := workload.NewParsons1997()
-		g.MeanInterarrival, g.Load, g.Tagged, g.Horizon, g.Seed = 300, l.rate, l.tagged, l.horz, l.seed
-		wl, err := g.Generate()
-		if err != nil {
-			t.Fatal(err)
-		}
+		wl := l.generate(t)
 		for _, d := range []Discipline{Preempt, PreemptAD} {
 			for _, tw := range tweaks {
 				if l.name == "calibrated/load1.6" && testing.Short() && tw.name != "defaults" {
 					continue
 				}
 				name := fmt.Sprintf("%s/%s/%s", l.name, d, tw.name)
-				var res [2]*sim.Result
-				maxQueue := 0
-				for i := range res {
-					cfg := DefaultConfig(d)
-					tw.f(&cfg)
-					p, err := New(cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					p.reference = i == 1
-					if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: true}); err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					maxQueue = res[i].MaxQueue
-				}
+				cfg := DefaultConfig(d)
+				tw.f(&cfg)
+				res := runFastAndPlain(t, name, cfg, wl)
+				maxQueue := res[1].MaxQueue
 				if err := sameRuns(res[0], res[1]); err != nil {
 					t.Errorf("%s: index against plain: %v", name, err)
 				}
@@ -95,6 +72,46 @@ func TestPreempt_Reference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// refLoad is a parsons1997 workload that the fast decisions are compared
+// with the plain ones on.
+type refLoad struct {
+	name   string
+	tagged int
+	rate   float64
+	horz   sim.Time
+	seed   uint64
+}
+
+// generate draws l's workload at the calibrated mean gap of 300 s.
+func (l refLoad) generate(t *testing.T) *workload.Workload {
+	t.Helper()
+	g := workload.NewParsons1997()
+	g.MeanInterarrival, g.Load, g.Tagged, g.Horizon, g.Seed = 300, l.rate, l.tagged, l.horz, l.seed
+	wl, err := g.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wl
+}
+
+// runFastAndPlain runs cfg on wl with the fast decisions and with the
+// plain ones (p.reference), keeping segments.
+func runFastAndPlain(t *testing.T, name string, cfg Config, wl *workload.Workload) [2]*sim.Result {
+	t.Helper()
+	var res [2]*sim.Result
+	for i := range res {
+		p, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.reference = i == 1
+		if res[i], err = sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: true}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	return res
 }
 
 // sameRuns compares two runs job for job and segment for segment.
