@@ -193,6 +193,18 @@
 // of 2, or a 55 s interval instead of 60 s, the 16 CTC category maxima of
 // plain SS change by factors 0.5 to 19 (REPRODUCING.md).
 //
+// Where TSS's worst cases are worse than SS's, the worst job is most often
+// the victim of a resumption: it started on free processors a suspended
+// long job remembers, and that job, resuming on them with an xfactor
+// already above its limit, runs protected to its end while the victim
+// waits (under SS the victim takes its processors back once its xfactor
+// reaches SF times the resumed job's). In the Kettimuthu et al. Figs
+// 15-18 runs (pseudocode scan, the paper's limits) jobs of at most an hour
+// suspended so wait 18,419 s on average on CTC and 21,346 s on SDSC,
+// against 2,649 s and 1,188 s for their other suspensions; CTC's worst S
+// Seq job, 1858 s long, waits 45,554 s behind a 128-processor job resumed
+// at xfactor 2.20 against its limit 1.72 (REPRODUCING.md).
+//
 // # Immediate service
 //
 // Section 2.3 gives IS in one paragraph; the rest is this package's:
