@@ -533,7 +533,7 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	if err := r.uploadTraces(ctx, pending); err != nil {
 		return err
 	}
-	r.prog = newProgress(r.c.cfg.progress, *r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), len(r.states), r.failedCount(), r.c.store.Dir(), r.id)
+	r.prog = newProgress(r.c.cfg.progress, *r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), len(r.states), r.failedCount(), r.c.store.Dir(), r.id, r.c.log)
 	defer r.prog.stop()
 	for id := range r.states {
 		r.prog.preset(id)

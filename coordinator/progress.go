@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,11 @@ type progress struct {
 	tty      bool
 	interval time.Duration
 	file     string
+	log      *slog.Logger
+	// saveFailed is whether the last save failed, so that a failing
+	// progress file is logged once, not every second. Only the display
+	// goroutine, then stop after it ended, touch it.
+	saveFailed bool
 
 	mu      sync.Mutex
 	snap    Snapshot
@@ -79,9 +85,12 @@ type progress struct {
 	wg   sync.WaitGroup
 }
 
-func newProgress(w io.Writer, tty bool, interval time.Duration, sweepName string, total, done, failed int, stateDir, runID string) *progress {
+// newProgress starts showing a run's progress on w and writing its
+// snapshot file under stateDir; a failing snapshot file is reported to
+// log.
+func newProgress(w io.Writer, tty bool, interval time.Duration, sweepName string, total, done, failed int, stateDir, runID string, log *slog.Logger) *progress {
 	p := &progress{
-		w: w, tty: tty, interval: interval,
+		w: w, tty: tty, interval: interval, log: log,
 		file:    filepath.Join(stateDir, "progress", sweepName+".json"),
 		snap:    Snapshot{Sweep: sweepName, RunID: runID, PID: os.Getpid(), Total: total, Done: done, Failed: failed},
 		running: map[string]time.Time{},
@@ -265,17 +274,25 @@ func (s Snapshot) line() string {
 		s.Done, s.Total, pct, s.Running, s.Failed, s.Rate, eta)
 }
 
-// save writes the snapshot file atomically; errors only cost the live
-// status display, so they are ignored.
+// save writes the snapshot file atomically. A failure only costs the
+// live status display (`schedfarm status`), so the run goes on; it is
+// logged when it starts, and again when the file can be written.
 func (p *progress) save() {
-	b, err := json.MarshalIndent(p.snapshot(), "", "  ")
-	if err != nil {
-		return
-	}
-	_ = atomicfile.Write(p.file, func(w io.Writer) error {
-		_, err := w.Write(b)
+	err := atomicfile.Write(p.file, func(w io.Writer) error {
+		b, err := json.MarshalIndent(p.snapshot(), "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode progress: %w", err)
+		}
+		_, err = w.Write(b)
 		return err
 	})
+	switch {
+	case err != nil && !p.saveFailed:
+		p.log.Warn("progress file not written; schedfarm status will show old figures", "err", err)
+	case err == nil && p.saveFailed:
+		p.log.Info("progress file written again", "file", p.file)
+	}
+	p.saveFailed = err != nil
 }
 
 // readSnapshot reads the progress file of a sweep.

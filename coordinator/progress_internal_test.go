@@ -1,7 +1,11 @@
 package coordinator
 
 import (
+	"bytes"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +16,7 @@ import (
 // tasks take the mean of the finished ones, and a task running longer
 // than that mean makes the ETA grow instead of standing still.
 func TestProgress_eta(t *testing.T) {
-	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, t.TempDir(), "r")
+	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
 	defer p.stop()
 	p.begin()
 	now := time.Now()
@@ -35,7 +39,7 @@ func TestProgress_eta(t *testing.T) {
 // another 5% of the tasks is done, not only every interval.
 func TestProgress_linesEveryTwentieth(t *testing.T) {
 	var b syncBuffer
-	p := newProgress(&b, false, time.Hour, "s", 40, 0, 0, t.TempDir(), "r")
+	p := newProgress(&b, false, time.Hour, "s", 40, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
 	p.begin()
 	for i := range 40 {
 		p.finished(string(rune('a'+i)), false)
@@ -67,4 +71,32 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestProgress_saveFailureLogged checks that a progress file that cannot
+// be written is logged once, not at every save, and that writing it again
+// is logged too.
+func TestProgress_saveFailureLogged(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	if err := os.WriteFile(state, nil, 0o644); err != nil { // a file where the folder should be
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, state, "r", slog.New(slog.NewTextHandler(&logged, nil)))
+	p.stop() // the display goroutine has ended: saves below are this test's only
+	p.save()
+	if n := strings.Count(logged.String(), "progress file not written"); n != 1 {
+		t.Fatalf("failing saves logged %d times, want once; log:\n%s", n, logged.String())
+	}
+	if err := os.Remove(state); err != nil {
+		t.Fatal(err)
+	}
+	p.save()
+	p.save()
+	if n := strings.Count(logged.String(), "progress file written again"); n != 1 {
+		t.Errorf("recovery logged %d times, want once; log:\n%s", n, logged.String())
+	}
+	if _, err := readSnapshot(state, "s"); err != nil {
+		t.Errorf("snapshot after recovery: %v", err)
+	}
 }
