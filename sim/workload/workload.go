@@ -63,6 +63,7 @@ func (o Options) Validate() error {
 		return fmt.Errorf("Procs: %w", err)
 	}
 	if err := o.Estimates.validate(); err != nil {
+		//lint:ignore ST1005 the message starts with the name of the Options field that is wrong, spelled as in Go
 		return fmt.Errorf("Estimates: %w", err)
 	}
 	if err := o.LoadMode.validate(); err != nil {
@@ -76,6 +77,7 @@ func (o Options) Validate() error {
 	}
 	if o.Moldable != nil {
 		if err := o.Moldable.Validate(); err != nil {
+			//lint:ignore ST1005 the message starts with the name of the Options field that is wrong, spelled as in Go
 			return fmt.Errorf("Moldable: %w", err)
 		}
 	}
