@@ -34,12 +34,18 @@ func reproduceCommand() *cli.Command {
 			"evaluated. --claims-only DIR grades existing outputs without running anything; --record\n" +
 			"also stores each scorecard as specs/PAPER/scorecard.csv and regenerates the scorecard\n" +
 			"tables of REPRODUCING.md and the summary lines of README.md.\n\n" +
+			"--readings PAPER... then runs the paper's figure groups once per reading of\n" +
+			"specs/PAPER/readings.yaml (parameter overrides on its specs) into OUT/PAPER/readings/ID,\n" +
+			"grades the same claims against each and writes OUT/PAPER/readings.{md,csv}: counts per\n" +
+			"reading and the claims each gains and loses against the specs as committed; with --record\n" +
+			"it stores specs/PAPER/readings.csv and regenerates REPRODUCING.md's readings sections.\n\n" +
 			"Figure groups (a name without its paper prefix works too; a paper's name means all of its groups):\n" + strings.Join(names, "\n"),
 		Flags: append(withOutUsage(sweepFlags(), "output root `DIR`: each group goes to DIR/PAPER/GROUP (default: out/reproduce)"),
 			&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: runtime.GOMAXPROCS(0), Usage: "tasks run at once"},
 			&cli.StringFlag{Name: "root", Value: ".", Usage: "repository `DIR` holding specs/ and traces/"},
 			&cli.StringFlag{Name: "claims-only", Usage: "grade the claims against the existing outputs in `DIR` (out/reproduce, a paper's or a group's folder) without running"},
 			&cli.BoolFlag{Name: "record", Usage: "store the scorecards under specs/ and regenerate REPRODUCING.md's scorecard tables and README.md's summary lines"},
+			&cli.BoolFlag{Name: "readings", Usage: "also run the papers' figure groups under each reading of specs/PAPER/readings.yaml, grade them, and write OUT/PAPER/readings.{md,csv}"},
 		),
 		Action: runReproduce,
 	}
@@ -58,6 +64,11 @@ func runReproduce(c *cli.Context) error {
 	recipes, err := reproduceRecipes(c.Args().Slice())
 	if err != nil {
 		return err
+	}
+	if c.Bool("readings") {
+		if err := readingsArgs(c); err != nil {
+			return err
+		}
 	}
 	root := c.String("root")
 	// Load every spec and claims file first, so a bad one stops
@@ -112,7 +123,11 @@ func runReproduce(c *cli.Context) error {
 		fmt.Fprintf(w, "%s: %d tables and figures in %s (%v)\n", r.Name, len(files), dir, time.Since(start).Round(time.Millisecond))
 	}
 	fmt.Fprintf(w, "reproduced %s in %v\n", count(len(recipes), "figure group"), time.Since(began).Round(time.Second))
-	return grade(c, outRoot, files, nil)
+	cards, err := grade(c, outRoot, files, nil)
+	if err != nil || !c.Bool("readings") {
+		return err
+	}
+	return gradeReadings(c, outRoot, papers, files, cards, runReading)
 }
 
 // reproduceRecipes resolves figure group names, paper names and all.

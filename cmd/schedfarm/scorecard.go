@@ -38,11 +38,13 @@ func loadClaims(root string, papers []string) (map[string]*claims.File, error) {
 // grade evaluates each paper's claims against the outputs under outRoot,
 // writes the scorecards into outRoot/<paper>, prints the summary lines
 // and, with --record, stores the scorecards and regenerates the docs.
-// only limits a paper's groups (nil: every group with outputs). It fails
-// when a claim cannot be evaluated or a must claim does not agree.
-func grade(c *cli.Context, outRoot string, files map[string]*claims.File, only map[string][]string) error {
+// only limits a paper's groups (nil: every group with outputs). It
+// returns the scorecards by paper, and fails when a claim cannot be
+// evaluated or a must claim does not agree.
+func grade(c *cli.Context, outRoot string, files map[string]*claims.File, only map[string][]string) (map[string]*claims.Scorecard, error) {
 	w := c.App.Writer
 	root := c.String("root")
+	cards := map[string]*claims.Scorecard{}
 	var errs []error
 	for _, paper := range report.Papers() {
 		f, ok := files[paper]
@@ -56,8 +58,9 @@ func grade(c *cli.Context, outRoot string, files map[string]*claims.File, only m
 		o := claims.NewOutputs(filepath.Join(outRoot, paper))
 		o.Only = only[paper]
 		sc := claims.Evaluate(f, o)
+		cards[paper] = sc
 		if _, err := sc.WriteFiles(o.Dir); err != nil {
-			return err
+			return nil, err
 		}
 		fmt.Fprintln(w, sc.Summary())
 		if err := sc.Err(); err != nil {
@@ -66,7 +69,7 @@ func grade(c *cli.Context, outRoot string, files map[string]*claims.File, only m
 		if c.Bool("record") {
 			path, err := claims.Record(root, sc)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			fmt.Fprintf(w, "recorded %s\n", path)
 		}
@@ -74,13 +77,13 @@ func grade(c *cli.Context, outRoot string, files map[string]*claims.File, only m
 	if c.Bool("record") {
 		changed, err := claims.WriteDocs(root)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, p := range changed {
 			fmt.Fprintf(w, "regenerated the scorecard sections of %s\n", p)
 		}
 	}
-	return errors.Join(errs...)
+	return cards, errors.Join(errs...)
 }
 
 // gradeOnly grades the outputs in dir without running: dir is the
@@ -123,7 +126,13 @@ func gradeOnly(c *cli.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	err = grade(c, outRoot, files, only)
+	cards, err := grade(c, outRoot, files, only)
+	if c.Bool("readings") && err == nil {
+		if len(only) > 0 {
+			return cliUsageError(c, "--readings grades whole papers: give the output folder or a paper's folder")
+		}
+		err = gradeReadings(c, outRoot, papers, files, cards, nil)
+	}
 	fmt.Fprintf(c.App.Writer, "graded in %v\n", time.Since(start).Round(time.Millisecond))
 	return err
 }
