@@ -77,7 +77,7 @@ func Parse(data []byte, opts Options) (*File, error) {
 	p := &parser{opts: opts, f: &File{}, lines: map[string]int{}}
 	p.parse(data)
 	if len(p.errs) > 0 {
-		return nil, &ValidationError{Problems: p.errs}
+		return nil, &ValidationError{Problems: p.errs, Invalid: ErrInvalid}
 	}
 	return p.f, nil
 }
@@ -100,7 +100,7 @@ func (p *parser) walker() *yamlnode.Walker {
 		p.w = yamlnode.Walker{
 			Lines: p.lines,
 			Report: func(path string, line int, err error) {
-				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err})
+				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err, OwnLine: true})
 			},
 			ErrType: ErrType, ErrDuplicateKey: ErrDuplicateKey, Describe: describe,
 		}
@@ -243,7 +243,7 @@ func joinStrings[T ~string](vs []T) string {
 func (p *parser) parse(data []byte) {
 	root, line, err := decodeYAML(data)
 	if err != nil {
-		p.errs = append(p.errs, &FieldError{Line: line, Err: err})
+		p.errs = append(p.errs, &FieldError{Line: line, Err: err, OwnLine: true})
 		return
 	}
 	if root == nil {

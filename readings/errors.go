@@ -2,8 +2,6 @@ package readings
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 )
@@ -35,66 +33,14 @@ var (
 )
 
 // FieldError is one problem of a readings file at a key path such as
-// "readings[2].set[0].params.defer_start".
-type FieldError struct {
-	// Path is the key path of the offending value; "" for the whole file.
-	Path string
-	// Line is the 1-based line of the value (0: unknown).
-	Line int
-	// Err is the problem; it wraps one of the sentinel errors.
-	Err error
-}
-
-// Error returns "line N: path: problem".
-func (e *FieldError) Error() string {
-	var b strings.Builder
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "line %d: ", e.Line)
-	}
-	if e.Path != "" {
-		b.WriteString(e.Path + ": ")
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-// Unwrap returns the problem.
-func (e *FieldError) Unwrap() error { return e.Err }
+// "readings[2].set[0].params.defer_start"; its text is "line N: path:
+// problem".
+type FieldError = yamlnode.FieldError
 
 // ValidationError lists every problem of a readings file, in file order.
-// It matches [ErrInvalid] and, through Unwrap, each problem.
-type ValidationError struct {
-	// File is the file's path when read by [Load].
-	File     string
-	Problems []*FieldError
-}
-
-// Error returns one problem per line, each prefixed by the file if known.
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if e.File != "" {
-			b.WriteString(e.File + ": ")
-		}
-		b.WriteString(p.Error())
-	}
-	return b.String()
-}
-
-// Is matches [ErrInvalid].
-func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
-
-// Unwrap returns the problems.
-func (e *ValidationError) Unwrap() []error {
-	out := make([]error, len(e.Problems))
-	for i, p := range e.Problems {
-		out[i] = p
-	}
-	return out
-}
+// It matches [ErrInvalid] and, through Unwrap, each problem. Its text has
+// one problem per line, each prefixed by the file if known.
+type ValidationError = yamlnode.ValidationError
 
 // problem returns an error wrapping sentinel whose text is the formatted
 // message alone.

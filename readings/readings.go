@@ -160,7 +160,7 @@ func Parse(data []byte, opts Options) (*File, error) {
 	}
 	if len(p.errs) > 0 {
 		slices.SortStableFunc(p.errs, func(a, b *FieldError) int { return a.Line - b.Line })
-		return nil, &ValidationError{Problems: p.errs}
+		return nil, &ValidationError{Problems: p.errs, Invalid: ErrInvalid}
 	}
 	return p.f, nil
 }
@@ -178,7 +178,7 @@ func (p *parser) walker() *yamlnode.Walker {
 		p.w = yamlnode.Walker{
 			Lines: p.lines,
 			Report: func(path string, line int, err error) {
-				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err})
+				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err, OwnLine: true})
 			},
 			ErrType: ErrType, ErrDuplicateKey: ErrDuplicateKey, Describe: describe,
 		}
@@ -240,10 +240,10 @@ func (p *parser) parse(data []byte) {
 	root, err := yamlnode.Decode(data)
 	switch {
 	case errors.Is(err, yamlnode.ErrMultipleDocuments):
-		p.errs = append(p.errs, &FieldError{Line: yamlnode.ErrorLine(data, err), Err: problem(ErrSyntax, "must be a single YAML document")})
+		p.errs = append(p.errs, &FieldError{Line: yamlnode.ErrorLine(data, err), Err: problem(ErrSyntax, "must be a single YAML document"), OwnLine: true})
 		return
 	case err != nil:
-		p.errs = append(p.errs, &FieldError{Line: yamlnode.ErrorLine(data, err), Err: problem(ErrSyntax, "%v", err)})
+		p.errs = append(p.errs, &FieldError{Line: yamlnode.ErrorLine(data, err), Err: problem(ErrSyntax, "%v", err), OwnLine: true})
 		return
 	case root == nil:
 		p.add("", nil, problem(ErrRequired, "readings file is empty"))

@@ -2,8 +2,6 @@ package sweep
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 )
@@ -40,67 +38,15 @@ var (
 )
 
 // FieldError is one problem of a spec at a key path such as
-// "policies[1].params.suspension_factor[0]".
-type FieldError struct {
-	// Path is the key path of the offending value; "" for the whole spec.
-	Path string
-	// Line is the 1-based line of the value in the spec (0: unknown).
-	Line int
-	// Err is the problem; it wraps one of the sentinel errors.
-	Err error
-}
-
-// Error returns "path: problem".
-func (e *FieldError) Error() string {
-	if e.Path == "" {
-		return e.Err.Error()
-	}
-	return e.Path + ": " + e.Err.Error()
-}
-
-// Unwrap returns the problem.
-func (e *FieldError) Unwrap() error { return e.Err }
+// "policies[1].params.suspension_factor[0]"; its text is "path: problem"
+// (the line is given by the [ValidationError]).
+type FieldError = yamlnode.FieldError
 
 // ValidationError lists every problem found in a spec, in the order of the
-// spec. It matches [ErrInvalidSpec] and, through Unwrap, each problem.
-type ValidationError struct {
-	// File is the spec's path when it was read by [Load] ("" otherwise).
-	File string
-	// Problems are the problems, at least one.
-	Problems []*FieldError
-}
-
-// Error returns one problem per line, each prefixed by the file and line
-// if known ("specs/x.yaml:12: policies[1].params.interval: ...").
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		switch {
-		case e.File != "" && p.Line > 0:
-			fmt.Fprintf(&b, "%s:%d: ", e.File, p.Line)
-		case e.File != "":
-			b.WriteString(e.File)
-			b.WriteString(": ")
-		}
-		b.WriteString(p.Error())
-	}
-	return b.String()
-}
-
-// Is reports whether target is [ErrInvalidSpec].
-func (e *ValidationError) Is(target error) bool { return target == ErrInvalidSpec }
-
-// Unwrap returns the problems.
-func (e *ValidationError) Unwrap() []error {
-	out := make([]error, len(e.Problems))
-	for i, p := range e.Problems {
-		out[i] = p
-	}
-	return out
-}
+// spec. It matches [ErrInvalidSpec] and, through Unwrap, each problem. Its
+// text has one problem per line, each prefixed by the file and line if
+// known ("specs/x.yaml:12: policies[1].params.interval: ...").
+type ValidationError = yamlnode.ValidationError
 
 // problem returns an error wrapping sentinel whose text is the formatted
 // message alone.

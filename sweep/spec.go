@@ -196,7 +196,7 @@ func Parse(data []byte, baseDir string) (*Spec, error) {
 		// Report in the order of the spec; problems without a line (about
 		// the whole spec) come first.
 		slices.SortStableFunc(p.errs, func(a, b *FieldError) int { return a.Line - b.Line })
-		return nil, &ValidationError{Problems: p.errs}
+		return nil, &ValidationError{Problems: p.errs, Invalid: ErrInvalidSpec}
 	}
 	return s, nil
 }

@@ -1,10 +1,11 @@
 // Package yamlnode reads one YAML document into a node tree for the
-// project's validating parsers (sweep specs, claims files), which report
-// problems by key path and line and so work on nodes, not structs; it
-// locates syntax errors ([ErrorLine]) and gives the parsers one walker of
-// mappings and lists ([Walker]) and one problem error ([Problem]). Each
-// parser keeps its own sentinel errors, FieldError type and message
-// format.
+// project's validating parsers (sweep specs, claims and readings files),
+// which report problems by key path and line and so work on nodes, not
+// structs; it locates syntax errors ([ErrorLine]) and gives the parsers
+// one walker of mappings and lists ([Walker]), one problem error
+// ([Problem]) and the error types that list the problems ([FieldError],
+// [ValidationError]). Each parser keeps its own sentinel errors and
+// exports the error types under its own names.
 package yamlnode
 
 import (

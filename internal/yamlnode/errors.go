@@ -1,0 +1,85 @@
+package yamlnode
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FieldError is one problem of a validated file at a key path such as
+// "claims[3].select.category". The parsers export it under their own
+// names (sweep.FieldError, claims.FieldError, readings.FieldError).
+type FieldError struct {
+	// Path is the key path of the offending value; "" for the whole file.
+	Path string
+	// Line is the 1-based line of the value (0: unknown).
+	Line int
+	// Err is the problem; it wraps one of the parser's sentinel errors.
+	Err error
+	// OwnLine gives the line in the problem's own text, "line N: path:
+	// problem" (claims and readings files). Without it the text is
+	// "path: problem", and a [ValidationError] that names its file puts
+	// the line after the file's name, "file:N: path: problem" (sweep
+	// specs).
+	OwnLine bool
+}
+
+// Error returns "path: problem", or "line N: path: problem" with
+// OwnLine; a part that is unknown is left out.
+func (e *FieldError) Error() string {
+	var b strings.Builder
+	if e.OwnLine && e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	if e.Path != "" {
+		b.WriteString(e.Path + ": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the problem.
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// ValidationError lists every problem of a file, in file order. It
+// matches its Invalid sentinel and, through Unwrap, each problem.
+type ValidationError struct {
+	// File is the file's path when it was read from a file ("" otherwise).
+	File string
+	// Problems are the problems, at least one.
+	Problems []*FieldError
+	// Invalid is the parser's sentinel for an invalid file
+	// (sweep.ErrInvalidSpec, claims.ErrInvalid, readings.ErrInvalid).
+	Invalid error
+}
+
+// Error returns one problem per line, each prefixed by the file if known
+// and, for problems without OwnLine, the line after it
+// ("specs/x.yaml:12: policies[1].params.interval: ...").
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		switch {
+		case e.File != "" && !p.OwnLine && p.Line > 0:
+			fmt.Fprintf(&b, "%s:%d: ", e.File, p.Line)
+		case e.File != "":
+			b.WriteString(e.File + ": ")
+		}
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}
+
+// Is reports whether target is the Invalid sentinel.
+func (e *ValidationError) Is(target error) bool { return target == e.Invalid }
+
+// Unwrap returns the problems.
+func (e *ValidationError) Unwrap() []error {
+	out := make([]error, len(e.Problems))
+	for i, p := range e.Problems {
+		out[i] = p
+	}
+	return out
+}
