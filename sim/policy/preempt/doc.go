@@ -194,8 +194,8 @@
 // plain SS change by factors 0.5 to 19 (REPRODUCING.md).
 //
 // Where TSS's worst cases are worse than SS's, the worst job is most often
-// the victim of a resumption: it started on free processors a suspended
-// long job remembers, and that job, resuming on them with an xfactor
+// the victim of a resumption: it started on processors a suspended long
+// job remembers, and that job, resuming on them with an xfactor
 // already above its limit, runs protected to its end while the victim
 // waits (under SS the victim takes its processors back once its xfactor
 // reaches SF times the resumed job's). In the Kettimuthu et al. Figs
