@@ -119,6 +119,18 @@ func (m *Machine) fail(err error) error {
 	return err
 }
 
+// Check ends the run with an error wrapping [ErrPolicy] and err when err
+// is not nil, as a failed Machine call does; nil does nothing. Policies
+// pass it the errors of calls that cannot fail while their own state is
+// right, such as a [Profile.Reserve] where [Profile.EarliestStart] found
+// room or a [Profile.Release] of their own reservation, so that a broken
+// invariant stops the run instead of passing silently.
+func (m *Machine) Check(err error) {
+	if err != nil {
+		m.fail(err)
+	}
+}
+
 // Start starts a Waiting job (or restarts a Stopped elastic one) on its
 // Procs lowest-numbered free processors: [Machine.DispatchN] with no delay.
 func (m *Machine) Start(t *Task) error { return m.DispatchN(t, 0) }

@@ -240,6 +240,8 @@ func (p *Profile) Compress(now Time, n int, r func(i int) *Reservation) bool {
 		if at == rv.Start {
 			continue
 		}
+		// Neither can fail: rv is in the profile, and earliestWithout
+		// found room for it at at with its own processors free.
 		_ = p.Release(rv.Start, rv.Dur, rv.Procs)
 		_ = p.Reserve(at, rv.Dur, rv.Procs)
 		rv.Start = at

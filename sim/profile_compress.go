@@ -285,6 +285,8 @@ func (p *Profile) slide(c *Compaction, rv *Reservation, at Time, hint int) {
 			return
 		}
 	}
+	// Neither edit can fail: the new place had room with rv's own
+	// processors counted free, and the tail given back is rv's.
 	if at < e1 {
 		_ = p.addAt(p.indexNear(hint, at), at, e1, -rv.Procs)
 	}

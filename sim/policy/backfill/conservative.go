@@ -104,7 +104,7 @@ func (p *Conservative) Arrive(t *sim.Task) {
 	}
 	at := p.prof.EarliestStart(now, t.Procs, t.Estimate)
 	e := &planned{t, sim.Reservation{Start: at, Dur: t.Estimate, Procs: t.Procs}, at}
-	_ = p.prof.Reserve(e.r.Start, e.r.Dur, e.r.Procs)
+	p.m.Check(p.prof.Reserve(e.r.Start, e.r.Dur, e.r.Procs))
 	p.m.Promise(t, e.r.Start)
 	// Keep q sorted by (reservation, arrival): the new job is last among
 	// equal reservations.
@@ -134,7 +134,7 @@ func (p *Conservative) Finish(t *sim.Task) {
 	now := p.m.Now()
 	p.prof.Advance(now)
 	if end := t.FirstStart + t.Estimate; end > now {
-		_ = p.prof.Release(now, end-now, t.Procs)
+		p.m.Check(p.prof.Release(now, end-now, t.Procs))
 		p.comp.Released(now, end-now, t.Procs)
 		p.compress = true
 	}

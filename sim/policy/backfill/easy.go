@@ -46,7 +46,7 @@ func (p *EASY) Finish(t *sim.Task) {
 	now := p.m.Now()
 	p.prof.Advance(now)
 	if end := t.FirstStart + t.Estimate; end > now {
-		_ = p.prof.Release(now, end-now, t.Procs)
+		p.m.Check(p.prof.Release(now, end-now, t.Procs))
 	}
 }
 
@@ -57,7 +57,7 @@ func (p *EASY) start(t *sim.Task) bool {
 	if p.m.Start(t) != nil {
 		return false
 	}
-	_ = p.prof.Reserve(p.m.Now(), t.Estimate, t.Procs)
+	p.m.Check(p.prof.Reserve(p.m.Now(), t.Estimate, t.Procs))
 	if !p.plain {
 		p.idx.Remove(t)
 	}
@@ -98,7 +98,7 @@ func (p *EASY) Schedule() {
 	}
 	shadow := p.prof.EarliestStart(now, head.Procs, head.Estimate)
 	p.m.Promise(head, shadow)
-	_ = p.prof.Reserve(shadow, head.Estimate, head.Procs)
+	p.m.Check(p.prof.Reserve(shadow, head.Estimate, head.Procs))
 	// As in schedulePlain: a job may start if it is as narrow as what is
 	// free now and, unless it ends by the shadow time, at the shadow time.
 	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
@@ -123,7 +123,7 @@ func (p *EASY) Schedule() {
 			}
 		}
 	}
-	_ = p.prof.Release(shadow, head.Estimate, head.Procs)
+	p.m.Check(p.prof.Release(shadow, head.Estimate, head.Procs))
 }
 
 // schedulePlain is Schedule looking at every waiting job in a list.
@@ -147,7 +147,7 @@ func (p *EASY) schedulePlain() {
 	head := p.q[0]
 	shadow := p.prof.EarliestStart(now, head.Procs, head.Estimate)
 	p.m.Promise(head, shadow)
-	_ = p.prof.Reserve(shadow, head.Estimate, head.Procs)
+	p.m.Check(p.prof.Reserve(shadow, head.Estimate, head.Procs))
 	// The profile holds the running jobs, whose free processors never
 	// decrease with time, and the head's reservation: the least free
 	// during a job's run is what is free now or, if it runs past the
@@ -169,7 +169,7 @@ func (p *EASY) schedulePlain() {
 			}
 		}
 	}
-	_ = p.prof.Release(shadow, head.Estimate, head.Procs)
+	p.m.Check(p.prof.Release(shadow, head.Estimate, head.Procs))
 	if started {
 		p.q = p.q.removeStarted()
 	}

@@ -687,7 +687,7 @@ func (p *Policy) runToCompletion() {
 // size is chosen with [sim.Machine.Mold], as for moldable jobs.
 func (p *Policy) dispatch(t *sim.Task, k int) {
 	if p.m.Mold(t, k) == nil {
-		_ = p.m.DispatchN(t, p.cfg.DispatchDelay)
+		_ = p.m.DispatchN(t, p.cfg.DispatchDelay) // a refused call ends the run (sim.ErrPolicy)
 	}
 }
 
@@ -749,7 +749,7 @@ func (p *Policy) migrate() {
 			continue
 		}
 		if k, ok := chosen[t]; !ok || k != t.Procs {
-			_ = p.m.Checkpoint(t, p.cfg.CheckpointCost)
+			_ = p.m.Checkpoint(t, p.cfg.CheckpointCost) // a refused call ends the run (sim.ErrPolicy)
 		}
 	}
 	// Then start the selected jobs that fit now, in key order; the others

@@ -135,7 +135,7 @@ func (p *Policy) preempt() {
 		}
 		q.suspended(r, p.Key(r))
 		if c.State == sim.Suspended {
-			_ = p.m.Resume(c, 0)
+			_ = p.m.Resume(c, 0) // a refused call ends the run (sim.ErrPolicy)
 			q.resumed(best)
 		} else {
 			q.removePending(best)
@@ -196,7 +196,7 @@ func (p *Policy) fill() {
 			e := susp[si]
 			si++
 			if p.m.CanResume(e.t) {
-				_ = p.m.Resume(e.t, 0)
+				_ = p.m.Resume(e.t, 0) // a refused call ends the run (sim.ErrPolicy)
 				q.resumed(e)
 				p.setMark(e.t)
 				roomOK = false
@@ -283,7 +283,7 @@ func (p *Policy) preemptAD() {
 	}
 	for _, e := range slices.Clone(q.susp) {
 		if p.marked(e.t) && p.m.CanResume(e.t) {
-			_ = p.m.Resume(e.t, 0)
+			_ = p.m.Resume(e.t, 0) // a refused call ends the run (sim.ErrPolicy)
 			q.resumed(e)
 		}
 	}

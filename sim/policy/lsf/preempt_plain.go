@@ -57,7 +57,7 @@ func (p *Policy) preemptPlain() {
 		switch t.State {
 		case sim.Suspended:
 			if p.m.CanResume(t) {
-				_ = p.m.Resume(t, 0)
+				_ = p.m.Resume(t, 0) // a refused call ends the run (sim.ErrPolicy)
 				p.setMark(t)
 				roomOK = false
 				started = true
@@ -141,7 +141,7 @@ func (p *Policy) preemptPlain() {
 				return
 			}
 			if c.State == sim.Suspended {
-				_ = p.m.Resume(c, 0)
+				_ = p.m.Resume(c, 0) // a refused call ends the run (sim.ErrPolicy)
 			} else {
 				_ = p.dispatchOn(c, set)
 				p.addCounts(set)
@@ -200,12 +200,12 @@ func (p *Policy) preemptADPlain() {
 	}
 	for _, t := range running {
 		if !p.marked(t) && t.State == sim.Running {
-			_ = p.m.Suspend(t, 0)
+			_ = p.m.Suspend(t, 0) // a refused call ends the run (sim.ErrPolicy)
 		}
 	}
 	for _, t := range stopped {
 		if p.marked(t) && p.m.CanResume(t) {
-			_ = p.m.Resume(t, 0)
+			_ = p.m.Resume(t, 0) // a refused call ends the run (sim.ErrPolicy)
 		}
 	}
 	for _, a := range best.started {

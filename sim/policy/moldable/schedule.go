@@ -73,7 +73,7 @@ func (p *Schedule) Finish(t *sim.Task) {
 	now := p.m.Now()
 	p.prof.Advance(now)
 	if end := t.FirstStart + t.Estimate; end > now {
-		_ = p.prof.Release(now, end-now, t.Procs)
+		p.m.Check(p.prof.Release(now, end-now, t.Procs))
 	}
 }
 
@@ -105,7 +105,7 @@ func (p *Schedule) Schedule() {
 		cat := category(a)
 		h, held := p.held[t]
 		if held {
-			_ = p.prof.Release(h.s, h.e, h.k)
+			p.m.Check(p.prof.Release(h.s, h.e, h.k))
 		}
 		qualifies := held || !head ||
 			(p.cfg.CategoryReservations && !seen[cat]) ||
@@ -129,7 +129,7 @@ func (p *Schedule) Schedule() {
 			if p.m.Mold(t, b.k) != nil || p.m.Start(t) != nil {
 				return
 			}
-			_ = p.prof.Reserve(now, b.e, b.k) // fits: b.s came from the profile
+			p.m.Check(p.prof.Reserve(now, b.e, b.k)) // fits: b.s came from the profile
 			if p.Observe != nil {
 				p.steps = append(p.steps, Step{Task: t, Start: true, K: b.k, S: now, E: b.e, Lim: lim})
 			}
@@ -138,7 +138,7 @@ func (p *Schedule) Schedule() {
 		queue = append(queue, t)
 		if qualifies {
 			r := sim.Reservation{Start: b.s, Dur: b.e, Procs: b.k}
-			_ = p.prof.Reserve(r.Start, r.Dur, r.Procs)
+			p.m.Check(p.prof.Reserve(r.Start, r.Dur, r.Procs))
 			p.resv = append(p.resv, r)
 			if p.cfg.KeepReservations {
 				if !held || h.choice != b {
@@ -159,6 +159,6 @@ func (p *Schedule) Schedule() {
 		p.Observe(now, p.steps)
 	}
 	for _, r := range p.resv {
-		_ = p.prof.Release(r.Start, r.Dur, r.Procs)
+		p.m.Check(p.prof.Release(r.Start, r.Dur, r.Procs))
 	}
 }

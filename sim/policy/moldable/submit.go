@@ -59,7 +59,7 @@ func (p *Submit) shape(t *sim.Task, prof *sim.Profile) {
 	a := t.Mold
 	lim := p.ch.limit(a)
 	b := p.ch.best(prof, a, lim, p.m.Now())
-	_ = p.m.Mold(t, b.k)
+	_ = p.m.Mold(t, b.k) // a refused call ends the run (sim.ErrPolicy)
 	if p.Observe != nil {
 		p.Observe(p.m.Now(), Step{Task: t, K: b.k, S: b.s, E: b.e, Lim: lim})
 	}

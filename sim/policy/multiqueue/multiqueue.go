@@ -206,7 +206,7 @@ func (p *Policy) Finish(t *sim.Task) {
 	now := p.m.Now()
 	p.prof.Advance(now)
 	if end := t.FirstStart + t.Estimate; end > now {
-		_ = p.prof.Release(now, end-now, t.Procs)
+		p.m.Check(p.prof.Release(now, end-now, t.Procs))
 		p.released = true
 	}
 	p.part.finish(now, int(p.job[t.Index].queue), t.Procs)
@@ -265,7 +265,7 @@ func (p *Policy) makePivot(q int) {
 	}
 	from := max(p.m.Now(), p.job[t.Index].notBefore)
 	at := p.prof.EarliestStart(from, t.Procs, t.Estimate)
-	_ = p.prof.Reserve(at, t.Estimate, t.Procs)
+	p.m.Check(p.prof.Reserve(at, t.Estimate, t.Procs))
 	p.pivots[q].start = at
 	p.m.Promise(t, at)
 }
@@ -302,9 +302,9 @@ func (p *Policy) compress(now sim.Time) {
 	for _, q := range p.order {
 		pv := &p.pivots[q]
 		t := pv.t
-		_ = p.prof.Release(pv.start, t.Estimate, t.Procs)
+		p.m.Check(p.prof.Release(pv.start, t.Estimate, t.Procs))
 		at := p.prof.EarliestStart(max(now, p.job[t.Index].notBefore), t.Procs, t.Estimate)
-		_ = p.prof.Reserve(at, t.Estimate, t.Procs)
+		p.m.Check(p.prof.Reserve(at, t.Estimate, t.Procs))
 		if at != pv.start {
 			pv.start = at
 			p.m.Promise(t, at)
@@ -404,7 +404,7 @@ func (p *Policy) Schedule() {
 		}
 		p.fit.invalidate()
 		if !p.start(t) {
-			_ = p.prof.Release(now, t.Estimate, t.Procs)
+			p.m.Check(p.prof.Release(now, t.Estimate, t.Procs))
 		}
 	}
 	if p.cfg.SelfCheck && p.err == nil {
@@ -464,7 +464,7 @@ func (p *Policy) schedulePlain() {
 		}
 		p.fit.invalidate()
 		if !p.start(t) {
-			_ = p.prof.Release(now, t.Estimate, t.Procs)
+			p.m.Check(p.prof.Release(now, t.Estimate, t.Procs))
 			continue
 		}
 		started = true

@@ -36,6 +36,8 @@ type plan struct {
 // plans it hands out are reused between calls: a plan the caller no
 // longer needs goes back with [inserter.put].
 type inserter struct {
+	// m ends the run when a profile edit fails (see [sim.Machine.Check]).
+	m           *sim.Machine
 	now         sim.Time
 	size        int
 	k           int
@@ -209,12 +211,12 @@ func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan,
 	if in.plain || len(base.q)-p <= p {
 		prof.CopyFrom(base.prof)
 		for _, e := range base.q[p:] {
-			_ = prof.Release(e.start, e.t.Estimate, e.t.Procs)
+			in.m.Check(prof.Release(e.start, e.t.Estimate, e.t.Procs))
 		}
 	} else {
 		prof.CopyFrom(run)
 		for _, e := range base.q[:p] {
-			_ = prof.Reserve(e.start, e.t.Estimate, e.t.Procs)
+			in.m.Check(prof.Reserve(e.start, e.t.Estimate, e.t.Procs))
 		}
 	}
 	var tl []entry
@@ -252,7 +254,7 @@ func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan,
 		jc := tl[head]
 		head++
 		jc.start = in.earliest(prof, jc.t.Procs, jc.t.Estimate)
-		_ = prof.Reserve(jc.start, jc.t.Estimate, jc.t.Procs)
+		in.m.Check(prof.Reserve(jc.start, jc.t.Estimate, jc.t.Procs))
 		if jc.end() <= jc.deadline {
 			i, _ := slices.BinarySearchFunc(sched, jc, byStart)
 			sched = slices.Insert(sched, i, jc)
@@ -272,10 +274,10 @@ func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan,
 			return fail(tl)
 		}
 		in.memos = in.memos[:0] // releases void what the searches found
-		_ = prof.Release(jc.start, jc.t.Estimate, jc.t.Procs)
+		in.m.Check(prof.Release(jc.start, jc.t.Estimate, jc.t.Procs))
 		moved := sched[m:t]
 		for i := range moved {
-			_ = prof.Release(moved[i].start, moved[i].t.Estimate, moved[i].t.Procs)
+			in.m.Check(prof.Release(moved[i].start, moved[i].t.Estimate, moved[i].t.Procs))
 		}
 		var rest []entry
 		if in.plain {

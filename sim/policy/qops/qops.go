@@ -71,7 +71,7 @@ func (p *Policy) Init(m *sim.Machine) error {
 	p.m = m
 	p.cur = plan{prof: sim.NewProfile(m.Size(), 0)}
 	p.run = sim.NewProfile(m.Size(), 0)
-	p.in = inserter{size: m.Size(), k: p.cfg.KFactor, leastLaxity: p.cfg.LeastLaxity, newJobFirst: p.cfg.NewJobFirst, pointNOnly: p.cfg.pointNOnly, plain: p.cfg.plain, checkBase: p.cfg.checkBase}
+	p.in = inserter{m: m, size: m.Size(), k: p.cfg.KFactor, leastLaxity: p.cfg.LeastLaxity, newJobFirst: p.cfg.NewJobFirst, pointNOnly: p.cfg.pointNOnly, plain: p.cfg.plain, checkBase: p.cfg.checkBase}
 	n := m.NumTasks()
 	all := make([]sim.Job, n)
 	var originals []sim.Job
@@ -158,7 +158,7 @@ func (p *Policy) Arrive(t *sim.Task) {
 		return
 	}
 	if !(j.tolerance > p.cfg.Slack) {
-		_ = p.m.Reject(t)
+		_ = p.m.Reject(t) // a refused call ends the run (sim.ErrPolicy)
 		return
 	}
 	// Feedback (Figure 2): bisect between d and the end under an
@@ -184,7 +184,7 @@ func (p *Policy) Arrive(t *sim.Task) {
 		return
 	}
 	p.in.put(best)
-	_ = p.m.Reject(t)
+	_ = p.m.Reject(t) // a refused call ends the run (sim.ErrPolicy)
 }
 
 // earliest runs Original_QoPS with an infinite deadline, which succeeds
@@ -204,7 +204,7 @@ func (p *Policy) admit(pl plan, t *sim.Task, deadline sim.Time) {
 	pl.q[i].deadline = deadline
 	p.in.put(p.cur)
 	p.cur = pl
-	_ = p.m.Admit(t, deadline)
+	_ = p.m.Admit(t, deadline) // a refused call ends the run (sim.ErrPolicy)
 }
 
 // killRestart tries section 8: running jobs in ascending used
@@ -241,7 +241,7 @@ func (p *Policy) killRestart(t *sim.Task, d sim.Time) bool {
 		rest := p.jobs[r.Index].runStart + r.Estimate - now
 		run.CopyFrom(p.run)
 		if rest > 0 {
-			_ = run.Release(now, rest, r.Procs)
+			p.m.Check(run.Release(now, rest, r.Procs))
 		}
 		// Without the victim, t must at least fit by d among the running jobs.
 		if run.EarliestStart(now, t.Procs, t.Estimate)+t.Estimate > d {
@@ -249,7 +249,7 @@ func (p *Policy) killRestart(t *sim.Task, d sim.Time) bool {
 		}
 		scratch.prof.CopyFrom(p.cur.prof)
 		if rest > 0 {
-			_ = scratch.prof.Release(now, rest, r.Procs)
+			p.m.Check(scratch.prof.Release(now, rest, r.Procs))
 		}
 		base := plan{q: p.cur.q, prof: scratch.prof}
 		pl, ok := p.in.insert(base, run, entry{t: t, deadline: d})
@@ -266,7 +266,7 @@ func (p *Policy) killRestart(t *sim.Task, d sim.Time) bool {
 			return false
 		}
 		if rest > 0 {
-			_ = p.run.Release(now, rest, r.Procs)
+			p.m.Check(p.run.Release(now, rest, r.Procs))
 		}
 		p.stats.Kills++
 		p.admit(pl2, t, d)
@@ -282,8 +282,8 @@ func (p *Policy) Finish(t *sim.Task) {
 	p.cur.prof.Advance(now)
 	p.run.Advance(now)
 	if end := p.jobs[t.Index].runStart + t.Estimate; end > now {
-		_ = p.cur.prof.Release(now, end-now, t.Procs)
-		_ = p.run.Release(now, end-now, t.Procs)
+		p.m.Check(p.cur.prof.Release(now, end-now, t.Procs))
+		p.m.Check(p.run.Release(now, end-now, t.Procs))
 		p.compress = true
 	}
 }
@@ -326,7 +326,7 @@ func (p *Policy) Schedule() {
 			return
 		}
 		p.jobs[q[i].t.Index].runStart = now
-		_ = p.run.Reserve(now, q[i].t.Estimate, q[i].t.Procs)
+		p.m.Check(p.run.Reserve(now, q[i].t.Estimate, q[i].t.Procs))
 		i++
 	}
 	p.cur.q = slices.Delete(q, 0, i)
