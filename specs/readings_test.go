@@ -1,9 +1,12 @@
 package specs
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/claims"
+	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/readings"
 )
 
@@ -32,5 +35,53 @@ func readingsFiles(t *testing.T) map[string]*readings.File {
 func TestReadings_Valid(t *testing.T) {
 	for paper, f := range readingsFiles(t) {
 		t.Logf("%s: %d readings", paper, len(f.Readings))
+	}
+}
+
+// TestReadings_Recorded checks each paper's recorded readings table
+// (specs/<paper>/readings.csv) against its readings file (the same
+// readings in order, with their summaries and overrides) and against the
+// paper's recorded scorecard (the default row has its counts: a
+// scorecard re-recorded since needs the readings recorded again). The
+// readings themselves are not rerun here.
+func TestReadings_Recorded(t *testing.T) {
+	for paper, f := range readingsFiles(t) {
+		t.Run(paper, func(t *testing.T) {
+			path := filepath.Join(paper, readings.TableCSV)
+			table, err := readings.ReadCSV(path)
+			if err != nil {
+				t.Fatalf("%v (record it: schedfarm reproduce --readings --record %s)", err, paper)
+			}
+			sc, err := claims.ReadCSV(filepath.Join(paper, claims.CommittedScorecard))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := readings.CheckRecorded(table, f, sc); err != nil {
+				t.Errorf("%s is stale; rerun schedfarm reproduce --readings --record %s:\n%v", path, paper, err)
+			}
+		})
+	}
+}
+
+// TestReadingsDoc_UpToDate fails when the readings sections of
+// REPRODUCING.md differ from what the recorded readings tables generate;
+// -update rewrites them.
+func TestReadingsDoc_UpToDate(t *testing.T) {
+	root := ".."
+	if *update {
+		if _, err := readings.WriteDoc(root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := readings.Doc(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(root, claims.ReproducingDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := golden.Diff(string(got), want); d != "" {
+		t.Errorf("%s is stale at %s\n(regenerate: go test ./specs -run TestReadingsDoc_UpToDate -update, or schedfarm reproduce --readings --record)", claims.ReproducingDoc, d)
 	}
 }

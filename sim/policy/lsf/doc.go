@@ -42,9 +42,10 @@
 // knowledge: 5039, 1078, 662, 858, 632). working_time and demand gain five
 // claims (the demand-knowledge trends of RTC against MIG and MALL-AD,
 // PREEMPT-AD against PREEMPT and MALL-AD against MIG, and PREEMPT-AD's
-// demand makespan) and lose three (LSF-PREEMPT's demand MRT falls below
-// the paper's single run, MIG's starvation returns to its demand makespan,
-// PREEMPT-AD passes MALL-AD). The default stays processor_seconds: §5
+// demand makespan) and lose four (LSF-PREEMPT's demand MRT falls below
+// the paper's single run, LSF-PREEMPT's advantage over LSF-RTC grows,
+// MIG's starvation returns to its demand makespan, PREEMPT-AD passes
+// MALL-AD; REPRODUCING.md's readings table lists them). The default stays processor_seconds: §5
 // measures a job's progress without speedup knowledge as its "acquired
 // aggregate processing time", and §6 says scaling the processors by eight
 // affects "the scheduling disciplines in determining the expected
@@ -69,7 +70,8 @@
 // makespan by less than 1% (LSF-RTC, no knowledge: MRT 6472 to 6475 s,
 // makespan 72506 to 72513 s; MALL-AD 781 to 777 s), and its scorecard
 // differs from the default's only where one replication's starvation
-// comes and goes (95 against 97 claims agree). A job is protected
+// comes and goes (97 against 98 claims agree: it loses
+// full-knowledge-mig-ad-starves[MIG-ADSUBSET]). A job is protected
 // (never preempted) while in its dispatch delay and until it has worked
 // MinRun seconds since its last (re)start or resume (§6: "we only preempt
 // jobs that have run at least ten minutes").
@@ -92,8 +94,9 @@
 // processors to the job") changes them by less than 3% (6670 and 72272
 // s), because arrivals and departures come far more often than
 // several jobs fit at once. Neither brings the mean makespan near the
-// paper's single run; the scorecard has 96 (in_order) and 97 (one)
-// claims agreeing against 97 for first_fit. Scan also governs how
+// paper's single run; the scorecard has 98 claims agreeing under each,
+// as under first_fit (in_order moves five claims, one gains what
+// another loses; REPRODUCING.md's readings table). Scan also governs how
 // lsf-preempt fills free processors ("in the same way as in LSF-RTC").
 // lsf-rtc-ad
 // selects first fit on minimum sizes, then spreads the leftover units.
