@@ -2,7 +2,6 @@ package worker_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/internal/gztest"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/sim/workload"
 	"github.com/schedfarm/schedfarm/worker"
@@ -29,22 +29,15 @@ func TestWorker_GzipBomb(t *testing.T) {
 		t.Skip("decompresses 512 MiB")
 	}
 	e := newEnv(t)
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	zw.Write([]byte("; MaxProcs: 8\n1 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 1 -1 -1 -1\n"))
-	chunk := bytes.Repeat([]byte{'\n'}, 1<<20)
-	for range workload.DefaultMaxBytes>>20 + 1 {
-		zw.Write(chunk)
-	}
-	zw.Close()
-	sum := sha256.Sum256(buf.Bytes())
+	bomb := gztest.Bomb(t, int64(workload.DefaultMaxBytes>>20+1)<<20)
+	sum := sha256.Sum256(bomb)
 	sha := hex.EncodeToString(sum[:])
 	obs, err := natsutil.TraceStore(context.Background(), e.js)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := obs.Put(context.Background(), jetstream.ObjectMeta{Name: sha,
-		Metadata: map[string]string{natsutil.TraceFilenameKey: "bomb.swf.gz"}}, bytes.NewReader(buf.Bytes())); err != nil {
+		Metadata: map[string]string{natsutil.TraceFilenameKey: "bomb.swf.gz"}}, bytes.NewReader(bomb)); err != nil {
 		t.Fatal(err)
 	}
 	task := e.task

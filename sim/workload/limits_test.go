@@ -2,34 +2,15 @@ package workload
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// bomb returns a gzipped trace of one job line followed by n newlines: a
-// small input whose text is huge (the gzip bomb of a hostile task).
-func bomb(tb testing.TB, n int64) []byte {
-	tb.Helper()
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	zw.Write([]byte("; MaxProcs: 8\n1 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 1 -1 -1 -1\n"))
-	chunk := bytes.Repeat([]byte{'\n'}, 1<<20)
-	for ; n > 0; n -= int64(len(chunk)) {
-		zw.Write(chunk[:min(n, int64(len(chunk)))])
-	}
-	if err := zw.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
-}
+	"github.com/schedfarm/schedfarm/internal/gztest"
+)
 
 // TestParse_GzipBomb reads a gzip bomb with the default limits: reading
 // stops at DefaultMaxBytes of text with ErrTooLarge, without allocating
@@ -38,7 +19,7 @@ func TestParse_GzipBomb(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decompresses 512 MiB")
 	}
-	data := bomb(t, DefaultMaxBytes+1<<20)
+	data := gztest.Bomb(t, DefaultMaxBytes+1<<20)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -76,7 +57,7 @@ func TestParseContext_Limits(t *testing.T) {
 		want  error
 		text  string
 	}{
-		{"bomb", context.Background(), bomb(t, 4<<20), Limits{MaxBytes: 1 << 20}, ErrTooLarge, "input too large: more than 1048576 bytes of text (Limits.MaxBytes)"},
+		{"bomb", context.Background(), gztest.Bomb(t, 4<<20), Limits{MaxBytes: 1 << 20}, ErrTooLarge, "input too large: more than 1048576 bytes of text (Limits.MaxBytes)"},
 		{"long line", context.Background(), []byte("; MaxProcs: 8\n" + strings.Repeat("7", 5000) + "\n"), Limits{MaxLineLength: 4096}, ErrLineTooLong, "bomb.swf:2: line too long"},
 		{"long line default", context.Background(), []byte("; MaxProcs: 8\n;" + strings.Repeat(" x", MaxLineLength) + "\n"), Limits{}, ErrLineTooLong, "bomb.swf:2: line too long: more than 65536 bytes"},
 		{"jobs", context.Background(), []byte(jobs(11)), Limits{MaxJobs: 10}, ErrTooLarge, "bomb.swf:12: input too large: more than 10 job lines"},

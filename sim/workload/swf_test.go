@@ -2,7 +2,6 @@ package workload
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"io/fs"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/internal/gztest"
 )
 
 // okRecords are the records of testdata/read/ok.swf.
@@ -242,12 +243,8 @@ func TestRead_GzipMagic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var zipped bytes.Buffer
-	zw := gzip.NewWriter(&zipped)
-	zw.Write(plain)
-	zw.Close()
 	dir := t.TempDir()
-	for name, data := range map[string][]byte{"gz-named-plain.swf": zipped.Bytes(), "plain-named-gz.swf.gz": plain} {
+	for name, data := range map[string][]byte{"gz-named-plain.swf": gztest.Compress(t, plain), "plain-named-gz.swf.gz": plain} {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -269,13 +266,7 @@ func TestRead_GzipMultiMember(t *testing.T) {
 		t.Fatal(err)
 	}
 	half := bytes.Index(plain, []byte("\n    3 ")) + 1
-	var buf bytes.Buffer
-	for _, part := range [][]byte{plain[:half], plain[half:]} {
-		zw := gzip.NewWriter(&buf)
-		zw.Write(part)
-		zw.Close()
-	}
-	tr, err := Parse(&buf, "two-members.swf.gz", 0)
+	tr, err := Parse(bytes.NewReader(gztest.Compress(t, plain[:half], plain[half:])), "two-members.swf.gz", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
