@@ -41,8 +41,11 @@ func (r *Reading) Apply(group string, s *sweep.Spec) (out *sweep.Spec, changed b
 type applied struct {
 	data    []byte
 	changed bool
-	// matched counts the policy entries each override matched.
+	// matched counts the policy entries each override matched; hits
+	// holds the policy names and labels of each that matched an entry
+	// ([hit]).
 	matched []int
+	hits    map[string]bool
 	// origin maps a key path of the new spec ("policies[2].params.x") to
 	// the override parameter that set it.
 	origin map[string]*Param
@@ -66,7 +69,7 @@ func (r *Reading) apply(group string, raw []byte) (*applied, error) {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return nil, errors.New("spec is not a mapping")
 	}
-	a := &applied{matched: make([]int, len(r.Set)), origin: map[string]*Param{}}
+	a := &applied{matched: make([]int, len(r.Set)), hits: map[string]bool{}, origin: map[string]*Param{}}
 	var policies, name *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		switch root.Content[i].Value {
@@ -96,6 +99,8 @@ func (r *Reading) apply(group string, raw []byte) (*applied, error) {
 				continue
 			}
 			a.matched[k]++
+			a.hits[hit(k, "policy", pname)] = true
+			a.hits[hit(k, "label", label)] = true
 			if params == nil {
 				params = ownParams(entry)
 			}
@@ -123,6 +128,9 @@ func (r *Reading) apply(group string, raw []byte) (*applied, error) {
 	}
 	return a, nil
 }
+
+// hit is the key of [applied.hits]: override k's policy name or label.
+func hit(k int, what, name string) string { return fmt.Sprintf("%d\x00%s\x00%s", k, what, name) }
 
 // scalarAt returns the value of a mapping's scalar key, or "".
 func scalarAt(m *yaml.Node, key string) string {
@@ -192,6 +200,7 @@ var paramPathRE = regexp.MustCompile(`^policies\[\d+\]\.params\.[^.\[]+`)
 // a bad value, a combination the policy rejects).
 func (p *parser) check(r *Reading) {
 	matched := make([]int, len(r.Set))
+	hits := map[string]bool{}
 	entries := map[string][]string{}
 	reported := map[*Param]bool{}
 	for _, g := range p.opts.Groups {
@@ -203,6 +212,9 @@ func (p *parser) check(r *Reading) {
 		entries[g.Name] = a.entries
 		for k, n := range a.matched {
 			matched[k] += n
+		}
+		for h := range a.hits {
+			hits[h] = true
 		}
 		for _, d := range a.dup {
 			if !reported[d.p] {
@@ -230,10 +242,21 @@ func (p *parser) check(r *Reading) {
 		}
 	}
 	for k, n := range matched {
+		o := &r.Set[k]
 		if n > 0 {
+			// Each name of a list must match too.
+			for _, name := range o.Policies {
+				if !hits[hit(k, "policy", name)] {
+					p.add(o.path+".policy", nil, problem(ErrNoMatch, "policy %s matches no entry the override's other conditions select", name))
+				}
+			}
+			for _, name := range o.Labels {
+				if !hits[hit(k, "label", name)] {
+					p.add(o.path+".label", nil, problem(ErrNoMatch, "label %q matches no entry the override's other conditions select", name))
+				}
+			}
 			continue
 		}
-		o := &r.Set[k]
 		groups := o.Groups
 		if len(groups) == 0 {
 			groups = groupNames(p.opts.Groups)

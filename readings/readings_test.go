@@ -232,6 +232,16 @@ readings:
         label: RTC two
         params: {quantum: 1}
 `, []string{`line 6: readings[0].set[0].policy: no entry of policy lsf-rtc labelled RTC two`}, ErrNoMatch},
+		{"one label of a list", `paper: p
+readings:
+  - id: a
+    summary: s
+    set:
+      - policy: [lsf-rtc, lsf-mall-ad]
+        label: [RTC, RTC two]
+        params: {quantum: 1}
+`, []string{`line 6: readings[0].set[0].policy: policy lsf-mall-ad matches no entry`,
+			`line 7: readings[0].set[0].label: label "RTC two" matches no entry`}, ErrNoMatch},
 		{"unknown param", `paper: p
 readings:
   - id: a
