@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
@@ -113,7 +114,7 @@ func runUntilPublished(t *testing.T, c *coordinator.Coordinator, js jetstream.Je
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { _, err := c.Run(ctx, spec); done <- err }()
-	checkFor(t, 10*time.Second, 10*time.Millisecond, func() error { return streamHas(js, natsutil.TaskStream, n) })
+	testkit.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error { return streamHas(js, natsutil.TaskStream, n) })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted Run()=%v, want context.Canceled", err)
@@ -160,7 +161,7 @@ func TestCoordinator_Run_resume(t *testing.T) {
 		}
 		return runner.Execute(ctx, task, path)
 	}))
-	checkFor(t, 20*time.Second, 20*time.Millisecond, func() error { return streamHas(js, natsutil.ResultStream, 3) })
+	testkit.CheckFor(t, 20*time.Second, 20*time.Millisecond, func() error { return streamHas(js, natsutil.ResultStream, 3) })
 
 	// A result delivered twice (a redelivered task whose second result
 	// escaped deduplication) must be ignored.
@@ -282,7 +283,7 @@ func TestCoordinator_Run_poison(t *testing.T) {
 	c := coordinator.New(st, nc, coordinator.WithOutDir(out))
 	done := make(chan error, 1)
 	go func() { _, err := c.Run(context.Background(), spec); done <- err }()
-	checkFor(t, 10*time.Second, 10*time.Millisecond, func() error { return streamHas(js, natsutil.TaskStream, 4) })
+	testkit.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error { return streamHas(js, natsutil.TaskStream, 4) })
 
 	// Corrupt the uploaded trace: every worker now fetches bytes that do
 	// not hash to the task's sha256.
@@ -354,7 +355,7 @@ func TestCoordinator_Run_purgesUnfinishedRun(t *testing.T) {
 		rep, err = coordinator.New(st, nc, coordinator.WithOutDir(out), coordinator.WithForce(true)).Run(context.Background(), spec)
 		done <- err
 	}()
-	checkFor(t, 10*time.Second, 10*time.Millisecond, func() error {
+	testkit.CheckFor(t, 10*time.Second, 10*time.Millisecond, func() error {
 		s, err := js.Stream(context.Background(), natsutil.TaskStream)
 		if err != nil {
 			return err

@@ -1,9 +1,7 @@
 package coordinator_test
 
 import (
-	"compress/gzip"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/sweep"
 	"github.com/schedfarm/schedfarm/worker"
@@ -126,20 +125,6 @@ func StartWorker(tb testing.TB, ns *server.Server, opts ...worker.Option) (stop 
 	return stop
 }
 
-// checkFor polls f until it returns nil or the timeout passes.
-func checkFor(tb testing.TB, timeout, interval time.Duration, f func() error) {
-	tb.Helper()
-	deadline := time.Now().Add(timeout)
-	var err error
-	for time.Now().Before(deadline) {
-		if err = f(); err == nil {
-			return
-		}
-		time.Sleep(interval)
-	}
-	tb.Fatalf("timed out after %v: %v", timeout, err)
-}
-
 // readFile reads a file or fails the test.
 func readFile(tb testing.TB, path string) []byte {
 	tb.Helper()
@@ -153,20 +138,7 @@ func readFile(tb testing.TB, path string) []byte {
 // gunzipTo writes the decompressed bytes of a gzipped file to dst.
 func gunzipTo(tb testing.TB, src, dst string) string {
 	tb.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, 0o644); err != nil {
+	if err := os.WriteFile(dst, testkit.Gunzip(tb, src), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	return dst

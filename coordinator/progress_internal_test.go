@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // TestProgress_eta checks that the ETA comes from task durations: queued
@@ -38,7 +39,7 @@ func TestProgress_eta(t *testing.T) {
 // TestProgress_linesEveryTwentieth checks that a log gets a line each time
 // another 5% of the tasks is done, not only every interval.
 func TestProgress_linesEveryTwentieth(t *testing.T) {
-	var b syncBuffer
+	var b testkit.SyncBuffer
 	p := newProgress(&b, false, time.Hour, "s", 40, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
 	p.begin()
 	for i := range 40 {
@@ -53,24 +54,6 @@ func TestProgress_linesEveryTwentieth(t *testing.T) {
 	if c := strings.Count(b.String(), "40/40 done"); c != 1 {
 		t.Errorf("the finished state is printed %d times, want once:\n%s", c, b.String())
 	}
-}
-
-// syncBuffer is a strings.Builder safe for the display goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestProgress_saveFailureLogged checks that a progress file that cannot

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -48,7 +49,7 @@ func TestCoordinator_NoWorkers(t *testing.T) {
 		_, err := c.Run(context.Background(), spec)
 		done <- err
 	}()
-	checkFor(t, 10*time.Second, 50*time.Millisecond, func() error {
+	testkit.CheckFor(t, 10*time.Second, 50*time.Millisecond, func() error {
 		if !strings.Contains(progress.String(), "no workers have taken a task for") {
 			return errors.New("not said yet")
 		}

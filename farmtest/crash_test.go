@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 const crashSweep = "crash"
@@ -85,7 +87,7 @@ func TestRedelivery(t *testing.T) {
 	waitDone(t, state, crashSweep, 1, time.Minute)
 	w1.signal(t, syscall.SIGSTOP)
 	w2 := ns.worker(t, dir, "--concurrency", "1")
-	checkFor(t, 30*time.Second, 50*time.Millisecond, func() error {
+	testkit.CheckFor(t, 30*time.Second, 50*time.Millisecond, func() error {
 		if !strings.Contains(w2.stderr.String(), "running a redelivered task") {
 			return errNotYet("redelivery")
 		}

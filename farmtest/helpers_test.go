@@ -21,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -69,28 +70,10 @@ func testMain(m *testing.M) int {
 type proc struct {
 	name   string
 	cmd    *exec.Cmd
-	stdout syncBuffer
-	stderr syncBuffer
+	stdout testkit.SyncBuffer
+	stderr testkit.SyncBuffer
 	done   chan struct{}
 	err    error
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and readers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // start starts a process in dir.
@@ -194,7 +177,7 @@ func startNATSStore(t *testing.T, port int, store string) *natsServer {
 	t.Helper()
 	p := start(t, t.TempDir(), natsBin, "-js", "-sd", store, "-a", "127.0.0.1", "-p", strconv.Itoa(port))
 	s := &natsServer{proc: p, url: fmt.Sprintf("nats://127.0.0.1:%d", port)}
-	checkFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+	testkit.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		nc, err := nats.Connect(s.url)
 		if err != nil {
 			return err
@@ -234,20 +217,6 @@ func (s *natsServer) coordinator(t *testing.T, dir, state, out, spec string, arg
 	return schedfarm(t, dir, append(args, spec)...)
 }
 
-// checkFor polls f until it returns nil or the timeout passes.
-func checkFor(t *testing.T, timeout, interval time.Duration, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	var err error
-	for time.Now().Before(deadline) {
-		if err = f(); err == nil {
-			return
-		}
-		time.Sleep(interval)
-	}
-	t.Fatalf("timed out after %v: %v", timeout, err)
-}
-
 // progress reads the coordinator's progress file of a sweep.
 type progress struct {
 	Done, Total, Failed, Running int
@@ -267,7 +236,7 @@ func readProgress(state, sweep string) (progress, error) {
 // finished.
 func waitDone(t *testing.T, state, sweep string, n int, timeout time.Duration) {
 	t.Helper()
-	checkFor(t, timeout, 20*time.Millisecond, func() error {
+	testkit.CheckFor(t, timeout, 20*time.Millisecond, func() error {
 		p, err := readProgress(state, sweep)
 		if err != nil {
 			return err
@@ -397,7 +366,7 @@ func streamMsgs(js jetstream.JetStream, name string) (uint64, error) {
 	return info.State.Msgs, nil
 }
 
-// errNotYet is the error of a checkFor condition that does not hold yet.
+// errNotYet is the error of a testkit.CheckFor condition that does not hold yet.
 type errNotYet string
 
 func (e errNotYet) Error() string { return "not yet: " + string(e) }

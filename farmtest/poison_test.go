@@ -1,17 +1,16 @@
 package farmtest
 
 import (
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/results"
 )
@@ -43,7 +42,7 @@ func TestPoison(t *testing.T) {
 	ns := startNATS(t)
 	js := ns.js(t)
 	c := ns.coordinator(t, dir, state, out, spec)
-	checkFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+	testkit.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
 		n, err := streamMsgs(js, natsutil.TaskStream)
 		if err != nil || n != 4 {
 			return errNotYet("4 tasks published")
@@ -94,19 +93,7 @@ func TestPoison(t *testing.T) {
 // hex sha256.
 func gunzip(t *testing.T, src, dst string) string {
 	t.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Gunzip(t, src)
 	if err := os.WriteFile(dst, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

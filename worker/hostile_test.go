@@ -8,13 +8,12 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/schedfarm/schedfarm/internal/gztest"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/sim/workload"
 	"github.com/schedfarm/schedfarm/worker"
@@ -29,7 +28,7 @@ func TestWorker_GzipBomb(t *testing.T) {
 		t.Skip("decompresses 512 MiB")
 	}
 	e := newEnv(t)
-	bomb := gztest.Bomb(t, int64(workload.DefaultMaxBytes>>20+1)<<20)
+	bomb := testkit.Bomb(t, int64(workload.DefaultMaxBytes>>20+1)<<20)
 	sum := sha256.Sum256(bomb)
 	sha := hex.EncodeToString(sum[:])
 	obs, err := natsutil.TraceStore(context.Background(), e.js)
@@ -64,13 +63,13 @@ func TestWorker_GzipBomb(t *testing.T) {
 // its duration.
 func TestWorker_LogsOneLinePerTask(t *testing.T) {
 	e := newEnv(t)
-	var buf syncBuffer
+	var buf testkit.SyncBuffer
 	e.start(t, worker.WithLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))))
 	e.publish(t, e.task)
 	if res, _ := e.result(t, 20*time.Second); res.Err != "" {
 		t.Fatal(res.Err)
 	}
-	checkFor(t, 5*time.Second, func() error {
+	testkit.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		var done []string
 		for _, l := range strings.Split(buf.String(), "\n") {
 			if strings.Contains(l, `msg="task done"`) {
@@ -82,22 +81,4 @@ func TestWorker_LogsOneLinePerTask(t *testing.T) {
 		}
 		return nil
 	})
-}
-
-// syncBuffer is a bytes.Buffer safe for the worker's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

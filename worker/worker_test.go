@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
@@ -167,19 +168,6 @@ func (e *env) consumer(t *testing.T) *jetstream.ConsumerInfo {
 	return info
 }
 
-func checkFor(t *testing.T, timeout time.Duration, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	var err error
-	for time.Now().Before(deadline) {
-		if err = f(); err == nil {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("timed out after %v: %v", timeout, err)
-}
-
 func TestWorker_Run(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		e := newEnv(t)
@@ -192,7 +180,7 @@ func TestWorker_Run(t *testing.T) {
 		if got := msg.Headers().Get(jetstream.MsgIDHeader); got != natsutil.MsgID(run, e.task.ID) {
 			t.Errorf("result Nats-Msg-Id=%q, want %q", got, natsutil.MsgID(run, e.task.ID))
 		}
-		checkFor(t, 5*time.Second, func() error {
+		testkit.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 			if info := e.consumer(t); info.NumAckPending+int(info.NumPending) != 0 {
 				return fmt.Errorf("task not acked: %d pending, %d ack pending", info.NumPending, info.NumAckPending)
 			}
@@ -224,7 +212,7 @@ func TestWorker_Run(t *testing.T) {
 			t.Fatalf("result error %q, want the unknown policy named", res.Err)
 		}
 		// Terminated, not redelivered.
-		checkFor(t, 5*time.Second, func() error {
+		testkit.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 			if info := e.consumer(t); info.NumAckPending+int(info.NumPending) != 0 || info.NumRedelivered != 0 {
 				return fmt.Errorf("task still pending or redelivered: %+v", info)
 			}
@@ -293,7 +281,7 @@ func TestWorker_Run(t *testing.T) {
 		// the next task and sit on it until AckWait.
 		e := newEnv(t)
 		stop := e.start(t, worker.WithConcurrency(4))
-		checkFor(t, 5*time.Second, func() error {
+		testkit.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 			c, err := e.js.Consumer(context.Background(), natsutil.TaskStream, natsutil.WorkerConsumer)
 			if err != nil {
 				return err

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/gztest"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // FuzzParse parses arbitrary input with an arbitrary machine size. Parsing
@@ -27,10 +27,10 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("; MaxProcs: 2\n1 0 0 1.5 1 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n"), 0)
 	f.Add([]byte("; MaxNodes: -1\n; MaxProcs: x\n7 3 0 1 1 -1 -1 -1 9 -1 1 -1 -1 -1 -1 -1 -1 -1"), 3)
-	f.Add(gztest.Compress(f, []byte("; A: b\n;  c\n1 0 0 10 1 -1 -1 -1 5 -1 1 -1 -1 -1 -1 -1 -1 -1\r\n")), 1)
+	f.Add(testkit.Compress(f, []byte("; A: b\n;  c\n1 0 0 10 1 -1 -1 -1 5 -1 1 -1 -1 -1 -1 -1 -1 -1\r\n")), 1)
 	// Hostile inputs, also kept in testdata/fuzz/FuzzParse: a gzip bomb,
 	// an endless line, a BOM, CR line endings.
-	f.Add(gztest.Bomb(f, 2*fuzzLimits.MaxBytes), 0)
+	f.Add(testkit.Bomb(f, 2*fuzzLimits.MaxBytes), 0)
 	f.Add(append([]byte("; MaxProcs: 8\n"), bytes.Repeat([]byte("9"), fuzzLimits.MaxLineLength+1)...), 0)
 	f.Add([]byte("\xef\xbb\xbf; MaxProcs: 2\n1 0 0 10 1 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n"), 0)
 	f.Add([]byte("; MaxProcs: 2\r1 0 0 10 1 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\r"), 0)

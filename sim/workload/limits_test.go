@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/gztest"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // TestParse_GzipBomb reads a gzip bomb with the default limits: reading
@@ -19,7 +19,7 @@ func TestParse_GzipBomb(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decompresses 512 MiB")
 	}
-	data := gztest.Bomb(t, DefaultMaxBytes+1<<20)
+	data := testkit.Bomb(t, DefaultMaxBytes+1<<20)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -57,7 +57,7 @@ func TestParseContext_Limits(t *testing.T) {
 		want  error
 		text  string
 	}{
-		{"bomb", context.Background(), gztest.Bomb(t, 4<<20), Limits{MaxBytes: 1 << 20}, ErrTooLarge, "input too large: more than 1048576 bytes of text (Limits.MaxBytes)"},
+		{"bomb", context.Background(), testkit.Bomb(t, 4<<20), Limits{MaxBytes: 1 << 20}, ErrTooLarge, "input too large: more than 1048576 bytes of text (Limits.MaxBytes)"},
 		{"long line", context.Background(), []byte("; MaxProcs: 8\n" + strings.Repeat("7", 5000) + "\n"), Limits{MaxLineLength: 4096}, ErrLineTooLong, "bomb.swf:2: line too long"},
 		{"long line default", context.Background(), []byte("; MaxProcs: 8\n;" + strings.Repeat(" x", MaxLineLength) + "\n"), Limits{}, ErrLineTooLong, "bomb.swf:2: line too long: more than 65536 bytes"},
 		{"jobs", context.Background(), []byte(jobs(11)), Limits{MaxJobs: 10}, ErrTooLarge, "bomb.swf:12: input too large: more than 10 job lines"},

@@ -1,12 +1,12 @@
 package workload
 
 import (
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // TestRecordsHint checks the parser's starting capacity on the shipped
@@ -58,20 +58,7 @@ func TestRecordsHint(t *testing.T) {
 // the gzipped SWF file at path, and its text.
 func jobLines(t *testing.T, path string) (int, string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
+	text := string(testkit.Gunzip(t, path))
 	n := 0
 	for _, l := range strings.Split(text, "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, ";") {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/gztest"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // okRecords are the records of testdata/read/ok.swf.
@@ -244,7 +244,7 @@ func TestRead_GzipMagic(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for name, data := range map[string][]byte{"gz-named-plain.swf": gztest.Compress(t, plain), "plain-named-gz.swf.gz": plain} {
+	for name, data := range map[string][]byte{"gz-named-plain.swf": testkit.Compress(t, plain), "plain-named-gz.swf.gz": plain} {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -266,7 +266,7 @@ func TestRead_GzipMultiMember(t *testing.T) {
 		t.Fatal(err)
 	}
 	half := bytes.Index(plain, []byte("\n    3 ")) + 1
-	tr, err := Parse(bytes.NewReader(gztest.Compress(t, plain[:half], plain[half:])), "two-members.swf.gz", 0)
+	tr, err := Parse(bytes.NewReader(testkit.Compress(t, plain[:half], plain[half:])), "two-members.swf.gz", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,14 @@
-// Package gztest builds gzip data for the tests of the trace readers: a
-// trace compressed in one or more members, and a gzip bomb (a small
-// input that expands to more text than a reader accepts).
-package gztest
+// Package testkit holds helpers the project's tests share: gzip data
+// (a trace in one or more members, a gzip bomb, a gzipped file read
+// back), a buffer safe for concurrent use and polling for a condition.
+// Only tests import it.
+package testkit
 
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
+	"os"
 	"testing"
 )
 
@@ -54,4 +57,24 @@ func Bomb(tb testing.TB, n int64) []byte {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// Gunzip returns the decompressed contents of the gzipped file at path.
+// It fails tb on any error.
+func Gunzip(tb testing.TB, path string) []byte {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return b
 }

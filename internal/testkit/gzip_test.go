@@ -1,4 +1,4 @@
-package gztest
+package testkit
 
 import (
 	"bytes"
