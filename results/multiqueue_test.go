@@ -42,24 +42,8 @@ func TestMultiqueueColumns(t *testing.T) {
 	if delayed == 0 || mq.Stats.MultiQueue.DelayUpdates == 0 {
 		t.Fatalf("no job delayed (%d) or no delay update (%+v): the case tests nothing", delayed, mq.Stats.MultiQueue)
 	}
-	for _, orig := range r.res {
-		b, err := orig.Marshal()
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := results.Unmarshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(back, orig) {
-			t.Fatalf("task %d: Unmarshal(Marshal(r)) differs", orig.Index)
-		}
-	}
-	dir := MustWrite(t, r, r.res)
-	rows, err := results.ReadJobs(filepath.Join(dir, results.JobsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	checkRoundTrip(t, r.res)
+	dir, rows := writeReadJobs(t, r)
 	k := 0
 	for _, tr := range r.res {
 		for _, j := range tr.Jobs {

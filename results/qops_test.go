@@ -67,24 +67,8 @@ func TestQoPSColumns(t *testing.T) {
 	if easy.Stats.QoPS != nil || easy.Stats.Admitted != len(easy.Jobs) || easy.Jobs[0].QoS != nil {
 		t.Fatalf("easy stats %+v: want every job admitted, no QoS facts", easy.Stats)
 	}
-	for _, orig := range r.res {
-		b, err := orig.Marshal()
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := results.Unmarshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(back, orig) {
-			t.Fatalf("task %d: Unmarshal(Marshal(r)) differs", orig.Index)
-		}
-	}
-	dir := MustWrite(t, r, r.res)
-	rows, err := results.ReadJobs(filepath.Join(dir, results.JobsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	checkRoundTrip(t, r.res)
+	dir, rows := writeReadJobs(t, r)
 	k := 0
 	for _, tr := range r.res {
 		for _, j := range tr.Jobs {

@@ -51,6 +51,37 @@ func MustWrite(tb testing.TB, r *run, res []*results.TaskResult) string {
 	return dir
 }
 
+// checkRoundTrip checks that every result comes back unchanged from
+// Unmarshal(Marshal(r)).
+func checkRoundTrip(tb testing.TB, res []*results.TaskResult) {
+	tb.Helper()
+	for _, orig := range res {
+		b, err := orig.Marshal()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		back, err := results.Unmarshal(b)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, orig) {
+			tb.Fatalf("task %d: Unmarshal(Marshal(r)) differs", orig.Index)
+		}
+	}
+}
+
+// writeReadJobs writes r's outputs and reads their jobs.parquet back; it
+// returns the output folder and the rows.
+func writeReadJobs(tb testing.TB, r *run) (string, []results.JobRow) {
+	tb.Helper()
+	dir := MustWrite(tb, r, r.res)
+	rows, err := results.ReadJobs(filepath.Join(dir, results.JobsFile))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dir, rows
+}
+
 // withFailure returns res with task i replaced by a failed result.
 func withFailure(res []*results.TaskResult, i int, tasks []sweep.Task) []*results.TaskResult {
 	out := slices.Clone(res)
