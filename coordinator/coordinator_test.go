@@ -390,39 +390,44 @@ func TestCoordinator_Run_purgesUnfinishedRun(t *testing.T) {
 	}
 }
 
+// TestCoordinator_Run_unreadableCache checks that a cached result in a
+// format this version cannot read is run again.
 func TestCoordinator_Run_unreadableCache(t *testing.T) {
-	dir := t.TempDir()
-	spec := MustLoadSpec(t, dir, smallSpec)
-	ns := MustStartServer(t)
-	StartWorker(t, ns)
-	st := MustOpenStore(t, filepath.Join(dir, "state"))
-	out := filepath.Join(dir, "out")
-	c := coordinator.New(st, MustConnect(t, ns), coordinator.WithOutDir(out))
-	if _, err := c.Run(context.Background(), spec); err != nil {
-		t.Fatal(err)
-	}
-	jobs := readFile(t, filepath.Join(out, "jobs.parquet"))
-
-	// A cached result in a format this version cannot read.
-	tasks, _ := spec.Tasks()
-	if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2}, []byte("SFTR\x00not a result")); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := c.Run(context.Background(), spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cached != 3 || rep.Ran != 1 {
-		t.Fatalf("Run() report=%+v, want 3 cached and the unreadable one run again", rep)
-	}
-	if got := readFile(t, filepath.Join(out, "jobs.parquet")); !bytes.Equal(got, jobs) {
-		t.Fatal("jobs.parquet differs")
-	}
+	rerunDamaged(t, "the unreadable one", func(st *coordinator.Store, tasks []sweep.Task, state string) {
+		if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2}, []byte("SFTR\x00not a result")); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // TestCoordinator_Run_damagedSpool checks that a cached result whose spool
 // file is lost is run again, like a result that does not decode.
 func TestCoordinator_Run_damagedSpool(t *testing.T) {
+	rerunDamaged(t, "the damaged one", func(st *coordinator.Store, tasks []sweep.Task, state string) {
+		// A large cached result, spooled, whose file is then lost.
+		b, err := syntheticResult(tasks[2].ID, 2, 20000).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2}, b); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := filepath.Glob(filepath.Join(state, "spool", "*"))
+		if err != nil || len(fs) != 1 {
+			t.Fatalf("spool files %v, %v; want one", fs, err)
+		}
+		if err := os.Remove(fs[0]); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// rerunDamaged runs smallSpec, lets damage spoil the cached result of task
+// 2 in the store (state is the store's folder), runs it again and checks
+// that only that task ran again (what names it in the message) and that
+// jobs.parquet is the same.
+func rerunDamaged(t *testing.T, what string, damage func(st *coordinator.Store, tasks []sweep.Task, state string)) {
+	t.Helper()
 	dir := t.TempDir()
 	spec := MustLoadSpec(t, dir, smallSpec)
 	ns := MustStartServer(t)
@@ -435,29 +440,17 @@ func TestCoordinator_Run_damagedSpool(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobs := readFile(t, filepath.Join(out, "jobs.parquet"))
-
-	// A large cached result, spooled, whose file is then lost.
-	tasks, _ := spec.Tasks()
-	b, err := syntheticResult(tasks[2].ID, 2, 20000).Marshal()
+	tasks, err := spec.Tasks()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2}, b); err != nil {
-		t.Fatal(err)
-	}
-	fs, err := filepath.Glob(filepath.Join(state, "spool", "*"))
-	if err != nil || len(fs) != 1 {
-		t.Fatalf("spool files %v, %v; want one", fs, err)
-	}
-	if err := os.Remove(fs[0]); err != nil {
-		t.Fatal(err)
-	}
+	damage(st, tasks, state)
 	rep, err := c.Run(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Cached != 3 || rep.Ran != 1 {
-		t.Fatalf("Run() report=%+v, want 3 cached and the damaged one run again", rep)
+		t.Fatalf("Run() report=%+v, want 3 cached and %s run again", rep, what)
 	}
 	if got := readFile(t, filepath.Join(out, "jobs.parquet")); !bytes.Equal(got, jobs) {
 		t.Fatal("jobs.parquet differs")
