@@ -71,6 +71,10 @@ var entries = []Entry{
 			{Name: "resume_factor", Kind: Float, Default: 1.0, Min: 1, Max: none,
 				Doc: "with resume_preempt, a suspended job may suspend a running job only if its instantaneous xfactor exceeds resume_factor x that job's " +
 					"(a suspension factor for reclaims, as SS's; 1: the plain comparison)"},
+			{Name: "reclaim_hold", Kind: String, Default: string(preempt.ReclaimHoldTimeslice), Choices: preempt.ReclaimHolds(),
+				Doc: "with resume_preempt, which running jobs a suspended job may not take its processors back from: " +
+					"timeslice, those that have not run a timeslice since they last (re)started; " +
+					"first, only those still in their first (arrival's) timeslice, and those (re)started at this instant"},
 			{Name: "hold_remembered", Kind: Bool, Default: false,
 				Doc: "a job that never ran does not take free processors a suspended job remembers: it suspends running jobs instead, or waits " +
 					"(suspensions come from arrivals only; a suspended job gets its processors back as their users leave)"},
@@ -85,7 +89,7 @@ var entries = []Entry{
 			if err != nil {
 				return nil, err
 			}
-			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), ResumeFactor: v.Float("resume_factor"), HoldRemembered: v.Bool("hold_remembered"), TimeslicePreemptible: v.Bool("timeslice_preemptible"), TimesliceYield: v.Bool("timeslice_yield"), Overhead: o})
+			p, err := preempt.NewIS(preempt.ISConfig{Timeslice: sim.Time(v.Int("timeslice")), ResumePreempt: v.Bool("resume_preempt"), ResumeAnywhere: v.Bool("resume_anywhere"), ResumeFactor: v.Float("resume_factor"), ReclaimHold: preempt.ReclaimHold(v.String("reclaim_hold")), HoldRemembered: v.Bool("hold_remembered"), TimeslicePreemptible: v.Bool("timeslice_preemptible"), TimesliceYield: v.Bool("timeslice_yield"), Overhead: o})
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
 			}

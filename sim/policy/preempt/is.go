@@ -19,10 +19,15 @@ type ISConfig struct {
 	Timeslice sim.Time
 	// ResumePreempt lets a suspended job whose processors are not all
 	// free suspend the running jobs that hold them, when its
-	// instantaneous xfactor exceeds each of theirs and each has run at
-	// least Timeslice since it last (re)started. Without it a suspended
-	// job resumes only when all its processors are free.
+	// instantaneous xfactor exceeds each of theirs and none of them is
+	// protected by ReclaimHold (by default: each has run at least
+	// Timeslice since it last (re)started). Without it a suspended job
+	// resumes only when all its processors are free.
 	ResumePreempt bool
+	// ReclaimHold says which running jobs a suspended job may not take its
+	// processors back from under ResumePreempt (and ResumeAnywhere):
+	// [ReclaimHoldTimeslice] (the zero value) or [ReclaimHoldFirst].
+	ReclaimHold ReclaimHold
 	// ResumeAnywhere lets a suspended job resume on any free processors,
 	// as many as it had, rather than only on its own: it migrates, as on
 	// the shared-memory machines of Chiang and Vernon. With ResumePreempt
@@ -56,6 +61,28 @@ type ISConfig struct {
 	Overhead Overhead
 }
 
+// ReclaimHold is the protection of running jobs from reclaims, the
+// suspensions a suspended job makes to take its processors back under
+// [ISConfig.ResumePreempt].
+type ReclaimHold string
+
+const (
+	// ReclaimHoldTimeslice protects a job until it has run a timeslice
+	// since it last (re)started: after its arrival, after a resumption
+	// and after a reclaim alike. "" means it.
+	ReclaimHoldTimeslice ReclaimHold = "timeslice"
+	// ReclaimHoldFirst protects only the immediate timeslice section 2.3
+	// gives an arriving job: a job that has done Timeslice of work in all
+	// may be suspended by a reclaim at any time after the instant it
+	// (re)started, as by an arrival.
+	ReclaimHoldFirst ReclaimHold = "first"
+)
+
+// ReclaimHolds returns the valid [ReclaimHold] values, the default first.
+func ReclaimHolds() []string {
+	return []string{string(ReclaimHoldTimeslice), string(ReclaimHoldFirst)}
+}
+
 // DefaultISConfig returns the IS settings of Chiang and Vernon, without
 // overhead; suspended jobs resume on free processors only (the
 // Kettimuthu et al. specs set [ISConfig.ResumePreempt]).
@@ -65,6 +92,11 @@ func DefaultISConfig() ISConfig { return ISConfig{Timeslice: DefaultTimeslice} }
 func (c ISConfig) Validate() error {
 	if c.Timeslice < 1 {
 		return fmt.Errorf("%w: timeslice %d s, want >= 1", ErrInvalidConfig, c.Timeslice)
+	}
+	switch c.ReclaimHold {
+	case "", ReclaimHoldTimeslice, ReclaimHoldFirst:
+	default:
+		return fmt.Errorf("%w: reclaim hold %q, want %q or %q", ErrInvalidConfig, c.ReclaimHold, ReclaimHoldTimeslice, ReclaimHoldFirst)
 	}
 	if c.ResumeFactor != 0 && !(c.ResumeFactor >= 1 && !math.IsInf(c.ResumeFactor, 1)) {
 		return fmt.Errorf("%w: resume factor %g, want >= 1 and finite", ErrInvalidConfig, c.ResumeFactor)
@@ -176,7 +208,7 @@ func (p *IS) Schedule() {
 		floor := math.Inf(1)
 		if p.cfg.ResumePreempt {
 			for _, r := range p.m.Active() {
-				if r.State == sim.Running && now-r.SegStart >= p.cfg.Timeslice {
+				if r.State == sim.Running && p.reclaimable(r, now) {
 					floor = min(floor, instXfactor(r, now))
 				}
 			}
@@ -287,11 +319,21 @@ func (p *IS) suspendFor(t *sim.Task, run []*sim.Task, hold bool) []*sim.Task {
 	return victims
 }
 
+// reclaimable reports whether running job r may be suspended by a
+// reclaim at now: it has run Timeslice since it last (re)started or, under
+// [ReclaimHoldFirst], it has done Timeslice of work in all and did not
+// (re)start at now.
+func (p *IS) reclaimable(r *sim.Task, now sim.Time) bool {
+	if p.cfg.ReclaimHold == ReclaimHoldFirst {
+		return r.Since < now && r.WorkDone(now) >= p.cfg.Timeslice
+	}
+	return now-r.SegStart >= p.cfg.Timeslice
+}
+
 // reclaim suspends the running jobs holding a Suspended job's processors
-// and resumes it, if every one of them has run Timeslice since it last
-// (re)started and t's instantaneous xfactor exceeds ResumeFactor times
-// its. A job in
-// overhead or a claim on t's processors blocks it.
+// and resumes it, if every one of them is reclaimable and t's
+// instantaneous xfactor exceeds ResumeFactor times its. A job in overhead
+// or a claim on t's processors blocks it.
 func (p *IS) reclaim(t *sim.Task, now sim.Time) {
 	if len(p.claims) > 0 && p.claimed.Overlaps(t.Set) {
 		return
@@ -302,7 +344,7 @@ func (p *IS) reclaim(t *sim.Task, now sim.Time) {
 		if !r.Set.Overlaps(t.Set) {
 			continue
 		}
-		if r.State != sim.Running || now-r.SegStart < p.cfg.Timeslice || p.cfg.ResumeFactor*instXfactor(r, now) >= x {
+		if r.State != sim.Running || !p.reclaimable(r, now) || p.cfg.ResumeFactor*instXfactor(r, now) >= x {
 			p.cand = victims[:0]
 			return
 		}
@@ -317,8 +359,8 @@ func (p *IS) reclaim(t *sim.Task, now sim.Time) {
 }
 
 // reclaimAnywhere makes room for a Suspended job t under
-// [ISConfig.ResumeAnywhere]: it suspends running jobs that have run
-// Timeslice since they last (re)started and whose instantaneous xfactor
+// [ISConfig.ResumeAnywhere]: it suspends running jobs that are
+// reclaimable and whose instantaneous xfactor
 // times ResumeFactor is below t's, lowest first, until t fits, releases
 // from the highest down any it turns out not to need, and resumes t on
 // their processors topped up with free ones. It does nothing if they would not make room.
@@ -326,7 +368,7 @@ func (p *IS) reclaimAnywhere(t *sim.Task, now sim.Time) {
 	x := p.ixf[t.Index]
 	run := p.run[:0]
 	for _, r := range p.m.Active() {
-		if r.State == sim.Running && r.Since < now && now-r.SegStart >= p.cfg.Timeslice {
+		if r.State == sim.Running && r.Since < now && p.reclaimable(r, now) {
 			if y := instXfactor(r, now); p.cfg.ResumeFactor*y < x {
 				p.ixf[r.Index] = y
 				run = append(run, r)

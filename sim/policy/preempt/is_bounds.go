@@ -16,16 +16,16 @@ import (
 // suspended job every minute.
 //
 // A Suspended job t resumes when its processors are free and unclaimed and
-// otherwise reclaims them when every job holding one is running, has run
-// a timeslice since it last (re)started and t's instantaneous xfactor
+// otherwise reclaims them when every job holding one is running, is past
+// the protection of [ISConfig.ReclaimHold] and t's instantaneous xfactor
 // exceeds [ISConfig.ResumeFactor] times its own. While t stays suspended its instantaneous xfactor
 // (now - submit) / work grows, and that of a job that keeps running,
 // (now - submit) / work done, does not grow: once t may suspend a holder it
 // may until the holder stops. The bound is the latest, over t's holders, of
 // the earliest time t may suspend each (for a job resuming, from the end
 // of its overhead on; for a job being suspended, the end of its overhead;
-// for a claimant that will start on t's processors, its claim's time plus a
-// timeslice). New holders only make it later; it can only come earlier
+// for a claimant that will start on t's processors, its claim's time plus
+// what remains of its protection then). New holders only make it later; it can only come earlier
 // when the holder that fixes it leaves t's processors (ends, or is
 // suspended), which makes t due at once.
 
@@ -47,7 +47,7 @@ func (p *IS) resumeBounded(now sim.Time) {
 	slices.SortFunc(ready, p.byIxf)
 	floor := math.Inf(1)
 	for _, r := range p.m.Active() {
-		if r.State == sim.Running && now-r.SegStart >= p.cfg.Timeslice {
+		if r.State == sim.Running && p.reclaimable(r, now) {
 			floor = min(floor, instXfactor(r, now))
 		}
 	}
@@ -187,16 +187,27 @@ func (p *IS) resumeBound(t *sim.Task, now sim.Time) (sim.Time, int32) {
 	if len(p.claims) > 0 && p.claimed.Overlaps(t.Set) {
 		for _, c := range p.claims {
 			if c.set.Overlaps(t.Set) {
-				raise(c.at+p.cfg.Timeslice, int32(c.t.Index))
+				raise(c.at+p.holdFrom(c.t.Work), int32(c.t.Index))
 			}
 		}
 	}
 	return at, watch
 }
 
+// holdFrom returns how long after it (re)starts a job that has done work
+// before is protected from reclaims: a timeslice or, under
+// [ReclaimHoldFirst], what remains of its first timeslice, at least the
+// instant it (re)starts.
+func (p *IS) holdFrom(work sim.Time) sim.Time {
+	if p.cfg.ReclaimHold == ReclaimHoldFirst {
+		return max(1, p.cfg.Timeslice-work)
+	}
+	return p.cfg.Timeslice
+}
+
 // passTime returns the earliest time, not before now, at which Suspended
 // job t may suspend job h running from seg on (with the work it has now,
-// or will have then): h has run a timeslice since seg and t's
+// or will have then): h is past its protection ([IS.holdFrom]) and t's
 // instantaneous xfactor exceeds ResumeFactor times h's. Both sides of the comparison are monotone
 // in time while neither changes state, so the time is where the
 // comparison reclaim makes turns true: found near the root of the
@@ -211,7 +222,7 @@ func (p *IS) passTime(t, h *sim.Task, seg, now sim.Time) sim.Time {
 	below := func(x sim.Time) bool {
 		return f*(float64(x-h.Submit)/float64(work+x-seg)) < float64(x-t.Submit)/float64(t.Work)
 	}
-	lo := max(now, seg+p.cfg.Timeslice)
+	lo := max(now, seg+p.holdFrom(work))
 	if below(lo) {
 		return lo
 	}

@@ -116,6 +116,12 @@ func runIS(t *testing.T, procs int, jobs []sim.Job, cfg ISConfig, label string) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runISPolicy(t, procs, jobs, p, label)
+}
+
+// runISPolicy runs p on jobs, as runIS does.
+func runISPolicy(t *testing.T, procs int, jobs []sim.Job, p *IS, label string) *sim.Result {
+	t.Helper()
 	res, err := sim.Run(context.Background(), procs, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)

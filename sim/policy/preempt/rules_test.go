@@ -207,8 +207,8 @@ func TestSS_RulesHoldAfterEveryPass(t *testing.T) {
 // past its immediate timeslice, not (re)started at this instant) were; a
 // suspended job whose processors are all free; a suspended job whose
 // instantaneous xfactor exceeds ResumeFactor times that of every job on its
-// processors, each running and having run a timeslice since it last
-// (re)started. IS has no pass-order exception: every case
+// processors, each running and past the protection of
+// [ISConfig.ReclaimHold] (see reclaimableByRule). IS has no pass-order exception: every case
 // is a violation.
 type isRuleCheck struct {
 	*IS
@@ -267,23 +267,28 @@ func (p *isRuleCheck) Schedule() {
 
 // TestIS_RulesHoldAfterEveryPass replays the IS runs of the Kettimuthu et
 // al. specs (resume_preempt, resume factor 2; the traces' estimates as in
-// Figs 19-30, arrival scaling 1.6 on CTC and 1.3 on SDSC as in Figs 35-44)
-// and fails if, after any pass of the routine, an idle job could still act
+// Figs 19-30, arrival scaling 1.6 on CTC and 1.3 on SDSC as in Figs 35-44;
+// two of them with [ReclaimHoldFirst] as well) and fails if, after any pass of the routine, an idle job could still act
 // by the documented rules (see isRuleCheck). It checks the schedule's
 // invariants as well, and that the runs suspend jobs at all.
 func TestIS_RulesHoldAfterEveryPass(t *testing.T) {
 	n := rulesJobs()
-	for _, w := range []rulesWorkload{
-		{"ctc430/trace", rulesCTC, 430, workload.EstimateTrace, 0},
-		{"sdsc128/trace", rulesSDSC, 128, workload.EstimateTrace, 0},
-		{"ctc430/load1.6", rulesCTC, 430, workload.EstimateAccurate, 1.6},
-		{"sdsc128/load1.3", rulesSDSC, 128, workload.EstimateAccurate, 1.3},
+	for _, tc := range []struct {
+		w    rulesWorkload
+		hold ReclaimHold
+	}{
+		{rulesWorkload{"ctc430/trace", rulesCTC, 430, workload.EstimateTrace, 0}, ""},
+		{rulesWorkload{"sdsc128/trace", rulesSDSC, 128, workload.EstimateTrace, 0}, ""},
+		{rulesWorkload{"ctc430/load1.6", rulesCTC, 430, workload.EstimateAccurate, 1.6}, ""},
+		{rulesWorkload{"sdsc128/load1.3", rulesSDSC, 128, workload.EstimateAccurate, 1.3}, ""},
+		{rulesWorkload{"ctc430/trace/first", rulesCTC, 430, workload.EstimateTrace, 0}, ReclaimHoldFirst},
+		{rulesWorkload{"sdsc128/load1.3/first", rulesSDSC, 128, workload.EstimateAccurate, 1.3}, ReclaimHoldFirst},
 	} {
-		t.Run(w.name, func(t *testing.T) {
+		t.Run(tc.w.name, func(t *testing.T) {
 			t.Parallel()
-			wl := w.build(t, n)
+			wl := tc.w.build(t, n)
 			cfg := DefaultISConfig()
-			cfg.ResumePreempt, cfg.ResumeFactor = true, 2
+			cfg.ResumePreempt, cfg.ResumeFactor, cfg.ReclaimHold = true, 2, tc.hold
 			is, err := NewIS(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -325,7 +330,11 @@ func reportRuleViolations(t *testing.T, found []ruleViolation, passes int, res *
 // reclaimableByRule reports whether, by the documented rule, a Suspended
 // job may take its processors back from running job h at now (if its
 // instantaneous xfactor is high enough): h has run a timeslice since it
-// last (re)started.
+// last (re)started or, under [ReclaimHoldFirst], it has done a timeslice
+// of work in all and did not (re)start at now.
 func reclaimableByRule(cfg ISConfig, h *sim.Task, now sim.Time) bool {
+	if cfg.ReclaimHold == ReclaimHoldFirst {
+		return h.Since < now && h.WorkDone(now) >= cfg.Timeslice
+	}
 	return now-h.SegStart >= cfg.Timeslice
 }
