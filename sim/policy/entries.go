@@ -63,7 +63,7 @@ var entries = []Entry{
 				Doc: "seconds of work an arriving job gets at once, during which it cannot be suspended"},
 			{Name: "resume_preempt", Kind: Bool, Default: preempt.DefaultISConfig().ResumePreempt,
 				Doc: "a suspended job may suspend the jobs holding its processors when its instantaneous xfactor is higher than each of theirs " +
-					"and each has run a timeslice since it last (re)started (false: it resumes only when its processors are free; " +
+					"and none is protected by reclaim_hold (false: it resumes only when its processors are free; " +
 					"true thrashes on long loaded runs)"},
 			{Name: "resume_anywhere", Kind: Bool, Default: preempt.DefaultISConfig().ResumeAnywhere,
 				Doc: "a suspended job may resume on any free processors, as many as it had, not only its own (it migrates, as on a shared-memory machine); " +

@@ -32,8 +32,8 @@ type ISConfig struct {
 	// as many as it had, rather than only on its own: it migrates, as on
 	// the shared-memory machines of Chiang and Vernon. With ResumePreempt
 	// as well, one that does not fit suspends, anywhere, running jobs of
-	// lower instantaneous xfactor that have run Timeslice since they last
-	// (re)started, lowest first, until it fits.
+	// lower instantaneous xfactor that ReclaimHold does not protect,
+	// lowest first, until it fits.
 	ResumeAnywhere bool
 	// ResumeFactor (>= 1; 0 means 1) is the suspension factor of a
 	// reclaim under ResumePreempt: a suspended job may suspend a running
