@@ -342,29 +342,9 @@ func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collat
 	if err != nil {
 		return nil, err
 	}
-	var have []string
-	rows := 0
-	for _, a := range summary {
-		rows++
-		if !slices.Contains(have, a.scheme) {
-			have = append(have, a.scheme)
-		}
-	}
-	if rows == 0 && len(tasks) == 0 {
-		return nil, fmt.Errorf("no results")
-	}
-	if opts.Scheme == "" {
-		if len(have) == 0 {
-			return nil, fmt.Errorf("no results: every task failed")
-		}
-		opts.Scheme = have[0]
-	}
-	s, err := metrics.LookupScheme(opts.Scheme)
+	s, err := collateScheme(summary, len(tasks), opts.Scheme)
 	if err != nil {
 		return nil, err
-	}
-	if !slices.Contains(have, s.Name) && rows > 0 {
-		return nil, fmt.Errorf("scheme %s is not in the summary (have: %s)", s.Name, strings.Join(have, ", "))
 	}
 	if err := checkFilterKeys(opts.Where, summary, tasks); err != nil {
 		return nil, err
@@ -446,14 +426,7 @@ func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collat
 		ta.aggs[k] = a.Aggregate
 	}
 	if len(c.Workloads) == 0 {
-		if len(opts.Where) == 0 {
-			return nil, fmt.Errorf("no results")
-		}
-		var fs []string
-		for _, f := range opts.Where {
-			fs = append(fs, f.String())
-		}
-		return nil, fmt.Errorf("no results match %s", strings.Join(fs, " and "))
+		return nil, noResults(opts.Where)
 	}
 	// Combine the replications of each pair.
 	perPair := map[*pair][][]*metrics.Aggregate{}
@@ -462,41 +435,97 @@ func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collat
 		perPair[ta.p] = append(perPair[ta.p], ta.aggs)
 	}
 	for p, reps := range perPair {
-		p.reps = len(reps)
-		p.cells = make([]Cell, n+1)
-		for k := range p.cells {
-			cell := Cell{Category: metrics.Overall, Row: -1, Col: -1, Value: math.NaN()}
-			if k < n {
-				cell.Row, cell.Col = k/len(s.Cols), k%len(s.Cols)
-				cell.Category = s.Label(cell.Row, cell.Col)
-			}
-			var sum float64
-			used := 0
-			for _, aggs := range reps {
-				a := orEmpty(aggs[k])
-				cell.Jobs += float64(a.Count)
-				if a.Count == 0 && !m.Counts {
-					continue
-				}
-				v := m.Value(a, orEmpty(aggs[n]).Count)
-				used++
-				if m.Max {
-					if used == 1 || v > cell.Value {
-						cell.Value = v
-					}
-				} else {
-					sum += v
-				}
-			}
-			cell.Jobs /= float64(len(reps))
-			if !m.Max && used > 0 {
-				cell.Value = sum / float64(used)
-			}
-			p.cells[k] = cell
-		}
+		p.combine(reps, s, m)
 	}
 	nameSettings(c.Settings)
 	return c, nil
+}
+
+// collateScheme returns the category scheme to collate: name's, or when
+// name is "" the first scheme of the summary. It fails when there are no
+// results (no summary row and no task rows) or when the summary has rows
+// but none of the scheme.
+func collateScheme(summary summaryRows, tasks int, name string) (*metrics.Scheme, error) {
+	var have []string
+	rows := 0
+	for _, a := range summary {
+		rows++
+		if !slices.Contains(have, a.scheme) {
+			have = append(have, a.scheme)
+		}
+	}
+	if rows == 0 && tasks == 0 {
+		return nil, fmt.Errorf("no results")
+	}
+	if name == "" {
+		if len(have) == 0 {
+			return nil, fmt.Errorf("no results: every task failed")
+		}
+		name = have[0]
+	}
+	s, err := metrics.LookupScheme(name)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(have, s.Name) && rows > 0 {
+		return nil, fmt.Errorf("scheme %s is not in the summary (have: %s)", s.Name, strings.Join(have, ", "))
+	}
+	return s, nil
+}
+
+// noResults is the error of a collation that no row passed: it names the
+// filters, if any.
+func noResults(where []Filter) error {
+	if len(where) == 0 {
+		return fmt.Errorf("no results")
+	}
+	var fs []string
+	for _, f := range where {
+		fs = append(fs, f.String())
+	}
+	return fmt.Errorf("no results match %s", strings.Join(fs, " and "))
+}
+
+// combine sets p's cells from its replications: reps holds, for each
+// replication, the aggregates of scheme s's grid cells in grid order, then
+// the overall one (nil where a category has no row). A cell's value is the
+// mean over the replications with jobs in it (any replication for a
+// metric that counts), or their largest for a max metric; its Jobs the
+// mean job count.
+func (p *pair) combine(reps [][]*metrics.Aggregate, s *metrics.Scheme, m *metrics.Metric) {
+	n := len(s.Rows) * len(s.Cols)
+	p.reps = len(reps)
+	p.cells = make([]Cell, n+1)
+	for k := range p.cells {
+		cell := Cell{Category: metrics.Overall, Row: -1, Col: -1, Value: math.NaN()}
+		if k < n {
+			cell.Row, cell.Col = k/len(s.Cols), k%len(s.Cols)
+			cell.Category = s.Label(cell.Row, cell.Col)
+		}
+		var sum float64
+		used := 0
+		for _, aggs := range reps {
+			a := orEmpty(aggs[k])
+			cell.Jobs += float64(a.Count)
+			if a.Count == 0 && !m.Counts {
+				continue
+			}
+			v := m.Value(a, orEmpty(aggs[n]).Count)
+			used++
+			if m.Max {
+				if used == 1 || v > cell.Value {
+					cell.Value = v
+				}
+			} else {
+				sum += v
+			}
+		}
+		cell.Jobs /= float64(len(reps))
+		if !m.Max && used > 0 {
+			cell.Value = sum / float64(used)
+		}
+		p.cells[k] = cell
+	}
 }
 
 // noAggregate is the aggregate of a category without a summary row.
