@@ -144,7 +144,10 @@ func (p *Policy) Arrive(t *sim.Task) {
 	p.in.now = p.m.Now()
 	j := &p.jobs[t.Index]
 	if !j.deadlineJob {
-		pl, e0 := p.earliest(p.cur, p.run, t)
+		pl, e0, ok := p.earliest(p.cur, p.run, t)
+		if !ok {
+			return
+		}
 		dl := t.Submit + ceilTime(p.cfg.NodeadlineSlack*float64(e0-t.Submit))
 		p.admit(pl, t, dl)
 		return
@@ -163,7 +166,10 @@ func (p *Policy) Arrive(t *sim.Task) {
 	}
 	// Feedback (Figure 2): bisect between d and the end under an
 	// infinite deadline.
-	best, hi := p.earliest(p.cur, p.run, t)
+	best, hi, ok := p.earliest(p.cur, p.run, t)
+	if !ok {
+		return
+	}
 	lo := d
 	for range p.cfg.RetryCount {
 		mid := (lo + hi) / 2
@@ -189,13 +195,16 @@ func (p *Policy) Arrive(t *sim.Task) {
 
 // earliest runs Original_QoPS with an infinite deadline, which succeeds
 // at the latest at point N, and returns the plan and the job's end in it.
-func (p *Policy) earliest(base plan, run *sim.Profile, t *sim.Task) (plan, sim.Time) {
+// Should it fail all the same (a broken invariant), it ends the run with
+// an error ([sim.Machine.Check]) and returns false.
+func (p *Policy) earliest(base plan, run *sim.Profile, t *sim.Task) (plan, sim.Time, bool) {
 	pl, ok := p.in.insert(base, run, entry{t: t, deadline: sim.Never})
 	if !ok {
-		panic("qops: no insertion point for an infinite deadline") // point N always succeeds
+		p.m.Check(fmt.Errorf("qops: job %d: no insertion point for an infinite deadline", t.ID))
+		return plan{}, 0, false
 	}
 	i := slices.IndexFunc(pl.q, func(e entry) bool { return e.t == t })
-	return pl, pl.q[i].end()
+	return pl, pl.q[i].end(), true
 }
 
 // admit commits pl, sets t's deadline in it and admits t.
