@@ -547,7 +547,7 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	if err != nil {
 		return fmt.Errorf("subscribe to task starts: %w", err)
 	}
-	defer sub.Unsubscribe()
+	defer sub.Unsubscribe() // best effort: the subscription also ends with the connection
 
 	// A consumer left by a killed session may hold results it delivered
 	// and never saw acked; they would come back only after its AckWait.

@@ -177,7 +177,7 @@ func parse(ctx context.Context, r io.Reader, file string, procs int, lim Limits,
 			for k < len(buf) && buf[k] == '\n' {
 				k++
 			}
-			in.Discard(k)
+			in.Discard(k) // cannot fail: the k bytes are buffered
 			n += k
 			continue
 		}

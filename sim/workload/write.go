@@ -49,7 +49,7 @@ func Write(w io.Writer, t *Trace) error {
 			line = strconv.AppendInt(line, recordField(&r, f), 10)
 		}
 		line = append(line, '\n')
-		bw.Write(line)
+		bw.Write(line) // a write error is kept and returned by Flush
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write trace %s: %w", t.Name, err)
