@@ -1,12 +1,10 @@
 package coordinator_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,24 +12,6 @@ import (
 	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/worker"
 )
-
-// lockedBuffer is a bytes.Buffer safe for the coordinator and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestCoordinator_NoWorkers: with no worker, the coordinator says that no
 // workers have taken a task for the idle time; a worker started later
@@ -41,7 +21,7 @@ func TestCoordinator_NoWorkers(t *testing.T) {
 	spec := MustLoadSpec(t, dir, smallSpec)
 	ns := MustStartServer(t)
 	st := MustOpenStore(t, filepath.Join(dir, "state"))
-	var progress lockedBuffer
+	var progress testkit.SyncBuffer
 	c := coordinator.New(st, MustConnect(t, ns), coordinator.WithOutDir(filepath.Join(dir, "out")),
 		coordinator.WithProgress(&progress), coordinator.WithWatch(100*time.Millisecond, 500*time.Millisecond))
 	done := make(chan error, 1)
