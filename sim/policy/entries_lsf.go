@@ -65,6 +65,8 @@ func lsfParams(d lsf.Discipline) []Param {
 			Doc: "lsf-preempt with know_demand: criterion (2) compares remaining demands or whole demands D"},
 		{Name: "demand_estimate", Kind: String, Default: string(lsf.EstimateProcessorSeconds), Choices: estimateNames(),
 			Doc: "with know_demand but not know_speedup, the remaining demand: processor_seconds D − Σk·dt, clamped max(0, D − Σk·dt), working_time D − Σdt, demand D"},
+		{Name: "preempt_fill", Kind: String, Default: string(lsf.FillResumeFirst), Choices: fillNames(),
+			Doc: "lsf-preempt's fill: resume_first resumes suspended jobs whose processors are all free before placing pending jobs, rtc_order scans them with the pending jobs in lsf-rtc's order"},
 		{Name: "decision_interval", Kind: Int, Default: int64(def.DecisionInterval), Min: 0, Max: 1e7,
 			Doc: "least seconds between two decisions; an event inside the interval is decided at its end"},
 	}
@@ -83,6 +85,15 @@ func scanNames() []string {
 func preemptDemandNames() []string {
 	out := make([]string, len(lsf.PreemptDemands))
 	for i, s := range lsf.PreemptDemands {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// fillNames lists the values of preempt_fill.
+func fillNames() []string {
+	out := make([]string, len(lsf.Fills))
+	for i, s := range lsf.Fills {
 		out[i] = string(s)
 	}
 	return out
@@ -125,5 +136,6 @@ func lsfConfig(d lsf.Discipline, v Values) lsf.Config {
 		DecisionInterval: sim.Time(v.Int("decision_interval")),
 		PreemptDemand:    lsf.PreemptDemand(v.String("preempt_demand")),
 		Estimate:         lsf.Estimate(v.String("demand_estimate")),
+		Fill:             lsf.Fill(v.String("preempt_fill")),
 	}
 }

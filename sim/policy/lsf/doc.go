@@ -33,19 +33,18 @@
 // scorecard's agree count (of 126):
 //
 //	reading            PREEMPT  PREEMPT-AD  MIG   MIG-AD  MALL-AD  agree
-//	processor_seconds  3834     3100        2973  3635    3049     98
-//	clamped            3834     3100        2973  3635    3049     98
-//	working_time       2250     596         1004  830     763      100
-//	demand             2231     587         1003  837     760      100
+//	processor_seconds  5154     3100        2973  3635    3049     101
+//	clamped            5154     3100        2973  3635    3049     101
+//	working_time       4856     596         1004  830     763      104
+//	demand             4856     587         1003  837     760      104
 //
-// (no knowledge: 5888, 748, 1113, 879, 781; the paper with demand
+// (no knowledge: 6307, 748, 1113, 879, 781; the paper with demand
 // knowledge: 5039, 1078, 662, 858, 632). working_time and demand gain five
 // claims (the demand-knowledge trends of RTC against MIG and MALL-AD,
 // PREEMPT-AD against PREEMPT and MALL-AD against MIG, and PREEMPT-AD's
-// demand makespan) and lose four (LSF-PREEMPT's demand MRT falls below
-// the paper's single run, LSF-PREEMPT's advantage over LSF-RTC grows,
-// MIG's starvation returns to its demand makespan, PREEMPT-AD passes
-// MALL-AD; REPRODUCING.md's readings table lists them). The default stays processor_seconds: §5
+// demand makespan) and lose two (MIG's starvation returns to its demand
+// makespan, PREEMPT-AD passes MALL-AD; REPRODUCING.md's readings table
+// lists them). The default stays processor_seconds: §5
 // measures a job's progress without speedup knowledge as its "acquired
 // aggregate processing time", and §6 says scaling the processors by eight
 // affects "the scheduling disciplines in determining the expected
@@ -67,10 +66,12 @@
 // decided at the interval's end. Its default is 0 (every event decides at
 // once, the issue's reading): over table3 (30 replications, generator
 // seed 1997) an interval of 5 s moves every discipline's mean MRT and
-// makespan by less than 1% (LSF-RTC, no knowledge: MRT 6472 to 6475 s,
-// makespan 72506 to 72513 s; MALL-AD 781 to 777 s), and its scorecard
+// makespan by at most 3.3% (LSF-PREEMPT, no knowledge: MRT 6307 to 6515
+// s; LSF-RTC: MRT 6472 to 6475 s, makespan 72506 to 72513 s; MALL-AD 781
+// to 777 s), and its scorecard
 // differs from the default's only where one replication's starvation
-// comes and goes (97 against 98 claims agree: it loses
+// comes and goes (101 claims agree, as with the default: it gains
+// t3-preempt-none-makespan and loses
 // full-knowledge-mig-ad-starves[MIG-ADSUBSET]). A job is protected
 // (never preempted) while in its dispatch delay and until it has worked
 // MinRun seconds since its last (re)start or resume (§6: "we only preempt
@@ -94,9 +95,9 @@
 // processors to the job") changes them by less than 3% (6670 and 72272
 // s), because arrivals and departures come far more often than
 // several jobs fit at once. Neither brings the mean makespan near the
-// paper's single run; the scorecard has 98 claims agreeing under each,
-// as under first_fit (in_order moves five claims, one gains what
-// another loses; REPRODUCING.md's readings table). Scan also governs how
+// paper's single run; the scorecard has 101 claims agreeing under each,
+// as under first_fit (in_order moves two claims from partly to disagree;
+// REPRODUCING.md's readings table). Scan also governs how
 // lsf-preempt fills free processors ("in the same way as in LSF-RTC").
 // lsf-rtc-ad
 // selects first fit on minimum sizes, then spreads the leftover units.
@@ -110,11 +111,11 @@
 // # Simple preemption
 //
 // lsf-preempt fills free processors as lsf-rtc (§5: "in the same way as
-// in LSF-RTC"), in lsf-rtc's order: by arrival, so a suspended job comes
-// before younger pending ones, or with demand knowledge by remaining
-// demand; suspended jobs only on their own processors, pending jobs only
-// on processors holding fewer than MaxJobsPerProc jobs. Then, for each
-// running job by descending key, the
+// in LSF-RTC"): first every suspended job whose processors are all free
+// resumes on them (Fill resume_first), then the pending jobs are placed in
+// lsf-rtc's order (arrival, or with demand knowledge ascending demand),
+// only on processors holding fewer than MaxJobsPerProc jobs. Then, for
+// each running job by descending key, the
 // smallest-key queued job preempts it when (1) it is suspended on the same
 // processor set, or pending with the same desired size; (2) its key is
 // below AcquiredRatio·key(running), or with demand knowledge below
@@ -126,9 +127,34 @@
 // running job", can also mean whole demands D rather than remaining ones
 // (PreemptDemand total; default remaining, as in the choice among several
 // candidates, "the shortest remaining service demand"): over table3 it
-// moves LSF-PREEMPT's mean MRT from 3834 to 3613 s (demand) and from 2161
-// to 2157 s (both), and no claim's grade, so it is not why LSF-PREEMPT
-// with demand knowledge beats LSF-RTC where the paper saw no advantage.
+// moves LSF-PREEMPT's mean MRT from 5154 to 4856 s (demand) and from 4715
+// to 4856 s (both), and no claim's grade.
+//
+// Where the fill puts the suspended jobs is open. §5 has LSF-RTC scan the
+// pending queue and keeps preempted jobs in a queue of their own ("to
+// distinguish them from jobs that have not had a chance to run yet"), and
+// a suspended job may run only on its own processors (criterion 1).
+// resume_first gives a suspended job its processors back as soon as they
+// are all free, so in its stead they serve only the same-size jobs that
+// preempt it: the limit §6.2 names for LSF-PREEMPT's lack of advantage
+// over LSF-RTC ("insufficient flexibility in allowing a job to only
+// preempt another that has the same desired processor requirement").
+// rtc_order, the default before sim 0.13.0, scans the suspended jobs with
+// the pending ones in lsf-rtc's order; with demand knowledge a suspended
+// job of large remaining demand then comes after every shorter pending
+// job, and those take its processors once its preemptor ends, so one
+// preemption by a same-size job sets a long job aside for as long as
+// shorter jobs wait (SRPT-like). Traced over table3 (30 replications,
+// spec seed), both readings suspend about as often (455 and 445
+// suspensions with both knowledge), but LSF-PREEMPT's mean MRT is 4715 s
+// with resume_first against 2161 s with rtc_order (demand knowledge: 5154
+// against 3834 s; none: 6307 against 5888 s; LSF-RTC: 5057 and 6472 s),
+// and the scorecard has 101 claims agreeing against 98 (spec seeds 1998
+// and 1999: 91 and 97 against 91 and 95). resume_first has its own
+// starvation: without knowledge, jobs of one size that preempt one another
+// keep their processors among themselves, since a suspended job resumes
+// whenever its set empties, before older pending jobs; in one replication
+// of table3 four measured jobs of 64 processors never start.
 //
 // lsf-preempt-ad is the matrix discipline. Row 0 holds the running jobs;
 // suspended jobs are placed first fit into rows 1.. by processor set (no
@@ -144,9 +170,10 @@
 // (Interpretation: the paper names the rows but not how one is chosen.)
 //
 // §5 leaves more of the matrix open. Each other reading was measured
-// over table3 (30 replications, spec seed, temporary code): mean MRT with
-// no knowledge and with speedup knowledge (s), and the scorecard's agree
-// count (of 126):
+// over table3 (30 replications, spec seed, temporary code, with sim
+// 0.12.0: lsf-preempt's fill then used rtc_order, and the defaults graded
+// 98 claims agree): mean MRT with no knowledge and with speedup knowledge
+// (s), and the scorecard's agree count (of 126):
 //
 //	reading                                              none  speedup  agree
 //	as above                                             748   750      98

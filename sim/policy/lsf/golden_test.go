@@ -113,3 +113,47 @@ func TestSubsetSum(t *testing.T) {
 		t.Errorf("SubsetSum = %v, want [0 1]", got)
 	}
 }
+
+// TestGolden_PreemptFill is a hand-computed LSF-PREEMPT schedule with
+// demand knowledge (16 processors, unit 8, f = 0): A (submit 0, D 16000,
+// desired 16: 1000 s on 16) is preempted at 100 s, when its remaining
+// demand is 14400, by B (submit 100, D 800, desired 16: 50 s), whose demand
+// is below 0.9 of it; C (submit 120, D 1600, desired 8: 200 s) waits, since
+// it has another size. When B ends at 150 s all of A's processors are free.
+// With resume_first A resumes then and ends at 1050 s, and C starts when A
+// ends: [1050, 1250). With rtc_order C comes first (remaining demand 1600
+// against A's 14400) and takes 8 of A's processors, [150, 350); A resumes
+// when C ends and ends at 1250 s.
+func TestGolden_PreemptFill(t *testing.T) {
+	mk := func(id int64, submit sim.Time, d float64, desired int) sim.Job {
+		rt := sim.Time(d / float64(desired))
+		return sim.Job{ID: id, Submit: submit, Runtime: rt, Estimate: rt, Procs: desired,
+			Elastic: &sim.Elastic{Work: d, SeqFrac: 0, Min: 8, Max: 16, Unit: 8, Tagged: true}}
+	}
+	jobs := func() []sim.Job {
+		return []sim.Job{mk(1, 0, 16000, 16), mk(2, 100, 800, 16), mk(3, 120, 1600, 8)}
+	}
+	for _, tc := range []struct {
+		fill lsf.Fill
+		want string
+		mrt  float64
+	}{
+		{fill: lsf.FillResumeFirst, want: "1 [0,100) 16 work\n2 [100,150) 16 work\n1 [150,1050) 16 work\n3 [1050,1250) 8 work\n",
+			mrt: (1050 + 50 + 1130) / 3.0},
+		{fill: lsf.FillRTCOrder, want: "1 [0,100) 16 work\n2 [100,150) 16 work\n3 [150,350) 8 work\n1 [350,1250) 16 work\n",
+			mrt: (1250 + 50 + 230) / 3.0},
+	} {
+		t.Run(string(tc.fill), func(t *testing.T) {
+			res := run(t, lsf.Preempt, 16, jobs(), func(c *lsf.Config) { c.KnowDemand, c.Fill = true, tc.fill })
+			if got := segments(res); got != tc.want {
+				t.Errorf("segments:\n%s\nwant:\n%s", got, tc.want)
+			}
+			if got := mrt(res); got != tc.mrt {
+				t.Errorf("MRT %v, want %v", got, tc.mrt)
+			}
+			if a := res.Tasks[0]; a.Suspensions != 1 {
+				t.Errorf("job A suspended %d times, want 1", a.Suspensions)
+			}
+		})
+	}
+}

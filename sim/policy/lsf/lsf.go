@@ -115,6 +115,31 @@ const (
 // PreemptDemands lists the readings, the default first.
 var PreemptDemands = []PreemptDemand{DemandRemaining, DemandTotal}
 
+// Fill is where LSF-PREEMPT's filling of free processors puts the
+// suspended jobs.
+type Fill string
+
+// The readings of "Available processors are first allocated in the same
+// way as in LSF-RTC" (§5) for suspended jobs.
+const (
+	// FillResumeFirst resumes every suspended job whose processors are
+	// all free before any pending job is placed, then scans the pending
+	// jobs as LSF-RTC does: LSF-RTC scans the pending queue, which holds
+	// only jobs that never ran (§5 keeps preempted jobs in a queue of
+	// their own), and a suspended job can only be configured for its own
+	// processors (criterion 1), so its processors serve, in its stead,
+	// only the same-size jobs that preempt it.
+	FillResumeFirst Fill = "resume_first"
+	// FillRTCOrder scans the suspended jobs with the pending ones in
+	// LSF-RTC's order (arrival, or with demand knowledge the key): a
+	// pending job that comes first may take processors of a suspended
+	// job whose processors are all free.
+	FillRTCOrder Fill = "rtc_order"
+)
+
+// Fills lists the readings, the default first.
+var Fills = []Fill{FillResumeFirst, FillRTCOrder}
+
 // Estimate is how a discipline with demand knowledge but no speedup
 // knowledge estimates a job's remaining service demand (its key). §5:
 // "service-demand information is used to run jobs having the least
@@ -195,6 +220,9 @@ type Config struct {
 	// Estimate is the remaining demand with demand knowledge but no
 	// speedup knowledge ("" is EstimateProcessorSeconds).
 	Estimate Estimate
+	// Fill is where LSF-PREEMPT's fill puts the suspended jobs ("" is
+	// FillResumeFirst).
+	Fill Fill
 }
 
 // DefaultConfig returns d's configuration with the defaults.
@@ -235,6 +263,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: preempt_demand %q is not one of %v", ErrConfig, c.PreemptDemand, PreemptDemands)
 	case c.Estimate != "" && !slices.Contains(Estimates, c.Estimate):
 		return fmt.Errorf("%w: demand_estimate %q is not one of %v", ErrConfig, c.Estimate, Estimates)
+	case c.Fill != "" && !slices.Contains(Fills, c.Fill):
+		return fmt.Errorf("%w: preempt_fill %q is not one of %v", ErrConfig, c.Fill, Fills)
 	case c.DecisionInterval < 0:
 		return fmt.Errorf("%w: decision_interval must be >= 0, got %d", ErrConfig, c.DecisionInterval)
 	}
@@ -309,6 +339,9 @@ func New(cfg Config) (*Policy, error) {
 	}
 	if cfg.Estimate == "" {
 		cfg.Estimate = EstimateProcessorSeconds
+	}
+	if cfg.Fill == "" {
+		cfg.Fill = FillResumeFirst
 	}
 	return &Policy{cfg: cfg, timerAt: -1, lastAt: -1}, nil
 }

@@ -53,10 +53,11 @@ func (p *Policy) preempt() {
 	q := &p.q
 	defer q.flush()
 	p.countJobs()
-	// Fill free processors as LSF-RTC: in LSF-RTC's order (arrival, so
-	// suspended jobs before younger pending ones; with demand knowledge
-	// by remaining demand, SPT), suspended jobs only on their own
-	// processors. Marked jobs have been (re)started by this decision.
+	// Fill free processors as LSF-RTC: suspended jobs only on their own
+	// processors, first (FillResumeFirst) or in LSF-RTC's order with the
+	// pending jobs (arrival, so suspended jobs before younger pending
+	// ones; with demand knowledge by remaining demand, SPT). Marked jobs
+	// have been (re)started by this decision.
 	p.mark()
 	if p.m.Free() > 0 {
 		p.fill()
@@ -146,8 +147,10 @@ func (p *Policy) preempt() {
 	}
 }
 
-// fill is LSF-PREEMPT's filling of free processors in LSF-RTC's order:
-// the queued jobs that can start, visited in that order. A pending job
+// fill is LSF-PREEMPT's filling of free processors: with FillResumeFirst
+// the suspended jobs whose processors are all free resume first, then the
+// pending jobs are placed in LSF-RTC's order; with FillRTCOrder the queued
+// jobs that can start are visited in LSF-RTC's order. A pending job
 // starts when the roomy free processors are at least its size, and those
 // only shrink during the fill, so each bucket's first job is its next
 // candidate and buckets of larger sizes are skipped; with in_order the
@@ -167,6 +170,16 @@ func (p *Policy) fill() {
 	}
 	defer func() { clear(susp); p.keyBuf = susp[:0] }()
 	si := 0
+	if p.cfg.Fill == FillResumeFirst {
+		for _, e := range susp {
+			if p.m.CanResume(e.t) {
+				_ = p.m.Resume(e.t, 0)
+				q.resumed(e)
+				p.setMark(e.t)
+			}
+		}
+		si = len(susp) // the scan below places pending jobs only
+	}
 	var room sim.ProcSet // roomy free processors, valid while roomOK
 	roomOK := false
 	for {

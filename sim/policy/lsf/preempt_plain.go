@@ -42,17 +42,32 @@ func (p *Policy) preemptPlain() {
 		}
 	}
 	defer func() { clear(queued); p.pend = queued[:0] }()
-	// Fill free processors as LSF-RTC: in LSF-RTC's order (arrival, so
-	// suspended jobs before younger pending ones; with demand knowledge
-	// by remaining demand, SPT), suspended jobs only on their own
-	// processors. Marked jobs have been (re)started by this decision.
+	// Fill free processors as LSF-RTC: suspended jobs only on their own
+	// processors, first (FillResumeFirst) or in LSF-RTC's order with the
+	// pending jobs (arrival, so suspended jobs before younger pending
+	// ones; with demand knowledge by remaining demand, SPT). Marked jobs
+	// have been (re)started by this decision.
 	if p.cfg.KnowDemand {
 		p.byKey(queued)
 	}
 	p.mark()
+	resumeFirst := p.cfg.Fill == FillResumeFirst
+	if resumeFirst {
+		// Suspended jobs whose processors are all free resume before any
+		// pending job is placed.
+		for _, t := range queued {
+			if t.State == sim.Suspended && p.m.CanResume(t) {
+				_ = p.m.Resume(t, 0)
+				p.setMark(t)
+			}
+		}
+	}
 	var room sim.ProcSet // roomy free processors, valid while roomOK
 	roomOK := false
 	for _, t := range queued {
+		if resumeFirst && t.State != sim.Waiting {
+			continue // resumed above, or its processors are not all free
+		}
 		started := false
 		switch t.State {
 		case sim.Suspended:

@@ -46,6 +46,9 @@ func TestPreempt_Reference(t *testing.T) {
 		tweak{"decision_interval=5", func(c *Config) { c.DecisionInterval = 5 }},
 		tweak{"max_jobs_per_proc=2", func(c *Config) { c.MaxJobsPerProc = 2 }},
 		tweak{"min_run=0", func(c *Config) { c.MinRun = 0 }},
+		tweak{"rtc_order", func(c *Config) { c.Fill = FillRTCOrder }},
+		tweak{"demand,speedup,rtc_order", func(c *Config) { c.KnowDemand, c.KnowSpeedup, c.Fill = true, true, FillRTCOrder }},
+		tweak{"demand,in_order,rtc_order", func(c *Config) { c.KnowDemand, c.Scan, c.Fill = true, ScanInOrder, FillRTCOrder }},
 	)
 	loads := []refLoad{
 		{"calibrated", tagged, 1.0, 0, 1},
