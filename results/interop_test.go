@@ -55,24 +55,17 @@ func needInterop(t *testing.T) string {
 	return node
 }
 
-func relClose(a, b float64) bool {
-	return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
-}
-
-func TestWriteOutputs_DuckDB(t *testing.T) {
-	node := needInterop(t)
-	r := MustRun(t, realSpec)
-	dir := MustWrite(t, r, r.res)
-
+// parquetCheck runs interop/parquet-check.mjs (DuckDB) on the named files
+// of dir and returns its report of each, in order. Call needInterop first.
+func parquetCheck(t *testing.T, dir string, names ...string) []duckFile {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	files := []string{results.JobsFile, results.SummaryFile, results.TasksFile}
 	args := []string{filepath.Join(interopDir, "parquet-check.mjs")}
-	for _, f := range files {
+	for _, f := range names {
 		args = append(args, filepath.Join(dir, f))
 	}
-	cmd := exec.CommandContext(ctx, node, args...)
-	out, err := cmd.Output()
+	out, err := exec.CommandContext(ctx, needInterop(t), args...).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -84,10 +77,22 @@ func TestWriteOutputs_DuckDB(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("parquet-check output %q: %v", out, err)
 	}
-	if len(got.Files) != 3 {
-		t.Fatalf("parquet-check reported %d files, want 3", len(got.Files))
+	if len(got.Files) != len(names) {
+		t.Fatalf("parquet-check reported %d files, want %d", len(got.Files), len(names))
 	}
-	jobs, summary, tasks := got.Files[0], got.Files[1], got.Files[2]
+	return got.Files
+}
+
+func relClose(a, b float64) bool {
+	return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
+}
+
+func TestWriteOutputs_DuckDB(t *testing.T) {
+	needInterop(t)
+	r := MustRun(t, realSpec)
+	dir := MustWrite(t, r, r.res)
+	files := parquetCheck(t, dir, results.JobsFile, results.SummaryFile, results.TasksFile)
+	jobs, summary, tasks := files[0], files[1], files[2]
 
 	// Row counts.
 	var nJobs int
@@ -141,7 +146,7 @@ func TestWriteOutputs_DuckDB(t *testing.T) {
 			t.Errorf("DuckDB: summary.parquet has no column %q (columns %v)", col, summary.Columns)
 		}
 	}
-	for _, f := range got.Files {
+	for _, f := range files {
 		if f.Metadata[results.MetaSpecSHA256] != r.spec.Hash || f.Metadata[results.MetaSpec] != string(r.spec.Canonical()) {
 			t.Errorf("DuckDB: %s metadata %v, want the spec and its sha256", f.Path, f.Metadata)
 		}

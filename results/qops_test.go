@@ -1,14 +1,9 @@
 package results_test
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
@@ -110,22 +105,8 @@ func TestQoPSColumns(t *testing.T) {
 	}
 
 	// DuckDB sees the nulls: rejected jobs have no start, bsd or deadline.
-	node := needInterop(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, node, filepath.Join(interopDir, "parquet-check.mjs"), filepath.Join(dir, results.JobsFile)).Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("parquet-check: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatalf("parquet-check: %v", err)
-	}
-	var got struct{ Files []duckFile }
-	if err := json.Unmarshal(out, &got); err != nil || len(got.Files) != 1 {
-		t.Fatalf("parquet-check output %q: %v", out, err)
-	}
-	f := got.Files[0]
+	needInterop(t)
+	f := parquetCheck(t, dir, results.JobsFile)[0]
 	if f.Admission == nil || f.Admission.Rejected != rejected || f.Admission.RejectedWithStart != 0 || f.Admission.WithDeadline != len(q.Jobs)-rejected ||
 		!relClose(f.Admission.ResourceCharge, easy.Stats.ResourceCharge+st.ResourceCharge) {
 		t.Errorf("DuckDB: admission figures %+v, want %d rejected (none with a start), %d with a deadline, resource charge %v",
