@@ -408,20 +408,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	}
 	log := w.log.With("run", run, "task", taskID, "attempt", attempt)
 
-	var t sweep.Task
-	if err := json.Unmarshal(msg.Data(), &t); err != nil || run == "" || t.ID == "" || t.ID != taskID {
-		if err == nil {
-			err = fmt.Errorf("task message without run or task ID, or IDs differ (header %q, body %q)", taskID, t.ID)
-		}
-		log.Error("bad task message", "err", err)
-		if run != "" && taskID != "" {
-			t.ID = taskID
-			w.fail(ctx, msg, run, &t, fmt.Errorf("decode task: %w", err), 0, log)
-			return
-		}
-		if err := msg.TermWithReason("undecodable task: " + err.Error()); err != nil {
-			log.Warn("term task", "err", err)
-		}
+	t, ok := w.decode(ctx, msg, run, taskID, log)
+	if !ok {
 		return
 	}
 	if attempt > w.cfg.maxAttempts {
@@ -480,6 +468,31 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		log.Warn("task failed, will retry", "err", err)
 		w.nak(msg, attempt, log)
 	}
+}
+
+// decode reads the task of a message. A message that does not decode,
+// lacks its run or task ID, or whose IDs differ would fail on every try:
+// it gets an error result when its run and task ID say whose it is, and is
+// terminated either way (the delivery contract); decode then returns false.
+func (w *Worker) decode(ctx context.Context, msg jetstream.Msg, run, taskID string, log *slog.Logger) (sweep.Task, bool) {
+	var t sweep.Task
+	err := json.Unmarshal(msg.Data(), &t)
+	if err == nil && run != "" && t.ID != "" && t.ID == taskID {
+		return t, true
+	}
+	if err == nil {
+		err = fmt.Errorf("task message without run or task ID, or IDs differ (header %q, body %q)", taskID, t.ID)
+	}
+	log.Error("bad task message", "err", err)
+	if run != "" && taskID != "" {
+		t.ID = taskID
+		w.fail(ctx, msg, run, &t, fmt.Errorf("decode task: %w", err), 0, log)
+		return t, false
+	}
+	if err := msg.TermWithReason("undecodable task: " + err.Error()); err != nil {
+		log.Warn("term task", "err", err)
+	}
+	return t, false
 }
 
 // execute fetches the task's trace and runs it, turning a panic into an

@@ -220,6 +220,38 @@ func TestWorker_Run(t *testing.T) {
 		})
 	})
 
+	t.Run("BadMessage", func(t *testing.T) {
+		// A body that does not decode gets an error result when its
+		// headers say whose it is; without them it is only terminated.
+		// Neither is redelivered.
+		e := newEnv(t)
+		e.start(t)
+		for _, headers := range []bool{false, true} {
+			msg := nats.NewMsg(natsutil.TaskSubject(run))
+			if headers {
+				msg.Header.Set(natsutil.HeaderRun, run)
+				msg.Header.Set(natsutil.HeaderTask, e.task.ID)
+			}
+			msg.Data = []byte("{not json")
+			if _, err := e.js.PublishMsg(context.Background(), msg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, msg := e.result(t, 10*time.Second)
+		if res.TaskID != e.task.ID || !strings.Contains(res.Err, "decode task:") || msg.Headers().Get(natsutil.HeaderFailed) != "true" {
+			t.Fatalf("result for task %.12s with error %q, want the decode error for %.12s", res.TaskID, res.Err, e.task.ID)
+		}
+		testkit.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
+			if info := e.consumer(t); info.NumAckPending+int(info.NumPending) != 0 || info.NumRedelivered != 0 {
+				return fmt.Errorf("task messages still pending or redelivered: %+v", info)
+			}
+			return nil
+		})
+		if m, err := e.results.Next(jetstream.FetchMaxWait(200 * time.Millisecond)); err == nil {
+			t.Fatalf("a second result %q, want none for the message without headers", m.Data())
+		}
+	})
+
 	t.Run("ErrMaxAttempts", func(t *testing.T) {
 		e := newEnv(t)
 		e.start(t, worker.WithMaxAttempts(2))
