@@ -318,58 +318,15 @@ type ResultRecord struct {
 // transaction for a batch of small results costs much less than one per
 // result.
 func (s *Store) RecordResults(run string, recs []ResultRecord) error {
-	type entry struct {
-		key, val, state []byte
-		spooled         bool
-	}
-	entries := make([]entry, len(recs))
-	for i, rc := range recs {
-		b, err := json.Marshal(rc.State)
-		if err != nil {
-			return fmt.Errorf("encode task state: %w", err)
-		}
-		key := prefixRes + rc.ID
-		if rc.State.Failed() {
-			key = prefixErr + rc.ID
-		}
-		e := entry{key: []byte(key), val: rc.Result, state: b, spooled: spoolable(key, len(rc.Result))}
-		if e.spooled {
-			if e.val, err = s.writeSpool(key, rc.Result); err != nil {
-				return fmt.Errorf("record result of task %s: %w", rc.ID, err)
-			}
-		}
-		entries[i] = e
-	}
-	// set puts one result and its state into txn, noting in stale the
-	// spool file the result replaces by a value kept in Badger (removed
-	// once the transaction is committed).
-	set := func(txn *badger.Txn, i int, stale *[]string) error {
-		e := entries[i]
-		old, err := txn.Get(e.key)
-		switch {
-		case err == nil:
-			if !e.spooled && old.ValueSize() == int64(spoolRefLen) {
-				ref, err := old.ValueCopy(nil)
-				if err != nil {
-					return err
-				}
-				if isSpoolRef(ref) {
-					*stale = append(*stale, string(e.key))
-				}
-			}
-		case !errors.Is(err, badger.ErrKeyNotFound):
-			return err
-		}
-		if err := txn.Set(e.key, e.val); err != nil {
-			return err
-		}
-		return txn.Set([]byte(prefixRun+run+"/"+recs[i].ID), e.state)
+	entries, err := s.resultEntries(recs)
+	if err != nil {
+		return err
 	}
 	// fill sets entries from start on into txn until one does not fit; it
 	// returns how many it set.
 	fill := func(txn *badger.Txn, start, end int, stale *[]string) (int, error) {
 		for i := start; i < end; i++ {
-			if err := set(txn, i, stale); err != nil {
+			if err := setResult(txn, run, recs[i].ID, entries[i], stale); err != nil {
 				return i - start, err
 			}
 		}
@@ -402,6 +359,63 @@ func (s *Store) RecordResults(run string, recs []ResultRecord) error {
 		start += n
 	}
 	return nil
+}
+
+// resultEntry is a result as [Store.RecordResults] writes it: its key,
+// its value (the result, or a reference to its spool file) and its
+// encoded state.
+type resultEntry struct {
+	key, val, state []byte
+	spooled         bool
+}
+
+// resultEntries encodes recs' states and writes the large results to
+// spool files.
+func (s *Store) resultEntries(recs []ResultRecord) ([]resultEntry, error) {
+	entries := make([]resultEntry, len(recs))
+	for i, rc := range recs {
+		b, err := json.Marshal(rc.State)
+		if err != nil {
+			return nil, fmt.Errorf("encode task state: %w", err)
+		}
+		key := prefixRes + rc.ID
+		if rc.State.Failed() {
+			key = prefixErr + rc.ID
+		}
+		e := resultEntry{key: []byte(key), val: rc.Result, state: b, spooled: spoolable(key, len(rc.Result))}
+		if e.spooled {
+			if e.val, err = s.writeSpool(key, rc.Result); err != nil {
+				return nil, fmt.Errorf("record result of task %s: %w", rc.ID, err)
+			}
+		}
+		entries[i] = e
+	}
+	return entries, nil
+}
+
+// setResult puts one result of run and its state into txn, noting in
+// stale the spool file the result replaces by a value kept in Badger
+// (removed once the transaction is committed).
+func setResult(txn *badger.Txn, run, id string, e resultEntry, stale *[]string) error {
+	old, err := txn.Get(e.key)
+	switch {
+	case err == nil:
+		if !e.spooled && old.ValueSize() == int64(spoolRefLen) {
+			ref, err := old.ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			if isSpoolRef(ref) {
+				*stale = append(*stale, string(e.key))
+			}
+		}
+	case !errors.Is(err, badger.ErrKeyNotFound):
+		return err
+	}
+	if err := txn.Set(e.key, e.val); err != nil {
+		return err
+	}
+	return txn.Set([]byte(prefixRun+run+"/"+id), e.state)
 }
 
 // Result returns a task's marshalled result: the cached successful one, or
