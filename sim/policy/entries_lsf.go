@@ -27,8 +27,10 @@ func init() {
 			Name: d.String(), Family: "lsf", Doc: lsfDocs[d],
 			Params:   lsfParams(d),
 			Validate: validateLSF,
-			Build: func(v Values, _ Env) (sim.Policy, error) {
-				p, err := lsf.New(lsfConfig(d, v))
+			Build: func(v Values, env Env) (sim.Policy, error) {
+				cfg := lsfConfig(d, v)
+				cfg.Seed = env.Seed
+				p, err := lsf.New(cfg)
 				if err != nil {
 					return nil, fmt.Errorf("%w: %w", ErrBadParam, err)
 				}
@@ -59,6 +61,8 @@ func lsfParams(d lsf.Discipline) []Param {
 			Doc: "seconds a checkpointed job holds its processors idle before releasing them"},
 		{Name: "dispatch_delay", Kind: Int, Default: int64(def.DispatchDelay), Min: 0, Max: 1e7,
 			Doc: "seconds a (re)started job holds its processors idle before it works"},
+		{Name: "dispatch_delay_random", Kind: Int, Default: int64(0), Min: 0, Max: 86400,
+			Doc: "each (re)start also holds its processors idle for a delay drawn uniformly from 0..N s (seeded from the task's seed); 0: none"},
 		{Name: "rtc_scan", Kind: String, Default: string(lsf.ScanFirstFit), Choices: scanNames(),
 			Doc: "lsf-rtc and lsf-preempt's fill: first_fit starts every pending job that fits, in_order stops at the first that does not, one starts at most one per decision"},
 		{Name: "preempt_demand", Kind: String, Default: string(lsf.DemandRemaining), Choices: preemptDemandNames(),
@@ -132,6 +136,7 @@ func lsfConfig(d lsf.Discipline, v Values) lsf.Config {
 		Delta:            v.Float("delta"),
 		CheckpointCost:   sim.Time(v.Int("checkpoint_cost")),
 		DispatchDelay:    sim.Time(v.Int("dispatch_delay")),
+		DispatchRandom:   sim.Time(v.Int("dispatch_delay_random")),
 		Scan:             lsf.Scan(v.String("rtc_scan")),
 		DecisionInterval: sim.Time(v.Int("decision_interval")),
 		PreemptDemand:    lsf.PreemptDemand(v.String("preempt_demand")),

@@ -222,7 +222,13 @@
 //   - -adsubset: N' and subset-sum over the candidates, as lsf-rtc-adsubset.
 //
 // Every (re)start holds its processors idle for DispatchDelay first (§5:
-// "up to thirty seconds"); resuming a suspended job does not.
+// "up to thirty seconds"); resuming a suspended job does not. With
+// DispatchRandom each (re)start's delay also gets a draw from
+// 0..DispatchRandom whole seconds, from a PCG stream seeded with the task's
+// seed (the delay "up to" a bound that varies from start to start); over
+// table3 (30 replications) dispatch_delay_random 30 grades 100, 98 and 101
+// claims agree under spec seeds 1997, 1998 and 1999, against 101, 91 and
+// 97 without a delay and 101, 99 and 101 with a constant 15 s (its mean).
 //
 // # Cost
 //

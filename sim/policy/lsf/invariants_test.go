@@ -103,9 +103,12 @@ func checkInvariants(d lsf.Discipline, cfg lsf.Config, jobs []sim.Job, res *sim.
 			if served < e.Work-1e-6 || served >= e.Work+e.Speedup(lastK)+1e-6 {
 				add("job %d: served %v, demand %v (last speedup %v)", t.ID, served, e.Work, e.Speedup(lastK))
 			}
-			want := sim.Time(t.Flex.Checkpoints)*cfg.CheckpointCost + sim.Time(1+t.Flex.Checkpoints)*cfg.DispatchDelay
-			if t.OverheadTime != want {
-				add("job %d: overhead %d, want %d", t.ID, t.OverheadTime, want)
+			// Each (re)start's delay is DispatchDelay plus a draw in
+			// [0, DispatchRandom].
+			starts := sim.Time(1 + t.Flex.Checkpoints)
+			want := sim.Time(t.Flex.Checkpoints)*cfg.CheckpointCost + starts*cfg.DispatchDelay
+			if t.OverheadTime < want || t.OverheadTime > want+starts*cfg.DispatchRandom {
+				add("job %d: overhead %d, want %d plus at most %d", t.ID, t.OverheadTime, want, starts*cfg.DispatchRandom)
 			}
 		} else if served > e.Work {
 			add("unfinished job %d served %v > demand %v", t.ID, served, e.Work)
@@ -182,12 +185,13 @@ func TestInvariants(t *testing.T) {
 	}
 	for _, d := range lsf.Disciplines() {
 		for _, kc := range cases {
-			for _, delay := range []sim.Time{0, 30} {
-				t.Run(fmt.Sprintf("%s/demand=%v/speedup=%v/delay=%d", d, kc.demand, kc.speedup, delay), func(t *testing.T) {
+			for _, delay := range [][2]sim.Time{{0, 0}, {30, 0}, {0, 30}} {
+				t.Run(fmt.Sprintf("%s/demand=%v/speedup=%v/delay=%d/random=%d", d, kc.demand, kc.speedup, delay[0], delay[1]), func(t *testing.T) {
 					for _, seed := range seeds {
 						w := genWorkload(t, seed, 150, 100000)
 						cfg := lsf.DefaultConfig(d)
-						cfg.KnowDemand, cfg.KnowSpeedup, cfg.DispatchDelay = kc.demand, kc.speedup, delay
+						cfg.KnowDemand, cfg.KnowSpeedup = kc.demand, kc.speedup
+						cfg.DispatchDelay, cfg.DispatchRandom, cfg.Seed = delay[0], delay[1], seed
 						p, err := lsf.New(cfg)
 						if err != nil {
 							t.Fatal(err)
@@ -251,5 +255,57 @@ func TestDeterministic(t *testing.T) {
 		if outs[0] != outs[1] || math.IsNaN(0) {
 			t.Errorf("%s: two runs differ", d)
 		}
+	}
+}
+
+// TestDispatchRandom: the random dispatch delays are drawn from the seed
+// (the same seed gives the same schedule, another seed another one), stay
+// within [0, DispatchRandom], and vary; DispatchRandom 0 leaves the
+// schedule as without it, whatever the seed.
+func TestDispatchRandom(t *testing.T) {
+	w := genWorkload(t, 4, 150, 0)
+	runWith := func(d lsf.Discipline, random sim.Time, seed uint64) *sim.Result {
+		cfg := lsf.DefaultConfig(d)
+		cfg.DispatchRandom, cfg.Seed = random, seed
+		p, err := lsf.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), w.Procs, w.Jobs, p, sim.Options{Segments: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, d := range []lsf.Discipline{lsf.RTC, lsf.Preempt, lsf.Mig, lsf.MallAD} {
+		a, b, c := runWith(d, 30, 7), runWith(d, 30, 7), runWith(d, 30, 8)
+		if segments(a) != segments(b) {
+			t.Errorf("%s: the same seed gave two schedules", d)
+		}
+		if segments(a) == segments(c) {
+			t.Errorf("%s: seeds 7 and 8 gave the same schedule", d)
+		}
+		if segments(runWith(d, 0, 7)) != segments(runWith(d, 0, 8)) {
+			t.Errorf("%s: without random delays the seed changed the schedule", d)
+		}
+		// Every idle segment before work is a dispatch delay (checkpoints
+		// idle after work): under lsf-rtc and lsf-preempt each job's
+		// first segment is its delay when the draw is not 0.
+		seen := map[sim.Time]bool{}
+		for i := range a.Tasks {
+			tk := &a.Tasks[i]
+			if tk.OverheadTime < 0 || (d == lsf.RTC || d == lsf.Preempt) && tk.OverheadTime > 30 {
+				t.Errorf("%s: job %d overhead %d outside [0, 30]", d, tk.ID, tk.OverheadTime)
+			}
+			if d == lsf.RTC {
+				seen[tk.OverheadTime] = true
+			}
+		}
+		if d == lsf.RTC && len(seen) < 20 {
+			t.Errorf("lsf-rtc: only %d distinct delays over %d jobs", len(seen), len(a.Tasks))
+		}
+	}
+	if _, err := lsf.New(lsf.Config{Discipline: lsf.RTC, Quantum: 60, AcquiredRatio: 0.5, DemandRatio: 0.9, MaxJobsPerProc: 5, Delta: 5, DispatchRandom: -1}); err == nil {
+		t.Error("dispatch_delay_random -1 accepted")
 	}
 }

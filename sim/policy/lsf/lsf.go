@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -206,6 +207,14 @@ type Config struct {
 	// DispatchDelay is how long a (re)started job holds its processors idle
 	// before it works (>= 0).
 	DispatchDelay sim.Time
+	// DispatchRandom adds to each (re)start's DispatchDelay a delay drawn
+	// uniformly from 0..DispatchRandom whole seconds (>= 0; 0: none), §5's
+	// "It can take up to thirty seconds to dispatch a job" read as a
+	// delay that varies from start to start. The draws come from a PCG
+	// stream seeded with Seed, in the order of the (re)starts.
+	DispatchRandom sim.Time
+	// Seed seeds the DispatchRandom draws (the task's seed).
+	Seed uint64
 	// Scan is LSF-RTC's walk of the pending queue, also used by
 	// LSF-PREEMPT to fill free processors ("" is ScanFirstFit).
 	Scan Scan
@@ -257,6 +266,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: delta must be > 0, got %v", ErrConfig, c.Delta)
 	case c.CheckpointCost < 0 || c.DispatchDelay < 0:
 		return fmt.Errorf("%w: checkpoint_cost %d and dispatch_delay %d must be >= 0", ErrConfig, c.CheckpointCost, c.DispatchDelay)
+	case c.DispatchRandom < 0 || c.DispatchRandom > maxDispatchRandom:
+		return fmt.Errorf("%w: dispatch_delay_random must be in [0, %d], got %d", ErrConfig, maxDispatchRandom, c.DispatchRandom)
 	case c.Scan != "" && !slices.Contains(Scans, c.Scan):
 		return fmt.Errorf("%w: rtc_scan %q is not one of %v", ErrConfig, c.Scan, Scans)
 	case c.PreemptDemand != "" && !slices.Contains(PreemptDemands, c.PreemptDemand):
@@ -285,6 +296,7 @@ type Policy struct {
 	counts  []int       // jobs per processor (simple preemption)
 	crowded sim.ProcSet // processors holding MaxJobsPerProc jobs or more
 	q       queue       // queued jobs (simple preemption)
+	rng     *rand.Rand  // DispatchRandom's draws (nil without them)
 	// reference makes the simple-preemption disciplines and LSF-RTC
 	// decide over every job in the system instead of the queue index, and
 	// the others sort their candidates whole instead of from the last
@@ -349,6 +361,10 @@ func New(cfg Config) (*Policy, error) {
 // Init checks that every job is elastic, with one allocation unit.
 func (p *Policy) Init(m *sim.Machine) error {
 	p.m = m
+	p.rng = nil
+	if p.cfg.DispatchRandom > 0 {
+		p.rng = rand.New(rand.NewPCG(p.cfg.Seed, dispatchStream))
+	}
 	p.desired = make([]int, m.NumTasks())
 	for i := range m.NumTasks() {
 		t := m.Task(i)
@@ -720,8 +736,23 @@ func (p *Policy) runToCompletion() {
 // size is chosen with [sim.Machine.Mold], as for moldable jobs.
 func (p *Policy) dispatch(t *sim.Task, k int) {
 	if p.m.Mold(t, k) == nil {
-		_ = p.m.DispatchN(t, p.cfg.DispatchDelay) // a refused call ends the run (sim.ErrPolicy)
+		_ = p.m.DispatchN(t, p.delay()) // a refused call ends the run (sim.ErrPolicy)
 	}
+}
+
+// maxDispatchRandom bounds DispatchRandom (a day).
+const maxDispatchRandom = 86400
+
+// dispatchStream is the PCG stream of DispatchRandom's draws.
+const dispatchStream = 0xd15a7c4
+
+// delay returns the dispatch delay of the next (re)start: DispatchDelay
+// plus, with DispatchRandom, a draw from 0..DispatchRandom.
+func (p *Policy) delay() sim.Time {
+	if p.rng == nil {
+		return p.cfg.DispatchDelay
+	}
+	return p.cfg.DispatchDelay + sim.Time(p.rng.IntN(int(p.cfg.DispatchRandom)+1))
 }
 
 // dispatchOn starts or restarts t on the free processors set, sized with
@@ -730,7 +761,7 @@ func (p *Policy) dispatchOn(t *sim.Task, set sim.ProcSet) error {
 	if err := p.m.Mold(t, set.Len()); err != nil {
 		return err
 	}
-	return p.m.Dispatch(t, set, p.cfg.DispatchDelay)
+	return p.m.Dispatch(t, set, p.delay())
 }
 
 // migrate: LSF-MIG, LSF-MIG-AD(SUBSET), LSF-MALL-AD(SUBSET).
