@@ -6,7 +6,10 @@
 // what happened ([Policy.Arrive], [Policy.Finish], [Policy.Timer]) and then
 // makes its decisions once per instant in [Policy.Schedule] through the
 // narrow [Machine] API (Start, Suspend, Resume, Kill, timers, and the
-// admission, moldable and elastic calls of the sections below).
+// admission, moldable and elastic calls of the sections below). A call
+// the machine refuses ends the run with an error wrapping [ErrPolicy];
+// [Machine.Check] does the same for a policy's own broken invariant, such
+// as a [Profile] reservation that does not fit.
 //
 // # Time and the order of events
 //
