@@ -1,13 +1,10 @@
 package policy_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy"
-	"github.com/schedfarm/schedfarm/sim/simcheck"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
@@ -45,17 +42,7 @@ func TestConformance_HighLoad(t *testing.T) {
 						opts.Moldable = &workload.Moldability{Sigma: 1, RangeFactor: 2}
 					}
 					wl := loadWorkload(t, trace, opts)
-					p, err := policy.New(s.e.Name, s.params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
-					if err != nil {
-						t.Fatal(err)
-					}
-					res, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: true, CheckEvery: 97})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := simcheck.Check(wl.Jobs, res); err != nil {
-						t.Fatalf("invariants: %v", err)
-					}
+					runChecked(t, s.e.Name, s.params, 1, wl, 97)
 				})
 			}
 		}

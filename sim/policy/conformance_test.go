@@ -85,17 +85,7 @@ func TestConformance(t *testing.T) {
 					wl := loadSubset(t, trace, est, 2000, count, mold...)
 					var outs [2][]byte
 					for i := range outs {
-						p, err := policy.New(e.Name, nil, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
-						if err != nil {
-							t.Fatal(err)
-						}
-						res, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: true, CheckEvery: 97})
-						if err != nil {
-							t.Fatal(err)
-						}
-						if err := simcheck.Check(wl.Jobs, res); err != nil {
-							t.Fatalf("invariants: %v", err)
-						}
+						res := runChecked(t, e.Name, nil, 1, wl, 97)
 						var b bytes.Buffer
 						if err := metrics.WriteCSV(&b, metrics.Records(res), metrics.Schemes()); err != nil {
 							t.Fatal(err)
@@ -139,4 +129,23 @@ func TestReservationsKept(t *testing.T) {
 		}
 		t.Logf("%s: %d reservations, %d jobs started before theirs", name, promised, early)
 	}
+}
+
+// runChecked runs the policy name with params and seed on wl, recording
+// segments, with the engine checking its bookkeeping every checkEvery
+// instants, and checks the run's invariants with simcheck.
+func runChecked(tb testing.TB, name string, params map[string]any, seed uint64, wl *workload.Workload, checkEvery int) *sim.Result {
+	tb.Helper()
+	p, err := policy.New(name, params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: seed})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: true, CheckEvery: checkEvery})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := simcheck.Check(wl.Jobs, res); err != nil {
+		tb.Fatalf("invariants: %v", err)
+	}
+	return res
 }

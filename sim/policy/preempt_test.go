@@ -11,7 +11,6 @@ import (
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy"
-	"github.com/schedfarm/schedfarm/sim/simcheck"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
@@ -45,17 +44,7 @@ func TestPreempt_Invariants(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/%v", c.name, trace, est), func(t *testing.T) {
 					t.Parallel()
 					wl := loadSubset(t, trace, est, 4000, count)
-					p, err := policy.New(c.policy, c.params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 5})
-					if err != nil {
-						t.Fatal(err)
-					}
-					res, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: true, CheckEvery: 101})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := simcheck.Check(wl.Jobs, res); err != nil {
-						t.Fatalf("invariants: %v", err)
-					}
+					res := runChecked(t, c.policy, c.params, 5, wl, 101)
 					var susp, over int
 					for i := range res.Tasks {
 						susp += res.Tasks[i].Suspensions
