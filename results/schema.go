@@ -226,33 +226,7 @@ func appendTaskCols(b *array.RecordBuilder, dicts []*dictCol, pcs []paramCol, sw
 			str(text)
 			continue
 		}
-		fb := next()
-		switch {
-		case c.kind == policy.Bool:
-			bv, ok := v.(bool)
-			if !ok {
-				fb.AppendNulls(n)
-				continue
-			}
-			bb := fb.(*array.BooleanBuilder)
-			for range n {
-				bb.Append(bv)
-			}
-		case c.kind == policy.Int:
-			f, ok := number(v)
-			if !ok {
-				fb.AppendNulls(n)
-				continue
-			}
-			ints(fb, int64(f), n)
-		default:
-			f, ok := number(v)
-			if !ok {
-				fb.AppendNulls(n)
-				continue
-			}
-			floats(fb, f, n)
-		}
+		appendParam(next(), c.kind, v, n)
 	}
 	procs := int64(t.Workload.Procs)
 	if r != nil && r.Err == "" {
@@ -279,6 +253,38 @@ func appendTaskCols(b *array.RecordBuilder, dicts []*dictCol, pcs []paramCol, sw
 		} else {
 			fb.AppendNulls(n)
 		}
+	}
+}
+
+// appendParam appends the value v of a parameter of the given kind n
+// times to its typed column b (bool, int64 or float64); a value not of
+// the column's type is a null.
+func appendParam(b array.Builder, kind policy.Kind, v any, n int) {
+	switch kind {
+	case policy.Bool:
+		bv, ok := v.(bool)
+		if !ok {
+			b.AppendNulls(n)
+			return
+		}
+		bb := b.(*array.BooleanBuilder)
+		for range n {
+			bb.Append(bv)
+		}
+	case policy.Int:
+		f, ok := number(v)
+		if !ok {
+			b.AppendNulls(n)
+			return
+		}
+		ints(b, int64(f), n)
+	default:
+		f, ok := number(v)
+		if !ok {
+			b.AppendNulls(n)
+			return
+		}
+		floats(b, f, n)
 	}
 }
 
