@@ -331,52 +331,8 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 	// least minBytesPerJob per job.
 	recs = spareJobs.take(min(want, int(zh.FrameContentSize)/minBytesPerJob+1))
 	for rd.Next() {
-		rec := rd.RecordBatch()
-		if !rec.Schema().Equal(recordSchema) {
-			return nil, fmt.Errorf("%w: jobs schema %v", ErrCorrupt, rec.Schema())
-		}
-		cols := make([]*array.Int64, moldStart)
-		var fl [2]*array.Float64
-		for i := range cols {
-			switch c := rec.Column(i).(type) {
-			case *array.Int64:
-				cols[i] = c
-			case *array.Float64:
-				if i == 9 || i == 10 {
-					fl[i-9] = c
-				}
-			}
-		}
-		for i := range int(rec.NumCols()) {
-			if rec.Column(i).NullN() > 0 && !recordSchema.Field(i).Nullable {
-				return nil, fmt.Errorf("%w: null in jobs column %s", ErrCorrupt, recordSchema.Field(i).Name)
-			}
-		}
-		for k := 0; k < int(rec.NumRows()); k++ {
-			if len(recs) >= want {
-				return nil, fmt.Errorf("%w: more than %d jobs", ErrCorrupt, want)
-			}
-			recs = append(recs, metrics.Record{
-				JobID:         cols[0].Value(k),
-				Submit:        sim.Time(cols[1].Value(k)),
-				Start:         sim.Time(cols[2].Value(k)),
-				End:           sim.Time(cols[3].Value(k)),
-				Wait:          sim.Time(cols[4].Value(k)),
-				Runtime:       sim.Time(cols[5].Value(k)),
-				Estimate:      sim.Time(cols[6].Value(k)),
-				Procs:         int(cols[7].Value(k)),
-				Turnaround:    sim.Time(cols[8].Value(k)),
-				BSD:           fl[0].Value(k),
-				Slowdown:      fl[1].Value(k),
-				Suspensions:   int(cols[11].Value(k)),
-				SuspendedTime: sim.Time(cols[12].Value(k)),
-				OverheadTime:  sim.Time(cols[13].Value(k)),
-				Kills:         int(cols[14].Value(k)),
-				MQ:            readQueueJob(cols[15:18], k),
-				Elastic:       readElasticJob(rec, elasticFirst, k),
-			})
-			readMoldCols(rec.Columns()[moldStart:], k, &recs[len(recs)-1])
-			readQoSJob(rec, qosFirst, k, &recs[len(recs)-1])
+		if recs, err = appendBatch(recs, rd.RecordBatch(), want); err != nil {
+			return nil, err
 		}
 	}
 	if err := rd.Err(); err != nil {
@@ -387,6 +343,59 @@ func readRecords(b []byte, want int) (recs []metrics.Record, err error) {
 	}
 	if n, err := io.Copy(io.Discard, zr); n != 0 || err != nil {
 		return nil, fmt.Errorf("%w: %d bytes after the jobs (%v)", ErrCorrupt, n, err)
+	}
+	return recs, nil
+}
+
+// appendBatch appends the jobs of one record batch of a marshalled
+// result to recs; a batch of another schema, a null in a column that has
+// none, or more than want jobs in all is an [ErrCorrupt].
+func appendBatch(recs []metrics.Record, rec arrow.RecordBatch, want int) ([]metrics.Record, error) {
+	if !rec.Schema().Equal(recordSchema) {
+		return nil, fmt.Errorf("%w: jobs schema %v", ErrCorrupt, rec.Schema())
+	}
+	cols := make([]*array.Int64, moldStart)
+	var fl [2]*array.Float64
+	for i := range cols {
+		switch c := rec.Column(i).(type) {
+		case *array.Int64:
+			cols[i] = c
+		case *array.Float64:
+			if i == 9 || i == 10 {
+				fl[i-9] = c
+			}
+		}
+	}
+	for i := range int(rec.NumCols()) {
+		if rec.Column(i).NullN() > 0 && !recordSchema.Field(i).Nullable {
+			return nil, fmt.Errorf("%w: null in jobs column %s", ErrCorrupt, recordSchema.Field(i).Name)
+		}
+	}
+	for k := 0; k < int(rec.NumRows()); k++ {
+		if len(recs) >= want {
+			return nil, fmt.Errorf("%w: more than %d jobs", ErrCorrupt, want)
+		}
+		recs = append(recs, metrics.Record{
+			JobID:         cols[0].Value(k),
+			Submit:        sim.Time(cols[1].Value(k)),
+			Start:         sim.Time(cols[2].Value(k)),
+			End:           sim.Time(cols[3].Value(k)),
+			Wait:          sim.Time(cols[4].Value(k)),
+			Runtime:       sim.Time(cols[5].Value(k)),
+			Estimate:      sim.Time(cols[6].Value(k)),
+			Procs:         int(cols[7].Value(k)),
+			Turnaround:    sim.Time(cols[8].Value(k)),
+			BSD:           fl[0].Value(k),
+			Slowdown:      fl[1].Value(k),
+			Suspensions:   int(cols[11].Value(k)),
+			SuspendedTime: sim.Time(cols[12].Value(k)),
+			OverheadTime:  sim.Time(cols[13].Value(k)),
+			Kills:         int(cols[14].Value(k)),
+			MQ:            readQueueJob(cols[15:18], k),
+			Elastic:       readElasticJob(rec, elasticFirst, k),
+		})
+		readMoldCols(rec.Columns()[moldStart:], k, &recs[len(recs)-1])
+		readQoSJob(rec, qosFirst, k, &recs[len(recs)-1])
 	}
 	return recs, nil
 }
