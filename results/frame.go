@@ -116,22 +116,7 @@ func readFrame(path string, known map[string]*TaskCols, columns []string) (*Fram
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	f := &Frame{Num: map[string][]float64{}, Str: map[string][]string{}, File: map[string]string{}}
-	var indices []int
-	for i, fd := range schema.Fields() {
-		switch fd.Type.ID() {
-		case arrow.STRING, arrow.DICTIONARY:
-			f.File[fd.Name] = "str"
-		case arrow.FLOAT64, arrow.FLOAT32, arrow.INT64, arrow.INT32, arrow.UINT64, arrow.BOOL:
-			f.File[fd.Name] = "num"
-		}
-		taskCol := slices.Contains(taskColumnNames, fd.Name) || strings.HasPrefix(fd.Name, ParamPrefix)
-		if known != nil {
-			taskCol = fd.Name == "task_id"
-		}
-		if len(columns) == 0 || taskCol || slices.Contains(columns, fd.Name) {
-			indices = append(indices, i)
-		}
-	}
+	indices := f.selectColumns(schema, known != nil, columns)
 	var rgs []int
 	for i := range rdr.NumRowGroups() {
 		rgs = append(rgs, i)
@@ -179,6 +164,30 @@ func readFrame(path string, known map[string]*TaskCols, columns []string) (*Fram
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// selectColumns notes in f.File the kind of every column of schema and
+// returns the indices of those to read: the task columns (only task_id
+// when the task columns are known) and the named columns, or every
+// column when none is named.
+func (f *Frame) selectColumns(schema *arrow.Schema, known bool, columns []string) []int {
+	var indices []int
+	for i, fd := range schema.Fields() {
+		switch fd.Type.ID() {
+		case arrow.STRING, arrow.DICTIONARY:
+			f.File[fd.Name] = "str"
+		case arrow.FLOAT64, arrow.FLOAT32, arrow.INT64, arrow.INT32, arrow.UINT64, arrow.BOOL:
+			f.File[fd.Name] = "num"
+		}
+		taskCol := slices.Contains(taskColumnNames, fd.Name) || strings.HasPrefix(fd.Name, ParamPrefix)
+		if known {
+			taskCol = fd.Name == "task_id"
+		}
+		if len(columns) == 0 || taskCol || slices.Contains(columns, fd.Name) {
+			indices = append(indices, i)
+		}
+	}
+	return indices
 }
 
 // stringsOf returns the values of a string column, plain or dictionary
