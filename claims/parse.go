@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -122,24 +121,8 @@ func decodeYAML(data []byte) (*yaml.Node, int, error) {
 	return n, 0, nil
 }
 
-func describe(n *yaml.Node) string {
-	n = yamlnode.Resolve(n)
-	if n == nil {
-		return "nothing"
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.ShortTag() == "!!null" {
-			return "null"
-		}
-		return strconv.Quote(n.Value)
-	}
-	return "an unsupported node"
-}
+// describe names a node's shape for error messages.
+func describe(n *yaml.Node) string { return yamlnode.Describe(n) }
 
 // mapping calls f for every key of a mapping node in order, reporting
 // non-mappings, non-string keys and duplicate keys.

@@ -194,24 +194,8 @@ func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.N
 
 func (p *parser) list(n *yaml.Node, path string) []*yaml.Node { return p.walker().List(n, path) }
 
-func describe(n *yaml.Node) string {
-	n = yamlnode.Resolve(n)
-	if n == nil {
-		return "nothing"
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.ShortTag() == "!!null" {
-			return "null"
-		}
-		return strconv.Quote(n.Value)
-	}
-	return "an unsupported node"
-}
+// describe names a node's shape for error messages.
+func describe(n *yaml.Node) string { return yamlnode.Describe(n) }
 
 // str reads a string scalar.
 func (p *parser) str(n *yaml.Node, path string) (string, bool) {

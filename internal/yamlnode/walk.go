@@ -2,6 +2,7 @@ package yamlnode
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -104,6 +105,29 @@ func JoinPath(path, key string) string {
 		return key
 	}
 	return path + "." + key
+}
+
+// Describe names a node's shape for error messages: "nothing", "a
+// mapping", "a list", "null", or a scalar's value quoted. It is the
+// Describe of the claims and readings parsers; the spec parser quotes
+// only strings.
+func Describe(n *yaml.Node) string {
+	n = Resolve(n)
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!null" {
+			return "null"
+		}
+		return strconv.Quote(n.Value)
+	}
+	return "an unsupported node"
 }
 
 // Problem returns an error with its own text that wraps sentinel (for

@@ -135,3 +135,20 @@ func TestWalker(t *testing.T) {
 		t.Error("ParentPath or JoinPath")
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	doc, err := yamlnode.Decode([]byte("m: {a: 1}\nl: [1]\nn: null\ns: x y\ni: 3\nb: &x true\nr: *x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"m": "a mapping", "l": "a list", "n": "null", "s": `"x y"`, "i": `"3"`, "b": `"true"`, "r": `"true"`}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		k := doc.Content[i].Value
+		if got := yamlnode.Describe(doc.Content[i+1]); got != want[k] {
+			t.Errorf("Describe(%s) = %s, want %s", k, got, want[k])
+		}
+	}
+	if got := yamlnode.Describe(nil); got != "nothing" {
+		t.Errorf("yamlnode.Describe(nil) = %s, want nothing", got)
+	}
+}
