@@ -6,7 +6,6 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -170,27 +169,16 @@ func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.N
 
 func joinPath(path, key string) string { return yamlnode.JoinPath(path, key) }
 
-// describe names a node's shape for error messages.
+// describe names a node's shape for error messages as
+// [yamlnode.Describe] does, except that a scalar other than a string or
+// null is given as written (2, true), unquoted.
 func describe(n *yaml.Node) string {
-	n = yamlnode.Resolve(n)
-	if n == nil {
-		return "nothing"
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return "null"
-		case "!!str":
-			return strconv.Quote(n.Value)
+	if r := yamlnode.Resolve(n); r != nil && r.Kind == yaml.ScalarNode {
+		if tag := r.ShortTag(); tag != "!!str" && tag != "!!null" {
+			return r.Value
 		}
-		return n.Value
 	}
-	return "an unsupported node"
+	return yamlnode.Describe(n)
 }
 
 // list returns the items of a sequence node (aliases resolved); nonEmpty
