@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -52,18 +51,10 @@ var (
 // Load reads and parses a claims file; the paper must be the name of the
 // file's folder.
 func Load(path string, opts Options) (*File, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
 	if opts.Paper == "" {
 		opts.Paper = filepath.Base(filepath.Dir(path))
 	}
-	f, err := Parse(data, opts)
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		ve.File = path
-	}
+	f, err := yamlnode.ParseFile(path, "claims", func(data []byte) (*File, error) { return Parse(data, opts) })
 	if f != nil {
 		f.Path = path
 	}

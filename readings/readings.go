@@ -130,18 +130,10 @@ func Load(path string, opts Options) (*File, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxSize {
 		return nil, fmt.Errorf("read readings %s: %d bytes, want at most %d", path, fi.Size(), MaxSize)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read readings: %w", err)
-	}
 	if opts.Paper == "" {
 		opts.Paper = filepath.Base(filepath.Dir(path))
 	}
-	f, err := Parse(data, opts)
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		ve.File = path
-	}
+	f, err := yamlnode.ParseFile(path, "readings", func(data []byte) (*File, error) { return Parse(data, opts) })
 	if f != nil {
 		f.Path = path
 	}
