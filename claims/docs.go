@@ -1,10 +1,8 @@
 package claims
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/internal/atomicfile"
+	"github.com/schedfarm/schedfarm/internal/gendoc"
 )
 
 // Committed scorecards and the documents generated from them.
@@ -40,26 +39,7 @@ var (
 // LoadScorecards reads the committed scorecards under root/specs, by
 // paper.
 func LoadScorecards(root string) (map[string]*Scorecard, error) {
-	paths, err := filepath.Glob(filepath.Join(root, "specs", "*", CommittedScorecard))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]*Scorecard{}
-	for _, p := range paths {
-		s, err := ReadCSV(p)
-		if err != nil {
-			return nil, err
-		}
-		paper := filepath.Base(filepath.Dir(p))
-		if s.Paper == "" {
-			s.Paper = paper
-		}
-		if s.Paper != paper {
-			return nil, fmt.Errorf("%s: rows are of paper %q", p, s.Paper)
-		}
-		out[paper] = s
-	}
-	return out, nil
+	return gendoc.ByPaper(root, CommittedScorecard, ReadCSV, func(s *Scorecard) *string { return &s.Paper })
 }
 
 // UpdateDoc regenerates the scorecard sections of a Markdown document
@@ -67,37 +47,15 @@ func LoadScorecards(root string) (map[string]*Scorecard, error) {
 // (by paper). A marker naming a paper without a scorecard or a figure
 // without claims is an error.
 func UpdateDoc(text string, cards map[string]*Scorecard) (string, map[string][]string, error) {
-	var b strings.Builder
 	covered := map[string][]string{}
-	var errs []error
-	rest := text
-	for {
-		loc := beginRE.FindStringSubmatchIndex(rest)
-		if loc == nil {
-			b.WriteString(rest)
-			break
-		}
-		begin := rest[loc[0]:loc[1]]
-		line := 1 + strings.Count(text[:len(text)-len(rest)+loc[0]], "\n")
-		b.WriteString(rest[:loc[1]])
-		after := rest[loc[1]:]
-		end := strings.Index(after, endText)
-		if end < 0 {
-			return "", nil, fmt.Errorf("line %d: %s has no %s", line, begin, endText)
-		}
-		paper := ""
-		if loc[2] >= 0 {
-			paper = strings.TrimSpace(rest[loc[2]:loc[3]])
-		}
+	out, err := gendoc.Replace(text, beginRE, endText, func(m gendoc.Marker) (string, error) {
+		paper := strings.TrimSpace(m.Groups[0])
 		var figures []string
-		if loc[4] >= 0 {
-			for f := range strings.SplitSeq(strings.TrimPrefix(rest[loc[4]:loc[5]], ":"), ";") {
-				if f = strings.TrimSpace(f); f != "" {
-					figures = append(figures, f)
-				}
+		for f := range strings.SplitSeq(strings.TrimPrefix(m.Groups[1], ":"), ";") {
+			if f = strings.TrimSpace(f); f != "" {
+				figures = append(figures, f)
 			}
 		}
-		var gen string
 		switch {
 		case paper == "":
 			var papers []string
@@ -109,30 +67,27 @@ func UpdateDoc(text string, cards map[string]*Scorecard) (string, map[string][]s
 			for _, p := range papers {
 				lines = append(lines, cards[p].Summary())
 			}
-			gen = "\n\n```text\n" + strings.Join(lines, "\n") + "\n```\n\n"
+			return "\n\n```text\n" + strings.Join(lines, "\n") + "\n```\n\n", nil
 		case cards[paper] == nil:
-			errs = append(errs, fmt.Errorf("line %d: no scorecard for paper %s (specs/%s/%s)", line, paper, paper, CommittedScorecard))
+			return "", fmt.Errorf("line %d: no scorecard for paper %s (specs/%s/%s)", m.Line, paper, paper, CommittedScorecard)
 		case len(figures) == 0:
-			gen = "\n\n" + cards[paper].Summary() + "\n\n"
-		default:
-			sc := cards[paper]
-			have := sc.Figures()
-			for _, f := range figures {
-				if !slices.Contains(have, f) {
-					errs = append(errs, fmt.Errorf("line %d: paper %s has no claims of figure %q (have: %s)", line, paper, f, strings.Join(have, "; ")))
-				}
-				covered[paper] = append(covered[paper], f)
-			}
-			gen = "\n\n" + sc.MarkdownTable(figures...) + "\n"
+			return "\n\n" + cards[paper].Summary() + "\n\n", nil
 		}
-		b.WriteString(gen)
-		b.WriteString(endText)
-		rest = after[end+len(endText):]
+		sc := cards[paper]
+		have := sc.Figures()
+		var errs []error
+		for _, f := range figures {
+			if !slices.Contains(have, f) {
+				errs = append(errs, fmt.Errorf("line %d: paper %s has no claims of figure %q (have: %s)", m.Line, paper, f, strings.Join(have, "; ")))
+			}
+			covered[paper] = append(covered[paper], f)
+		}
+		return "\n\n" + sc.MarkdownTable(figures...) + "\n", errors.Join(errs...)
+	})
+	if err != nil {
+		return "", nil, err
 	}
-	if len(errs) > 0 {
-		return "", nil, errors.Join(errs...)
-	}
-	return b.String(), covered, nil
+	return out, covered, nil
 }
 
 // Docs returns the regenerated text of REPRODUCING.md and README.md under
@@ -183,17 +138,13 @@ func WriteDocs(root string) ([]string, error) {
 	var changed []string
 	for _, name := range []string{ReproducingDoc, ReadmeDoc} {
 		path := filepath.Join(root, name)
-		old, err := os.ReadFile(path)
+		wrote, err := gendoc.Write(path, docs[name])
 		if err != nil {
 			return nil, err
 		}
-		if bytes.Equal(old, []byte(docs[name])) {
-			continue
+		if wrote {
+			changed = append(changed, path)
 		}
-		if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write([]byte(docs[name])); return err }); err != nil {
-			return nil, err
-		}
-		changed = append(changed, path)
 	}
 	return changed, nil
 }

@@ -1,10 +1,7 @@
 package readings
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/claims"
-	"github.com/schedfarm/schedfarm/internal/atomicfile"
+	"github.com/schedfarm/schedfarm/internal/gendoc"
 )
 
 // Markers in REPRODUCING.md: the text between a begin marker and the next
@@ -28,64 +25,27 @@ var (
 // LoadTables reads the recorded readings tables under root/specs, by
 // paper.
 func LoadTables(root string) (map[string]*Table, error) {
-	paths, err := filepath.Glob(filepath.Join(root, "specs", "*", TableCSV))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]*Table{}
-	for _, p := range paths {
-		t, err := ReadCSV(p)
-		if err != nil {
-			return nil, err
-		}
-		paper := filepath.Base(filepath.Dir(p))
-		if t.Paper == "" {
-			t.Paper = paper
-		}
-		if t.Paper != paper {
-			return nil, fmt.Errorf("%s: rows are of paper %q", p, t.Paper)
-		}
-		out[paper] = t
-	}
-	return out, nil
+	return gendoc.ByPaper(root, TableCSV, ReadCSV, func(t *Table) *string { return &t.Paper })
 }
 
 // UpdateDoc regenerates the readings sections of a Markdown document from
 // the tables and returns the new text and the papers it has a section
 // for. A marker naming a paper without a table is an error.
 func UpdateDoc(text string, tables map[string]*Table) (string, []string, error) {
-	var b strings.Builder
 	var covered []string
-	var errs []error
-	rest := text
-	for {
-		loc := beginRE.FindStringSubmatchIndex(rest)
-		if loc == nil {
-			b.WriteString(rest)
-			break
+	out, err := gendoc.Replace(text, beginRE, endText, func(m gendoc.Marker) (string, error) {
+		paper := m.Groups[0]
+		t := tables[paper]
+		if t == nil {
+			return "", fmt.Errorf("line %d: no readings table for paper %s (specs/%s/%s)", m.Line, paper, paper, TableCSV)
 		}
-		line := 1 + strings.Count(text[:len(text)-len(rest)+loc[0]], "\n")
-		begin := rest[loc[0]:loc[1]]
-		paper := rest[loc[2]:loc[3]]
-		b.WriteString(rest[:loc[1]])
-		after := rest[loc[1]:]
-		end := strings.Index(after, endText)
-		if end < 0 {
-			return "", nil, fmt.Errorf("line %d: %s has no %s", line, begin, endText)
-		}
-		if t := tables[paper]; t == nil {
-			errs = append(errs, fmt.Errorf("line %d: no readings table for paper %s (specs/%s/%s)", line, paper, paper, TableCSV))
-		} else {
-			b.WriteString("\n\n" + t.MarkdownTable() + "\n")
-			covered = append(covered, paper)
-		}
-		b.WriteString(endText)
-		rest = after[end+len(endText):]
+		covered = append(covered, paper)
+		return "\n\n" + t.MarkdownTable() + "\n", nil
+	})
+	if err != nil {
+		return "", nil, err
 	}
-	if len(errs) > 0 {
-		return "", nil, errors.Join(errs...)
-	}
-	return b.String(), covered, nil
+	return out, covered, nil
 }
 
 // Doc returns REPRODUCING.md under root with its readings sections
@@ -126,14 +86,8 @@ func WriteDoc(root string) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(root, claims.ReproducingDoc)
-	old, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	if bytes.Equal(old, []byte(text)) {
-		return "", nil
-	}
-	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+	wrote, err := gendoc.Write(path, text)
+	if err != nil || !wrote {
 		return "", err
 	}
 	return path, nil

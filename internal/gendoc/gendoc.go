@@ -1,0 +1,119 @@
+// Package gendoc regenerates the generated sections of the project's
+// Markdown documents (REPRODUCING.md, README.md) from files recorded per
+// paper under specs/. A section is the text between a begin marker and
+// the next end marker; the claims package fills the scorecard sections
+// and the readings package the readings sections.
+package gendoc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/schedfarm/schedfarm/internal/atomicfile"
+)
+
+// ByPaper reads every root/specs/<paper>/<name> with read and returns the
+// values by paper. paper gives a value's paper key: an empty key is set
+// to the folder's name, and another name than the folder's is an error.
+func ByPaper[T any](root, name string, read func(path string) (T, error), paper func(T) *string) (map[string]T, error) {
+	paths, err := filepath.Glob(filepath.Join(root, "specs", "*", name))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]T{}
+	for _, p := range paths {
+		v, err := read(p)
+		if err != nil {
+			return nil, err
+		}
+		folder := filepath.Base(filepath.Dir(p))
+		key := paper(v)
+		if *key == "" {
+			*key = folder
+		}
+		if *key != folder {
+			return nil, fmt.Errorf("%s: rows are of paper %q", p, *key)
+		}
+		out[folder] = v
+	}
+	return out, nil
+}
+
+// Marker is one begin marker that [Replace] found.
+type Marker struct {
+	// Text is the marker as written.
+	Text string
+	// Line is the marker's line in the document, from 1.
+	Line int
+	// Groups are the texts of the begin pattern's parenthesised
+	// subexpressions, in order; "" for one that did not match.
+	Groups []string
+}
+
+// Replace returns text with the section after each match of begin, up to
+// the next end, replaced by what gen returns for that marker; the markers
+// stay. A begin marker without an end after it is an error at once ("line
+// N: MARKER has no END"); the errors of gen are gathered and returned
+// together, joined, after the whole text was read.
+func Replace(text string, begin *regexp.Regexp, end string, gen func(m Marker) (string, error)) (string, error) {
+	var b strings.Builder
+	var errs []error
+	rest := text
+	for {
+		loc := begin.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			b.WriteString(rest)
+			break
+		}
+		m := Marker{
+			Text: rest[loc[0]:loc[1]],
+			Line: 1 + strings.Count(text[:len(text)-len(rest)+loc[0]], "\n"),
+		}
+		for i := 2; i < len(loc); i += 2 {
+			g := ""
+			if loc[i] >= 0 {
+				g = rest[loc[i]:loc[i+1]]
+			}
+			m.Groups = append(m.Groups, g)
+		}
+		b.WriteString(rest[:loc[1]])
+		after := rest[loc[1]:]
+		stop := strings.Index(after, end)
+		if stop < 0 {
+			return "", fmt.Errorf("line %d: %s has no %s", m.Line, m.Text, end)
+		}
+		section, err := gen(m)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		b.WriteString(section)
+		b.WriteString(end)
+		rest = after[stop+len(end):]
+	}
+	if len(errs) > 0 {
+		return "", errors.Join(errs...)
+	}
+	return b.String(), nil
+}
+
+// Write replaces the file at path with text when its content differs
+// and reports whether it did.
+func Write(path, text string) (bool, error) {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	if bytes.Equal(old, []byte(text)) {
+		return false, nil
+	}
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+		return false, err
+	}
+	return true, nil
+}
