@@ -7,23 +7,25 @@ import (
 )
 
 // Sentinel errors wrapped by the problems a [ValidationError] lists and by
-// evaluation errors; test with [errors.Is].
+// evaluation errors; test with [errors.Is]. ErrSyntax to ErrValue are
+// the errors of the YAML format, the same values as the spec parser's
+// (sweep.ErrType is ErrType) and the readings parser's.
 var (
 	// ErrInvalid is matched by every [*ValidationError].
 	ErrInvalid = errors.New("invalid claims file")
 	// ErrSyntax means the file is not well-formed YAML.
-	ErrSyntax = errors.New("yaml syntax")
+	ErrSyntax = yamlnode.ErrSyntax
 	// ErrUnknownKey means a mapping has a key the format does not define.
-	ErrUnknownKey = errors.New("unknown key")
+	ErrUnknownKey = yamlnode.ErrUnknownKey
 	// ErrDuplicateKey means a mapping has the same key twice.
-	ErrDuplicateKey = errors.New("duplicate key")
+	ErrDuplicateKey = yamlnode.ErrDuplicateKey
 	// ErrRequired means a required key is missing or empty.
-	ErrRequired = errors.New("required")
+	ErrRequired = yamlnode.ErrRequired
 	// ErrType means a value has the wrong YAML shape or type.
-	ErrType = errors.New("wrong type")
+	ErrType = yamlnode.ErrType
 	// ErrValue means a value is out of range or not one of the allowed
 	// ones.
-	ErrValue = errors.New("bad value")
+	ErrValue = yamlnode.ErrValue
 	// ErrNoMatch means a claim's selection matches no row of the outputs.
 	ErrNoMatch = errors.New("selection matches nothing")
 	// ErrAmbiguous means a selection matches several rows where it must

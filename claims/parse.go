@@ -92,7 +92,7 @@ func (p *parser) walker() *yamlnode.Walker {
 			Report: func(path string, line int, err error) {
 				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err, OwnLine: true})
 			},
-			ErrType: ErrType, ErrDuplicateKey: ErrDuplicateKey, Describe: describe,
+			Describe: describe,
 		}
 	}
 	return &p.w

@@ -7,23 +7,25 @@ import (
 )
 
 // Sentinel errors wrapped by the problems a [ValidationError] lists; test
-// with [errors.Is].
+// with [errors.Is]. ErrSyntax to ErrValue are the errors of the YAML
+// format, the same values as the spec parser's (sweep.ErrType is ErrType)
+// and the claims parser's.
 var (
 	// ErrInvalid is matched by every [*ValidationError].
 	ErrInvalid = errors.New("invalid readings file")
 	// ErrSyntax means the file is not well-formed YAML.
-	ErrSyntax = errors.New("yaml syntax")
+	ErrSyntax = yamlnode.ErrSyntax
 	// ErrUnknownKey means a mapping has a key the format does not define.
-	ErrUnknownKey = errors.New("unknown key")
+	ErrUnknownKey = yamlnode.ErrUnknownKey
 	// ErrDuplicateKey means a mapping has the same key twice.
-	ErrDuplicateKey = errors.New("duplicate key")
+	ErrDuplicateKey = yamlnode.ErrDuplicateKey
 	// ErrRequired means a required key is missing or empty.
-	ErrRequired = errors.New("required")
+	ErrRequired = yamlnode.ErrRequired
 	// ErrType means a value has the wrong YAML shape or type.
-	ErrType = errors.New("wrong type")
+	ErrType = yamlnode.ErrType
 	// ErrValue means a value is out of range or not one of the allowed
 	// ones.
-	ErrValue = errors.New("bad value")
+	ErrValue = yamlnode.ErrValue
 	// ErrNoMatch means an override names no policy entry of the groups it
 	// applies to.
 	ErrNoMatch = errors.New("matches no policy entry")

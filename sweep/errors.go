@@ -9,22 +9,24 @@ import (
 // Sentinel errors wrapped by the problems a [ValidationError] lists; test
 // with [errors.Is]. Problems with policy names and parameters wrap the
 // policy registry's errors (policy.ErrUnknownPolicy, policy.ErrUnknownParam,
-// policy.ErrBadParam) instead.
+// policy.ErrBadParam) instead. ErrSyntax to ErrValue are the errors of
+// the YAML format, the same values as the claims and readings parsers'
+// (claims.ErrType is ErrType).
 var (
 	// ErrInvalidSpec is matched by every [*ValidationError].
 	ErrInvalidSpec = errors.New("invalid sweep spec")
 	// ErrSyntax means the spec is not well-formed YAML.
-	ErrSyntax = errors.New("yaml syntax")
+	ErrSyntax = yamlnode.ErrSyntax
 	// ErrUnknownKey means a mapping has a key the format does not define.
-	ErrUnknownKey = errors.New("unknown key")
+	ErrUnknownKey = yamlnode.ErrUnknownKey
 	// ErrDuplicateKey means a mapping has the same key twice.
-	ErrDuplicateKey = errors.New("duplicate key")
+	ErrDuplicateKey = yamlnode.ErrDuplicateKey
 	// ErrRequired means a required key is missing or empty.
-	ErrRequired = errors.New("required")
+	ErrRequired = yamlnode.ErrRequired
 	// ErrType means a value has the wrong YAML shape or type.
-	ErrType = errors.New("wrong type")
+	ErrType = yamlnode.ErrType
 	// ErrValue means a value is out of range or not one of the allowed ones.
-	ErrValue = errors.New("bad value")
+	ErrValue = yamlnode.ErrValue
 	// ErrUnknownTrace means a trace is neither a shipped trace's name nor
 	// an existing file.
 	ErrUnknownTrace = errors.New("unknown trace")

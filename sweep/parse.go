@@ -40,7 +40,7 @@ func (p *parser) walker() *yamlnode.Walker {
 			Report: func(path string, line int, err error) {
 				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err})
 			},
-			ErrType: ErrType, ErrDuplicateKey: ErrDuplicateKey, Describe: describe,
+			Describe: describe,
 		}
 	}
 	return &p.w

@@ -7,6 +7,25 @@ import (
 	"strings"
 )
 
+// The errors of the YAML format that the validating parsers (sweep,
+// claims, readings) share; each parser exports them under its own name,
+// so that sweep.ErrType and claims.ErrType are this one error.
+var (
+	// ErrSyntax means the file is not well-formed YAML.
+	ErrSyntax = errors.New("yaml syntax")
+	// ErrUnknownKey means a mapping has a key the format does not define.
+	ErrUnknownKey = errors.New("unknown key")
+	// ErrDuplicateKey means a mapping has the same key twice.
+	ErrDuplicateKey = errors.New("duplicate key")
+	// ErrRequired means a required key is missing or empty.
+	ErrRequired = errors.New("required")
+	// ErrType means a value has the wrong YAML shape or type.
+	ErrType = errors.New("wrong type")
+	// ErrValue means a value is out of range or not one of the allowed
+	// ones.
+	ErrValue = errors.New("bad value")
+)
+
 // FieldError is one problem of a validated file at a key path such as
 // "claims[3].select.category". The parsers export it under their own
 // names (sweep.FieldError, claims.FieldError, readings.FieldError).

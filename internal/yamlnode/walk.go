@@ -18,9 +18,6 @@ type Walker struct {
 	Lines map[string]int
 	// Report receives each problem: key path, line (0: unknown), error.
 	Report func(path string, line int, err error)
-	// ErrType and ErrDuplicateKey are the caller's sentinel errors for a
-	// value of the wrong shape and a repeated key.
-	ErrType, ErrDuplicateKey error
 	// Describe names a node's shape in messages ("a list", "null").
 	Describe func(n *yaml.Node) string
 }
@@ -54,20 +51,20 @@ func (w *Walker) Line(path string, n *yaml.Node) {
 func (w *Walker) Mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
 	n = Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
-		w.Add(path, n, Problem(w.ErrType, "must be a mapping, got %s", w.Describe(n)))
+		w.Add(path, n, Problem(ErrType, "must be a mapping, got %s", w.Describe(n)))
 		return
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := Resolve(n.Content[i]), Resolve(n.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode {
-			w.Add(path, k, Problem(w.ErrType, "keys must be strings, got %s", w.Describe(k)))
+			w.Add(path, k, Problem(ErrType, "keys must be strings, got %s", w.Describe(k)))
 			continue
 		}
 		kp := JoinPath(path, k.Value)
 		w.Line(kp, k)
 		if seen[k.Value] {
-			w.Add(kp, k, w.ErrDuplicateKey)
+			w.Add(kp, k, ErrDuplicateKey)
 			continue
 		}
 		seen[k.Value] = true
@@ -80,7 +77,7 @@ func (w *Walker) Mapping(n *yaml.Node, path string, f func(key string, v *yaml.N
 func (w *Walker) List(n *yaml.Node, path string) []*yaml.Node {
 	n = Resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
-		w.Add(path, n, Problem(w.ErrType, "must be a list, got %s", w.Describe(n)))
+		w.Add(path, n, Problem(ErrType, "must be a list, got %s", w.Describe(n)))
 		return nil
 	}
 	out := make([]*yaml.Node, len(n.Content))

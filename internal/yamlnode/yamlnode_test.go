@@ -91,14 +91,11 @@ func yamlLine(t *testing.T, err error) int {
 }
 
 func TestWalker(t *testing.T) {
-	errType, errDup := errors.New("wrong type"), errors.New("duplicate key")
 	var got []string
 	w := &yamlnode.Walker{
-		Lines:           map[string]int{},
-		Report:          func(path string, line int, err error) { got = append(got, fmt.Sprintf("%d %s: %v", line, path, err)) },
-		ErrType:         errType,
-		ErrDuplicateKey: errDup,
-		Describe:        func(n *yaml.Node) string { return "shape" },
+		Lines:    map[string]int{},
+		Report:   func(path string, line int, err error) { got = append(got, fmt.Sprintf("%d %s: %v", line, path, err)) },
+		Describe: func(n *yaml.Node) string { return "shape" },
 	}
 	root, err := yamlnode.Decode([]byte("a:\n  b: 1\n  b: 2\nc: 3\nd: [x]\n"))
 	if err != nil {
@@ -128,7 +125,7 @@ func TestWalker(t *testing.T) {
 	if fmt.Sprint(keys) != "[a a.b c d]" {
 		t.Errorf("keys %v", keys)
 	}
-	if !errors.Is(yamlnode.Problem(errType, "x %d", 1), errType) || yamlnode.Problem(errType, "x %d", 1).Error() != "x 1" {
+	if !errors.Is(yamlnode.Problem(yamlnode.ErrType, "x %d", 1), yamlnode.ErrType) || yamlnode.Problem(yamlnode.ErrType, "x %d", 1).Error() != "x 1" {
 		t.Error("Problem does not wrap its sentinel with its own text")
 	}
 	if yamlnode.ParentPath("a.b[2].c") != "a.b[2]" || yamlnode.ParentPath("a") != "" || yamlnode.JoinPath("", "a") != "a" || yamlnode.JoinPath("a", "b") != "a.b" {
