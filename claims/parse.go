@@ -65,6 +65,7 @@ func Load(path string, opts Options) (*File, error) {
 // once in a [*ValidationError], each with its key path and line.
 func Parse(data []byte, opts Options) (*File, error) {
 	p := &parser{opts: opts, f: &File{}, lines: map[string]int{}}
+	p.w = yamlnode.Collect(p.lines, &p.errs, true, describe)
 	p.parse(data)
 	if len(p.errs) > 0 {
 		return nil, &ValidationError{Problems: p.errs, Invalid: ErrInvalid}
@@ -77,26 +78,12 @@ type parser struct {
 	f     *File
 	errs  []*FieldError
 	lines map[string]int
-	w     yamlnode.Walker // see walker
+	w     yamlnode.Walker // the walker the parser shares with the spec and readings parsers
 }
 
 // add records a problem at path. Its line is n's, or else the line of the
 // closest enclosing key path seen while parsing.
-func (p *parser) add(path string, n *yaml.Node, err error) { p.walker().Add(path, n, err) }
-
-// walker returns the node walker the parser shares with the spec parser.
-func (p *parser) walker() *yamlnode.Walker {
-	if p.w.Lines == nil {
-		p.w = yamlnode.Walker{
-			Lines: p.lines,
-			Report: func(path string, line int, err error) {
-				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err, OwnLine: true})
-			},
-			Describe: describe,
-		}
-	}
-	return &p.w
-}
+func (p *parser) add(path string, n *yaml.Node, err error) { p.w.Add(path, n, err) }
 
 // decodeYAML decodes exactly one YAML document into a node tree; it
 // returns nil for an empty document, and with a syntax error its line (0:
@@ -118,12 +105,12 @@ func describe(n *yaml.Node) string { return yamlnode.Describe(n) }
 // mapping calls f for every key of a mapping node in order, reporting
 // non-mappings, non-string keys and duplicate keys.
 func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
-	p.walker().Mapping(n, path, f)
+	p.w.Mapping(n, path, f)
 }
 
 // list returns the items of a sequence node (aliases resolved), reporting
 // a node that is not a list.
-func (p *parser) list(n *yaml.Node, path string) []*yaml.Node { return p.walker().List(n, path) }
+func (p *parser) list(n *yaml.Node, path string) []*yaml.Node { return p.w.List(n, path) }
 
 func isScalar(n *yaml.Node) bool {
 	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null"
@@ -140,35 +127,11 @@ func (p *parser) text(n *yaml.Node, path string) (string, bool) {
 	return n.Value, true
 }
 
-func (p *parser) str(n *yaml.Node, path string) (string, bool) {
-	n = yamlnode.Resolve(n)
-	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		p.add(path, n, problem(ErrType, "must be a string, got %s", describe(n)))
-		return "", false
-	}
-	return n.Value, true
-}
+func (p *parser) str(n *yaml.Node, path string) (string, bool) { return p.w.Str(n, path) }
 
-func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) {
-	s, ok := p.str(n, path)
-	if ok && strings.TrimSpace(s) == "" {
-		p.add(path, n, problem(ErrRequired, "must not be empty"))
-		return "", false
-	}
-	return s, ok
-}
+func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) { return p.w.NonEmpty(n, path) }
 
-func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
-	n = yamlnode.Resolve(n)
-	if n != nil && n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
-		var f float64
-		if err := n.Decode(&f); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return f, true
-		}
-	}
-	p.add(path, n, problem(ErrType, "must be a finite number, got %s", describe(n)))
-	return 0, false
-}
+func (p *parser) number(n *yaml.Node, path string) (float64, bool) { return p.w.Number(n, path) }
 
 func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
 	n = yamlnode.Resolve(n)

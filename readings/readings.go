@@ -144,6 +144,7 @@ func Load(path string, opts Options) (*File, error) {
 // once in a [*ValidationError], each with its key path and line.
 func Parse(data []byte, opts Options) (*File, error) {
 	p := &parser{opts: opts, f: &File{}, lines: map[string]int{}}
+	p.w = yamlnode.Collect(p.lines, &p.errs, true, describe)
 	p.parse(data)
 	if len(p.errs) == 0 && opts.Groups != nil {
 		for i := range p.f.Readings {
@@ -165,48 +166,22 @@ type parser struct {
 	w     yamlnode.Walker
 }
 
-func (p *parser) walker() *yamlnode.Walker {
-	if p.w.Lines == nil {
-		p.w = yamlnode.Walker{
-			Lines: p.lines,
-			Report: func(path string, line int, err error) {
-				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err, OwnLine: true})
-			},
-			Describe: describe,
-		}
-	}
-	return &p.w
-}
-
-func (p *parser) add(path string, n *yaml.Node, err error) { p.walker().Add(path, n, err) }
+func (p *parser) add(path string, n *yaml.Node, err error) { p.w.Add(path, n, err) }
 
 func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
-	p.walker().Mapping(n, path, f)
+	p.w.Mapping(n, path, f)
 }
 
-func (p *parser) list(n *yaml.Node, path string) []*yaml.Node { return p.walker().List(n, path) }
+func (p *parser) list(n *yaml.Node, path string) []*yaml.Node { return p.w.List(n, path) }
 
 // describe names a node's shape for error messages.
 func describe(n *yaml.Node) string { return yamlnode.Describe(n) }
 
 // str reads a string scalar.
-func (p *parser) str(n *yaml.Node, path string) (string, bool) {
-	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		p.add(path, n, problem(ErrType, "must be a string, got %s", describe(n)))
-		return "", false
-	}
-	return n.Value, true
-}
+func (p *parser) str(n *yaml.Node, path string) (string, bool) { return p.w.Str(n, path) }
 
 // nonEmpty reads a string scalar that must not be blank.
-func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) {
-	s, ok := p.str(n, path)
-	if ok && strings.TrimSpace(s) == "" {
-		p.add(path, n, problem(ErrRequired, "must not be empty"))
-		return "", false
-	}
-	return s, ok
-}
+func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) { return p.w.NonEmpty(n, path) }
 
 func (p *parser) parse(data []byte) {
 	if len(data) > MaxSize {
@@ -225,7 +200,7 @@ func (p *parser) parse(data []byte) {
 		p.add("", nil, problem(ErrRequired, "readings file is empty"))
 		return
 	}
-	p.walker().Line("", root)
+	p.w.Line("", root)
 	var havePaper, haveReadings bool
 	p.mapping(root, "", func(key string, v *yaml.Node, path string) {
 		switch key {
@@ -278,7 +253,7 @@ func (p *parser) reading(n *yaml.Node, path string) Reading {
 	if n != nil {
 		r.Line = n.Line
 	}
-	p.walker().Line(path, n)
+	p.w.Line(path, n)
 	var haveID, haveSummary, haveSet bool
 	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
 		switch key {
@@ -338,7 +313,7 @@ func (p *parser) reading(n *yaml.Node, path string) Reading {
 
 func (p *parser) override(n *yaml.Node, path string) Override {
 	o := Override{path: path}
-	p.walker().Line(path, n)
+	p.w.Line(path, n)
 	var havePolicy, haveParams bool
 	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
 		switch key {
@@ -406,7 +381,7 @@ func (p *parser) names(n *yaml.Node, path, what string) []string {
 			p.add(ip, it, problem(ErrValue, "%s %q listed twice", what, s))
 			continue
 		}
-		p.walker().Line(ip, it)
+		p.w.Line(ip, it)
 		out = append(out, s)
 	}
 	return out

@@ -22,7 +22,7 @@ type parser struct {
 	errs       []*FieldError
 	traceCache map[string]traceRef // trace as written -> resolved
 	lines      map[string]int      // key path -> line of its value
-	w          yamlnode.Walker     // see walker
+	w          yamlnode.Walker     // shared with the claims and readings parsers
 	// per-entry resolved values used by expand
 	wl []workloadAxes
 	pl []policyAxes
@@ -30,21 +30,7 @@ type parser struct {
 
 // add records a problem at path. Its line is n's, or else the line of the
 // closest enclosing key path seen while parsing.
-func (p *parser) add(path string, n *yaml.Node, err error) { p.walker().Add(path, n, err) }
-
-// walker returns the node walker the parser shares with the claims parser.
-func (p *parser) walker() *yamlnode.Walker {
-	if p.w.Lines == nil {
-		p.w = yamlnode.Walker{
-			Lines: p.lines,
-			Report: func(path string, line int, err error) {
-				p.errs = append(p.errs, &FieldError{Path: path, Line: line, Err: err})
-			},
-			Describe: describe,
-		}
-	}
-	return &p.w
-}
+func (p *parser) add(path string, n *yaml.Node, err error) { p.w.Add(path, n, err) }
 
 // enumValue reads a string value that parse accepts. A value it rejects
 // is reported as an unknown what, naming the valid values.
@@ -65,7 +51,7 @@ func enumValue[T fmt.Stringer](p *parser, it item, what string, parse func(strin
 }
 
 // line records the line of the value at path.
-func (p *parser) line(path string, n *yaml.Node) { p.walker().Line(path, n) }
+func (p *parser) line(path string, n *yaml.Node) { p.w.Line(path, n) }
 
 var nameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
@@ -164,7 +150,7 @@ func decodeYAML(data []byte) (*yaml.Node, int, error) {
 // mapping calls f for every key of a mapping node in order, reporting
 // non-mappings, non-string keys and duplicate keys.
 func (p *parser) mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
-	p.walker().Mapping(n, path, f)
+	p.w.Mapping(n, path, f)
 }
 
 func joinPath(path, key string) string { return yamlnode.JoinPath(path, key) }
@@ -184,7 +170,7 @@ func describe(n *yaml.Node) string {
 // list returns the items of a sequence node (aliases resolved); nonEmpty
 // reports an empty list.
 func (p *parser) list(n *yaml.Node, path string, nonEmpty bool) []*yaml.Node {
-	out := p.walker().List(n, path)
+	out := p.w.List(n, path)
 	if out != nil && nonEmpty && len(out) == 0 {
 		p.add(path, n, problem(ErrRequired, "must not be empty"))
 	}
@@ -226,10 +212,10 @@ func (p *parser) scalars(n *yaml.Node, path string) []item {
 	return []item{{n, path}}
 }
 
+// str reads a string scalar of at most MaxStringLength bytes.
 func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 	n = yamlnode.Resolve(n)
-	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		p.add(path, n, problem(ErrType, "must be a string, got %s", describe(n)))
+	if _, ok := p.w.Str(n, path); !ok {
 		return "", false
 	}
 	if len(n.Value) > MaxStringLength {
@@ -239,17 +225,7 @@ func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 	return n.Value, true
 }
 
-func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
-	n = yamlnode.Resolve(n)
-	if n != nil && n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
-		var f float64
-		if err := n.Decode(&f); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return f, true
-		}
-	}
-	p.add(path, n, problem(ErrType, "must be a finite number, got %s", describe(n)))
-	return 0, false
-}
+func (p *parser) number(n *yaml.Node, path string) (float64, bool) { return p.w.Number(n, path) }
 
 func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
 	n = yamlnode.Resolve(n)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
 )
 
 // Defaults and limits of the spec format.
@@ -190,6 +192,7 @@ func Parse(data []byte, baseDir string) (*Spec, error) {
 		BaseDir: baseDir,
 	}
 	p := &parser{spec: s, traceCache: map[string]traceRef{}, lines: map[string]int{}}
+	p.w = yamlnode.Collect(p.lines, &p.errs, false, describe)
 	p.parse(data)
 	p.expand()
 	if len(p.errs) > 0 {

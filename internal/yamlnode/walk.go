@@ -2,6 +2,7 @@ package yamlnode
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,19 @@ type Walker struct {
 	Report func(path string, line int, err error)
 	// Describe names a node's shape in messages ("a list", "null").
 	Describe func(n *yaml.Node) string
+}
+
+// Collect returns a Walker that records key path lines in lines and
+// appends each problem to *errs as a [FieldError], with ownLine as its
+// OwnLine; describe names nodes in messages.
+func Collect(lines map[string]int, errs *[]*FieldError, ownLine bool, describe func(n *yaml.Node) string) Walker {
+	return Walker{
+		Lines: lines,
+		Report: func(path string, line int, err error) {
+			*errs = append(*errs, &FieldError{Path: path, Line: line, Err: err, OwnLine: ownLine})
+		},
+		Describe: describe,
+	}
 }
 
 // Add reports a problem at path; n (may be nil) gives its line.
@@ -85,6 +99,42 @@ func (w *Walker) List(n *yaml.Node, path string) []*yaml.Node {
 		out[i] = Resolve(c)
 	}
 	return out
+}
+
+// Str returns the text of a string scalar (aliases resolved); it reports
+// any other node.
+func (w *Walker) Str(n *yaml.Node, path string) (string, bool) {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		w.Add(path, n, Problem(ErrType, "must be a string, got %s", w.Describe(n)))
+		return "", false
+	}
+	return n.Value, true
+}
+
+// NonEmpty returns the text of a string scalar that is not blank; it
+// reports any other node, a blank string as [ErrRequired].
+func (w *Walker) NonEmpty(n *yaml.Node, path string) (string, bool) {
+	s, ok := w.Str(n, path)
+	if ok && strings.TrimSpace(s) == "" {
+		w.Add(path, n, Problem(ErrRequired, "must not be empty"))
+		return "", false
+	}
+	return s, ok
+}
+
+// Number returns the value of an int or float scalar that is finite; it
+// reports any other node.
+func (w *Walker) Number(n *yaml.Node, path string) (float64, bool) {
+	n = Resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
+		var f float64
+		if err := n.Decode(&f); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f, true
+		}
+	}
+	w.Add(path, n, Problem(ErrType, "must be a finite number, got %s", w.Describe(n)))
+	return 0, false
 }
 
 // ParentPath drops the last key or index of a key path.

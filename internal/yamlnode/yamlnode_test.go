@@ -149,3 +149,55 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("yamlnode.Describe(nil) = %s, want nothing", got)
 	}
 }
+
+// TestWalker_Scalars checks the scalar readers and the problems Collect
+// gathers from them, aliases resolved.
+func TestWalker_Scalars(t *testing.T) {
+	var errs []*yamlnode.FieldError
+	w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
+	root, err := yamlnode.Decode([]byte("s: &a text\nalias: *a\nblank: '  '\nnum: 2.5\nint: 3\nbad: .nan\nword: 'x'\nlist: [1]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[string]*yaml.Node{}
+	w.Mapping(root, "", func(key string, v *yaml.Node, _ string) { nodes[key] = v })
+	if s, ok := w.Str(nodes["alias"], "alias"); !ok || s != "text" {
+		t.Errorf("Str(alias)=%q, %v", s, ok)
+	}
+	if _, ok := w.Str(nodes["num"], "num"); ok {
+		t.Error("Str(number) succeeded")
+	}
+	if _, ok := w.NonEmpty(nodes["blank"], "blank"); ok {
+		t.Error("NonEmpty(blank) succeeded")
+	}
+	if s, ok := w.NonEmpty(nodes["s"], "s"); !ok || s != "text" {
+		t.Errorf("NonEmpty(text)=%q, %v", s, ok)
+	}
+	for key, want := range map[string]float64{"num": 2.5, "int": 3} {
+		if f, ok := w.Number(nodes[key], key); !ok || f != want {
+			t.Errorf("Number(%s)=%v, %v, want %v", key, f, ok, want)
+		}
+	}
+	for _, key := range []string{"bad", "word", "list"} {
+		if _, ok := w.Number(nodes[key], key); ok {
+			t.Errorf("Number(%s) succeeded", key)
+		}
+	}
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`line 4: num: must be a string, got "2.5"`,
+		`line 3: blank: must not be empty`,
+		`line 6: bad: must be a finite number, got ".nan"`,
+		`line 7: word: must be a finite number, got "x"`,
+		`line 8: list: must be a finite number, got a list`,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("problems\n%q\nwant\n%q", got, want)
+	}
+	if !errors.Is(errs[0], yamlnode.ErrType) || !errors.Is(errs[1], yamlnode.ErrRequired) {
+		t.Error("problems do not wrap ErrType and ErrRequired")
+	}
+}
