@@ -2,13 +2,13 @@ package claims_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // parseDir holds example claims files: ok-*.yaml must parse, bad-*.yaml
@@ -18,19 +18,7 @@ var parseDir = filepath.Join("testdata", "parse")
 
 func readExamples(tb testing.TB) map[string][]byte {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join(parseDir, "*.yaml"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no examples in %s: %v", parseDir, err)
-	}
-	out := map[string][]byte{}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out[filepath.Base(p)] = b
-	}
-	return out
+	return testkit.ReadFiles(tb, parseDir, "*.yaml")
 }
 
 func TestParse_Examples(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -17,19 +18,7 @@ var specDir = filepath.Join(testdata, "specs")
 
 func readSpecs(tb testing.TB) map[string][]byte {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join(specDir, "*.yaml"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no specs in %s: %v", specDir, err)
-	}
-	out := map[string][]byte{}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out[filepath.Base(p)] = b
-	}
-	return out
+	return testkit.ReadFiles(tb, specDir, "*.yaml")
 }
 
 func TestParse_Examples(t *testing.T) {

@@ -1,6 +1,7 @@
 // Package testkit holds helpers the project's tests share: gzip data
 // (a trace in one or more members, a gzip bomb, a gzipped file read
-// back), a buffer safe for concurrent use and polling for a condition.
+// back), a buffer safe for concurrent use, polling for a condition and
+// reading a folder's example files.
 // Only tests import it.
 package testkit
 
