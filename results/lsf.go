@@ -65,19 +65,9 @@ func readElasticJob(rec arrow.RecordBatch, first, k int) *metrics.ElasticInfo {
 	if col(0).IsNull(k) {
 		return nil
 	}
-	bl := func(i int) bool { c, _ := col(i).(*array.Boolean); return c != nil && c.Value(k) }
-	in := func(i int) int {
-		if c, ok := col(i).(*array.Int64); ok {
-			return int(c.Value(k))
-		}
-		return 0
-	}
-	fl := func(i int) float64 {
-		if c, ok := col(i).(*array.Float64); ok {
-			return c.Value(k)
-		}
-		return 0
-	}
+	bl := func(i int) bool { return boolAt(col(i), k) }
+	in := func(i int) int { return int(int64At(col(i), k)) }
+	fl := func(i int) float64 { return float64At(col(i), k) }
 	return &metrics.ElasticInfo{
 		Tagged: bl(0), Finished: bl(1), SeqFraction: fl(2), ProcsLast: in(3),
 		WorkDone: fl(4), Checkpoints: in(5), Migrations: in(6), Reconfigurations: in(7),

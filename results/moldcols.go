@@ -49,23 +49,11 @@ func moldBuilders(b *array.RecordBuilder, first int) []array.Builder {
 // readMoldCols sets j's moldable fields from row k of the columns cs (in
 // moldFields order); a null min_procs marks a rigid job.
 func readMoldCols(cs []arrow.Array, k int, j *metrics.Record) {
-	i64 := func(c arrow.Array) int64 {
-		if a, ok := c.(*array.Int64); ok && a.IsValid(k) {
-			return a.Value(k)
-		}
-		return 0
-	}
-	f64 := func(c arrow.Array) float64 {
-		if a, ok := c.(*array.Float64); ok && a.IsValid(k) {
-			return a.Value(k)
-		}
-		return 0
-	}
-	j.ProcsChosen = int(i64(cs[0]))
-	j.BaseRuntime = sim.Time(i64(cs[1]))
+	j.ProcsChosen = int(int64At(cs[0], k))
+	j.BaseRuntime = sim.Time(int64At(cs[1], k))
 	if cs[2] != nil && cs[2].IsValid(k) {
 		j.Moldable = true
-		j.MinProcs, j.MaxProcs = int(i64(cs[2])), int(i64(cs[3]))
-		j.Work, j.Speedup = f64(cs[4]), f64(cs[5])
+		j.MinProcs, j.MaxProcs = int(int64At(cs[2], k)), int(int64At(cs[3], k))
+		j.Work, j.Speedup = float64At(cs[4], k), float64At(cs[5], k)
 	}
 }

@@ -106,31 +106,20 @@ func appendQoSJob(b *array.RecordBuilder, first int, j *metrics.Record) {
 // readQoSJob reads row k of the qosJobFields columns of rec, from column
 // first on, into r.
 func readQoSJob(rec arrow.RecordBatch, first, k int, r *metrics.Record) {
-	i64 := func(c int) sim.Time {
-		a := rec.Column(first + c).(*array.Int64)
-		if a.IsNull(k) {
-			return 0
-		}
-		return sim.Time(a.Value(k))
-	}
-	f64 := func(c int) float64 {
-		a := rec.Column(first + c).(*array.Float64)
-		if a.IsNull(k) {
-			return 0
-		}
-		return a.Value(k)
-	}
-	if id := int64(i64(0)); id != r.JobID {
+	col := func(c int) arrow.Array { return rec.Column(first + c) }
+	i64 := func(c int) sim.Time { return sim.Time(int64At(col(c), k)) }
+	f64 := func(c int) float64 { return float64At(col(c), k) }
+	if id := int64At(col(0), k); id != r.JobID {
 		r.Origin = id
 	}
-	r.Rejected = !rec.Column(first + 1).(*array.Boolean).Value(k)
+	r.Rejected = !boolAt(col(1), k)
 	r.Deadline = i64(6)
 	r.LostWork = i64(12)
-	if rec.Column(first + 9).IsNull(k) {
+	if col(9).IsNull(k) {
 		return
 	}
 	r.QoS = &metrics.QoS{
-		DeadlineJob: rec.Column(first + 2).(*array.Boolean).Value(k),
+		DeadlineJob: boolAt(col(2), k),
 		Requested:   i64(3), Earliest: i64(4), Offered: i64(5),
 		Tolerance: f64(7), CategoryBSD: f64(9), Charge: f64(11),
 	}
