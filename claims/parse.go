@@ -1,7 +1,6 @@
 package claims
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -85,20 +84,6 @@ type parser struct {
 // closest enclosing key path seen while parsing.
 func (p *parser) add(path string, n *yaml.Node, err error) { p.w.Add(path, n, err) }
 
-// decodeYAML decodes exactly one YAML document into a node tree; it
-// returns nil for an empty document, and with a syntax error its line (0:
-// unknown).
-func decodeYAML(data []byte) (*yaml.Node, int, error) {
-	n, err := yamlnode.Decode(data)
-	switch {
-	case errors.Is(err, yamlnode.ErrMultipleDocuments):
-		return nil, yamlnode.ErrorLine(data, err), problem(ErrSyntax, "must be a single YAML document")
-	case err != nil:
-		return nil, yamlnode.ErrorLine(data, err), problem(ErrSyntax, "%v", err)
-	}
-	return n, 0, nil
-}
-
 // describe names a node's shape for error messages.
 func describe(n *yaml.Node) string { return yamlnode.Describe(n) }
 
@@ -178,9 +163,8 @@ func joinStrings[T ~string](vs []T) string {
 }
 
 func (p *parser) parse(data []byte) {
-	root, line, err := decodeYAML(data)
-	if err != nil {
-		p.errs = append(p.errs, &FieldError{Line: line, Err: err, OwnLine: true})
+	root, ok := p.w.Decode(data, "must be a single YAML document")
+	if !ok {
 		return
 	}
 	if root == nil {

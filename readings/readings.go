@@ -1,7 +1,6 @@
 package readings
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -188,13 +187,9 @@ func (p *parser) parse(data []byte) {
 		p.add("", nil, problem(ErrValue, "%d bytes, want at most %d", len(data), MaxSize))
 		return
 	}
-	root, err := yamlnode.Decode(data)
+	root, ok := p.w.Decode(data, "must be a single YAML document")
 	switch {
-	case errors.Is(err, yamlnode.ErrMultipleDocuments):
-		p.errs = append(p.errs, &FieldError{Line: yamlnode.ErrorLine(data, err), Err: problem(ErrSyntax, "must be a single YAML document"), OwnLine: true})
-		return
-	case err != nil:
-		p.errs = append(p.errs, &FieldError{Line: yamlnode.ErrorLine(data, err), Err: problem(ErrSyntax, "%v", err), OwnLine: true})
+	case !ok:
 		return
 	case root == nil:
 		p.add("", nil, problem(ErrRequired, "readings file is empty"))

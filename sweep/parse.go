@@ -56,9 +56,8 @@ func (p *parser) line(path string, n *yaml.Node) { p.w.Line(path, n) }
 var nameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 func (p *parser) parse(data []byte) {
-	root, line, err := decodeYAML(data)
-	if err != nil {
-		p.errs = append(p.errs, &FieldError{Line: line, Err: err})
+	root, ok := p.w.Decode(data, "spec must be a single YAML document")
+	if !ok {
 		return
 	}
 	if root == nil {
@@ -131,20 +130,6 @@ func (p *parser) parse(data []byte) {
 		p.outputs(outputs, outputsPath)
 	}
 	p.checkLabels()
-}
-
-// decodeYAML decodes exactly one YAML document into a node tree; it
-// returns nil for an empty document, and with a syntax error its line (0:
-// unknown).
-func decodeYAML(data []byte) (*yaml.Node, int, error) {
-	n, err := yamlnode.Decode(data)
-	switch {
-	case errors.Is(err, yamlnode.ErrMultipleDocuments):
-		return nil, yamlnode.ErrorLine(data, err), problem(ErrSyntax, "spec must be a single YAML document")
-	case err != nil:
-		return nil, yamlnode.ErrorLine(data, err), problem(ErrSyntax, "%v", err)
-	}
-	return n, 0, nil
 }
 
 // mapping calls f for every key of a mapping node in order, reporting

@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -34,6 +35,23 @@ func Collect(lines map[string]int, errs *[]*FieldError, ownLine bool, describe f
 		},
 		Describe: describe,
 	}
+}
+
+// Decode decodes exactly one YAML document with [Decode]. A syntax error
+// is reported as an [ErrSyntax] problem of the whole file at its line,
+// and a second document as one whose text is multiple; then Decode
+// returns false.
+func (w *Walker) Decode(data []byte, multiple string) (*yaml.Node, bool) {
+	n, err := Decode(data)
+	if err == nil {
+		return n, true
+	}
+	problem := Problem(ErrSyntax, "%v", err)
+	if errors.Is(err, ErrMultipleDocuments) {
+		problem = Problem(ErrSyntax, "%s", multiple)
+	}
+	w.Report("", ErrorLine(data, err), problem)
+	return nil, false
 }
 
 // Add reports a problem at path; n (may be nil) gives its line.

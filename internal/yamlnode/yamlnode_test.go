@@ -201,3 +201,35 @@ func TestWalker_Scalars(t *testing.T) {
 		t.Error("problems do not wrap ErrType and ErrRequired")
 	}
 }
+
+// TestWalker_Decode checks that a syntax error and a second document are
+// reported as ErrSyntax problems of the whole file at their lines.
+func TestWalker_Decode(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		ok       bool
+		want     string // the problem's text, "" for none
+	}{
+		{"OK", "a: 1\n", true, ""},
+		{"Empty", "", true, ""},
+		{"Syntax", "a: 1\nb: [\n", false, "line 2: yaml: line 2: did not find expected node content"},
+		{"Second", "a: 1\n---\nb: 2\n", false, "line 2: one document only"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var errs []*yamlnode.FieldError
+			w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
+			_, ok := w.Decode([]byte(tc.in), "one document only")
+			var got string
+			if len(errs) > 0 && errors.Is(errs[0], yamlnode.ErrSyntax) {
+				got = errs[0].Error()
+			}
+			wantN := 0
+			if tc.want != "" {
+				wantN = 1
+			}
+			if ok != tc.ok || len(errs) != wantN || got != tc.want {
+				t.Errorf("Decode()=%v with %v, want %v with %q", ok, errs, tc.ok, tc.want)
+			}
+		})
+	}
+}
