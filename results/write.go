@@ -101,135 +101,26 @@ func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultF
 	if err != nil {
 		return fmt.Errorf("write %s: %w", TablesMD, err)
 	}
-	created := false
-	if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
-		created = true
+	sw, err := newStreamWriter(dir, o, ts)
+	if err != nil {
+		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write outputs: %w", err)
+	defer func() { sw.cleanup(err) }()
+	if err := sw.openParquet(so.own); err != nil {
+		return err
 	}
-	var temps []*tempFile
-	defer func() {
-		for _, t := range temps {
-			t.abort() // no-op after a successful rename
-		}
-		if err != nil && created {
-			os.Remove(dir) // only if empty
-		}
-	}()
-	open := func(name string) (*tempFile, error) {
-		t, err := newTempFile(dir, name)
-		if err != nil {
-			return nil, fmt.Errorf("write %s: %w", name, err)
-		}
-		temps = append(temps, t)
-		return t, nil
-	}
-	type sink struct {
-		name string
-		tf   *tempFile
-		s    fileSink
-	}
-	var sinks []sink
-	var jobs *groupFile
-	for _, f := range []struct {
-		name string
-		make func(io.Writer) (fileSink, error)
-	}{
-		{JobsFile, func(w io.Writer) (fileSink, error) {
-			g, err := o.newJobs(w)
-			if err == nil && so.own {
-				jobs = g
-				g.keepDone = true
-			}
-			return g, err
-		}},
-		{SummaryFile, func(w io.Writer) (fileSink, error) { return o.newSummary(w) }},
-		{TasksFile, func(w io.Writer) (fileSink, error) { return o.newTasks(w) }},
-	} {
-		tf, err := open(f.name)
-		if err != nil {
-			return err
-		}
-		pf, err := f.make(tf.w)
-		if err != nil {
-			return fmt.Errorf("write %s: %w", f.name, err)
-		}
-		defer pf.release()
-		sinks = append(sinks, sink{f.name, tf, pf})
-	}
-	aggs := make([][]metrics.Aggregate, len(o.schemes))
 	for i := range tasks {
-		t := &tasks[i]
-		r, err := get(i)
-		switch {
-		case err != nil:
-			return fmt.Errorf("write outputs: result of task %d: %w", t.Index, err)
-		case r == nil:
-			return fmt.Errorf("write outputs: %w: task %d has no result", ErrMismatch, t.Index)
-		case r.TaskID != t.ID:
-			return fmt.Errorf("write outputs: %w: result %d is for task %.12s, not %.12s", ErrMismatch, i, r.TaskID, t.ID)
-		}
-		// Aggregates are computed once per task and scheme, for
-		// summary.parquet and the tables alike.
-		for si, s := range o.schemes {
-			aggs[si] = nil
-			if r.Err == "" {
-				aggs[si] = r.Summary(s)
-			}
-		}
-		for _, s := range sinks {
-			if err := s.s.add(t, r, aggs); err != nil {
-				return fmt.Errorf("write %s: %w", s.name, err)
-			}
-		}
-		ts.add(t, r, aggs)
-		if jobs != nil {
-			// Nothing holds the results whose rows are written any more.
-			for _, d := range jobs.takeDone() {
-				spareJobs.give(d.Jobs)
-				d.Jobs = nil
-			}
-		}
-	}
-	for _, s := range sinks {
-		if err := s.s.close(); err != nil {
-			return fmt.Errorf("write %s: %w", s.name, err)
-		}
-		s.s.release()
-		if err := s.tf.finish(); err != nil {
-			return fmt.Errorf("write %s: %w", s.name, err)
-		}
-	}
-	// The tables need their memory more than the Parquet writers'
-	// buffers and page encoder.
-	o.mem.drain()
-	pageEnc.drop()
-	st := ts.tables()
-	for _, f := range []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{TablesMD, st.WriteMarkdown},
-		{TablesCSV, st.WriteCSV},
-	} {
-		tf, err := open(f.name)
-		if err != nil {
+		if err := sw.writeTask(i, get); err != nil {
 			return err
 		}
-		if err := f.write(tf.w); err != nil {
-			return fmt.Errorf("write %s: %w", f.name, err)
-		}
-		if err := tf.finish(); err != nil {
-			return fmt.Errorf("write %s: %w", f.name, err)
-		}
 	}
-	for _, t := range temps {
-		if err := t.rename(); err != nil {
-			return fmt.Errorf("write outputs: %w", err)
-		}
+	if err := sw.closeParquet(); err != nil {
+		return err
 	}
-	return nil
+	if err := sw.writeTables(); err != nil {
+		return err
+	}
+	return sw.commit()
 }
 
 // StreamOption is an option of [StreamOutputs].
