@@ -277,58 +277,107 @@ func writeStatsFiles(dir string, stats []WorkloadStats, formats []string, only s
 	if err := mkdir(dir); err != nil {
 		return nil, err
 	}
-	var files []string
-	write := func(name string, f func(io.Writer) error) error {
-		if !strings.HasPrefix(name, only) {
-			return nil
+	sw := &statsWriter{dir: dir, only: only}
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer, []WorkloadStats) error
+	}{
+		{"table1.md", WriteStatsTable},
+		{"fig01-weekly.csv", writeWeeklyCSV},
+		{"fig02-batches.csv", writeBatchesCSV},
+	} {
+		if err := sw.write(f.name, func(w io.Writer) error { return f.write(w, stats) }); err != nil {
+			return sw.files, err
 		}
-		path := filepath.Join(dir, name)
-		fh, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		err = f(fh)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			files = append(files, path)
-		}
+	}
+	figs := []figure{weeklyFigure(stats)}
+	for i := range stats {
+		figs = append(figs, batchFigures(i, &stats[i])...)
+	}
+	err := sw.saveFigures(figs, formats)
+	return sw.files, err
+}
+
+// statsWriter writes the files of [writeStatsFiles] whose names start
+// with only into dir, and lists the paths written.
+type statsWriter struct {
+	dir   string
+	only  string
+	files []string
+}
+
+// write creates the file name with f, unless the name is not one to
+// write.
+func (sw *statsWriter) write(name string, f func(io.Writer) error) error {
+	if !strings.HasPrefix(name, sw.only) {
+		return nil
+	}
+	path := filepath.Join(sw.dir, name)
+	fh, err := os.Create(path)
+	if err != nil {
 		return err
 	}
-	if err := write("table1.md", func(w io.Writer) error { return WriteStatsTable(w, stats) }); err != nil {
-		return files, err
+	err = f(fh)
+	if cerr := fh.Close(); err == nil {
+		err = cerr
 	}
-	if err := write("fig01-weekly.csv", func(w io.Writer) error {
-		fmt.Fprintln(w, "workload,week,jobs")
-		for _, st := range stats {
-			for k, n := range st.Weekly {
-				fmt.Fprintf(w, "%q,%d,%d\n", st.Name, k, n)
-			}
+	if err == nil {
+		sw.files = append(sw.files, path)
+	}
+	return err
+}
+
+// saveFigures saves each figure to write in every format.
+func (sw *statsWriter) saveFigures(figs []figure, formats []string) error {
+	for _, fg := range figs {
+		if !strings.HasPrefix(fg.name, sw.only) {
+			continue
 		}
-		return nil
-	}); err != nil {
-		return files, err
-	}
-	if err := write("fig02-batches.csv", func(w io.Writer) error {
-		fmt.Fprintln(w, "workload,batch,start,runtime_mean,runtime_cv,class1_mean,class1_cv,class2_mean,class2_cv,class3_mean,class3_cv,class4_mean,class4_cv,share1,share2,share3,share4")
-		for _, st := range stats {
-			for k, b := range st.Batches {
-				fmt.Fprintf(w, "%q,%d,%d,%g,%g", st.Name, k, b.Start, b.Runtime.Mean, b.Runtime.CV)
-				for c := range 4 {
-					fmt.Fprintf(w, ",%s,%s", csvNum(b.Class[c].Mean), csvNum(b.Class[c].CV))
-				}
-				for c := range 4 {
-					fmt.Fprintf(w, ",%g", b.Share[c])
-				}
-				fmt.Fprintln(w)
+		for _, ext := range formats {
+			path := filepath.Join(sw.dir, fg.name+"."+ext)
+			if err := fg.chart.Save(path); err != nil {
+				return err
 			}
+			sw.files = append(sw.files, path)
 		}
-		return nil
-	}); err != nil {
-		return files, err
 	}
-	var figs []figure
+	return nil
+}
+
+// writeWeeklyCSV writes fig01-weekly.csv: the jobs submitted per week of
+// each workload.
+func writeWeeklyCSV(w io.Writer, stats []WorkloadStats) error {
+	fmt.Fprintln(w, "workload,week,jobs")
+	for _, st := range stats {
+		for k, n := range st.Weekly {
+			fmt.Fprintf(w, "%q,%d,%d\n", st.Name, k, n)
+		}
+	}
+	return nil
+}
+
+// writeBatchesCSV writes fig02-batches.csv: per batch of each workload,
+// the runtime's mean and CV, overall and per class, and the class shares.
+func writeBatchesCSV(w io.Writer, stats []WorkloadStats) error {
+	fmt.Fprintln(w, "workload,batch,start,runtime_mean,runtime_cv,class1_mean,class1_cv,class2_mean,class2_cv,class3_mean,class3_cv,class4_mean,class4_cv,share1,share2,share3,share4")
+	for _, st := range stats {
+		for k, b := range st.Batches {
+			fmt.Fprintf(w, "%q,%d,%d,%g,%g", st.Name, k, b.Start, b.Runtime.Mean, b.Runtime.CV)
+			for c := range 4 {
+				fmt.Fprintf(w, ",%s,%s", csvNum(b.Class[c].Mean), csvNum(b.Class[c].CV))
+			}
+			for c := range 4 {
+				fmt.Fprintf(w, ",%g", b.Share[c])
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	return nil
+}
+
+// weeklyFigure is Fig. 1: the jobs submitted per week, one line per
+// workload.
+func weeklyFigure(stats []WorkloadStats) figure {
 	weekly := &plot.Lines{Title: "Jobs per week (Lawson & Smirni Fig. 1)", XLabel: "week", YLabel: "jobs submitted"}
 	for _, st := range stats {
 		xy := plot.XY{Name: st.Name}
@@ -338,67 +387,68 @@ func writeStatsFiles(dir string, stats []WorkloadStats, formats []string, only s
 		}
 		weekly.Series = append(weekly.Series, xy)
 	}
-	figs = append(figs, figure{name: "fig01-jobs-per-week", chart: weekly})
-	for i, st := range stats {
-		if len(st.Batches) == 0 {
-			continue
-		}
-		days := func(b *BatchStats) float64 { return float64(b.Start) / 86400 }
-		mk := func(title, ylabel string, series map[string]func(*BatchStats) float64, names []string) *plot.Lines {
-			l := &plot.Lines{Title: st.Name + "\n" + title, XLabel: "submit time of the batch's first job (days)", YLabel: ylabel}
-			for _, n := range names {
-				xy := plot.XY{Name: n}
-				for k := range st.Batches {
-					xy.X = append(xy.X, days(&st.Batches[k]))
-					xy.Y = append(xy.Y, series[n](&st.Batches[k]))
-				}
-				l.Series = append(l.Series, xy)
-			}
-			return l
-		}
-		names := []string{"all", "class 1", "class 2", "class 3", "class 4"}
-		cls := func(c int, cv bool) func(*BatchStats) float64 {
-			return func(b *BatchStats) float64 {
-				if c < 0 {
-					if cv {
-						return b.Runtime.CV
-					}
-					return b.Runtime.Mean
-				}
-				if cv {
-					return b.Class[c].CV
-				}
-				return b.Class[c].Mean
-			}
-		}
-		means, cvs := map[string]func(*BatchStats) float64{}, map[string]func(*BatchStats) float64{}
-		for k, n := range names {
-			means[n], cvs[n] = cls(k-1, false), cls(k-1, true)
-		}
-		shares := map[string]func(*BatchStats) float64{}
-		for c := range 4 {
-			shares[names[c+1]] = func(b *BatchStats) float64 { return b.Share[c] }
-		}
-		slugName := fmt.Sprintf("%d-%s", i, slug(st.Name))
-		figs = append(figs,
-			figure{name: "fig02-runtime-mean-" + slugName, chart: withLog(mk("mean runtime per batch (Fig. 2)", "mean runtime (s)", means, names))},
-			figure{name: "fig02-runtime-cv-" + slugName, chart: mk("runtime CV per batch (Fig. 2)", "CV of runtime", cvs, names)},
-			figure{name: "fig02-class-share-" + slugName, chart: mk("class shares per batch (Fig. 2)", "fraction of the batch's jobs", shares, names[1:])},
-		)
+	return figure{name: "fig01-jobs-per-week", chart: weekly}
+}
+
+// batchSeriesNames are the lines of the Fig. 2 charts: all jobs, then
+// the four classes.
+var batchSeriesNames = []string{"all", "class 1", "class 2", "class 3", "class 4"}
+
+// batchFigures are the three Fig. 2 charts of st, the i-th workload, over
+// its batches: mean runtime, runtime CV and class shares (none without
+// batches).
+func batchFigures(i int, st *WorkloadStats) []figure {
+	if len(st.Batches) == 0 {
+		return nil
 	}
-	for _, fg := range figs {
-		if !strings.HasPrefix(fg.name, only) {
-			continue
-		}
-		for _, ext := range formats {
-			path := filepath.Join(dir, fg.name+"."+ext)
-			if err := fg.chart.Save(path); err != nil {
-				return files, err
-			}
-			files = append(files, path)
-		}
+	names := batchSeriesNames
+	means, cvs := map[string]func(*BatchStats) float64{}, map[string]func(*BatchStats) float64{}
+	for k, n := range names {
+		means[n], cvs[n] = batchRuntime(k-1, false), batchRuntime(k-1, true)
 	}
-	return files, nil
+	shares := map[string]func(*BatchStats) float64{}
+	for c := range 4 {
+		shares[names[c+1]] = func(b *BatchStats) float64 { return b.Share[c] }
+	}
+	slugName := fmt.Sprintf("%d-%s", i, slug(st.Name))
+	return []figure{
+		{name: "fig02-runtime-mean-" + slugName, chart: withLog(batchLines(st, "mean runtime per batch (Fig. 2)", "mean runtime (s)", means, names))},
+		{name: "fig02-runtime-cv-" + slugName, chart: batchLines(st, "runtime CV per batch (Fig. 2)", "CV of runtime", cvs, names)},
+		{name: "fig02-class-share-" + slugName, chart: batchLines(st, "class shares per batch (Fig. 2)", "fraction of the batch's jobs", shares, names[1:])},
+	}
+}
+
+// batchLines is a chart of st's batches against the submit time (days)
+// of each batch's first job, with a line per name valued by series[name].
+func batchLines(st *WorkloadStats, title, ylabel string, series map[string]func(*BatchStats) float64, names []string) *plot.Lines {
+	l := &plot.Lines{Title: st.Name + "\n" + title, XLabel: "submit time of the batch's first job (days)", YLabel: ylabel}
+	for _, n := range names {
+		xy := plot.XY{Name: n}
+		for k := range st.Batches {
+			b := &st.Batches[k]
+			xy.X = append(xy.X, float64(b.Start)/86400)
+			xy.Y = append(xy.Y, series[n](b))
+		}
+		l.Series = append(l.Series, xy)
+	}
+	return l
+}
+
+// batchRuntime returns the value of a batch's runtime mean (or, with cv,
+// CV) for class c, or over all its jobs for c < 0.
+func batchRuntime(c int, cv bool) func(*BatchStats) float64 {
+	return func(b *BatchStats) float64 {
+		if c < 0 {
+			if cv {
+				return b.Runtime.CV
+			}
+			return b.Runtime.Mean
+		}
+		if cv {
+			return b.Class[c].CV
+		}
+		return b.Class[c].Mean
+	}
 }
 
 func withLog(l *plot.Lines) *plot.Lines { l.AutoLog = true; return l }
