@@ -1,16 +1,13 @@
 package claims_test
 
 import (
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/runner"
-	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/internal/sweeptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -97,27 +94,7 @@ func fixture(tb testing.TB) string {
 
 // writeSweep runs every task of a spec in this process and writes the
 // sweep's outputs into dir.
-func writeSweep(spec, dir string) error {
-	s, err := sweep.Parse([]byte(spec), ".")
-	if err != nil {
-		return err
-	}
-	tasks, err := s.Tasks()
-	if err != nil {
-		return err
-	}
-	paths := map[string]string{}
-	for _, tr := range s.Traces() {
-		paths[tr.SHA256] = tr.Path
-	}
-	res := make([]*results.TaskResult, len(tasks))
-	for i := range tasks {
-		if res[i], err = runner.Execute(context.Background(), &tasks[i], paths[tasks[i].Workload.TraceSHA256]); err != nil {
-			return err
-		}
-	}
-	return results.WriteOutputs(dir, s, tasks, res, "test")
-}
+func writeSweep(spec, dir string) error { return sweeptest.Write(spec, ".", dir) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()

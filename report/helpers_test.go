@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -79,21 +79,16 @@ func writeFixture(dir string) error {
 	if err != nil {
 		return err
 	}
-	paths := map[string]string{}
-	for _, tr := range spec.Traces() {
-		paths[tr.SHA256] = tr.Path
+	res, err := sweeptest.Run(context.Background(), spec, tasks)
+	if err != nil {
+		return err
 	}
-	var res []*results.TaskResult
-	for i := range tasks {
-		r, err := runner.Execute(context.Background(), &tasks[i], paths[tasks[i].Workload.TraceSHA256])
-		if err != nil {
-			return err
-		}
+	for i, r := range res {
 		if i == failedTask {
 			r = &results.TaskResult{TaskID: r.TaskID, Index: i, Err: "simulate: invented failure\nwith a second line"}
+			res[i] = r
 		}
 		r.Worker = "test"
-		res = append(res, r)
 	}
 	return results.WriteOutputs(dir, spec, tasks, res, "test")
 }

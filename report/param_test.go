@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"context"
 	"encoding/csv"
 	"os"
 	"path/filepath"
@@ -9,10 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/runner"
-	"github.com/schedfarm/schedfarm/sweep"
 )
 
 const qopsSpec = `
@@ -38,28 +36,8 @@ categories: [ss16]
 // TestRecipe_Panels draws param panels from a real qops sweep and checks
 // the table's numbers against summary.parquet's overall rows.
 func TestRecipe_Panels(t *testing.T) {
-	spec, err := sweep.Parse([]byte(qopsSpec), "testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tasks, err := spec.Tasks()
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths := map[string]string{}
-	for _, tr := range spec.Traces() {
-		paths[tr.SHA256] = tr.Path
-	}
-	var res []*results.TaskResult
-	for i := range tasks {
-		r, err := runner.Execute(context.Background(), &tasks[i], paths[tasks[i].Workload.TraceSHA256])
-		if err != nil {
-			t.Fatal(err)
-		}
-		res = append(res, r)
-	}
 	out := filepath.Join(t.TempDir(), "sweep")
-	if err := results.WriteOutputs(out, spec, tasks, res, "test"); err != nil {
+	if err := sweeptest.Write(qopsSpec, "testdata", out); err != nil {
 		t.Fatal(err)
 	}
 	r := report.Recipe{Name: "test/panels", Panels: []report.Panel{

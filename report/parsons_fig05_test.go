@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -37,13 +37,9 @@ seed: 5
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res []*results.TaskResult
-	for i := range tasks {
-		r, err := runner.Execute(context.Background(), &tasks[i], "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res = append(res, r)
+	res, err := sweeptest.Run(context.Background(), spec, tasks)
+	if err != nil {
+		t.Fatal(err)
 	}
 	sweepDir := filepath.Join(t.TempDir(), "sweep")
 	if err := results.WriteOutputs(sweepDir, spec, tasks, res, "test"); err != nil {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -58,20 +58,14 @@ func MustParse(tb testing.TB, spec string) (*sweep.Spec, []sweep.Task) {
 func MustRun(tb testing.TB, spec string) *run {
 	tb.Helper()
 	s, ts := MustParse(tb, spec)
-	r := &run{spec: s, tasks: ts}
-	paths := map[string]string{}
-	for _, tr := range s.Traces() {
-		paths[tr.SHA256] = tr.Path
+	res, err := sweeptest.Run(context.Background(), s, ts)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	for i := range ts {
-		res, err := runner.Execute(context.Background(), &ts[i], paths[ts[i].Workload.TraceSHA256])
-		if err != nil {
-			tb.Fatalf("Execute(task %d): %v", i, err)
-		}
-		res.Worker = fmt.Sprintf("worker-%d", i%2)
-		r.res = append(r.res, res)
+	for i, r := range res {
+		r.Worker = fmt.Sprintf("worker-%d", i%2)
 	}
-	return r
+	return &run{spec: s, tasks: ts, res: res}
 }
 
 // withWorkers returns copies of res as if run by other workers, slower.

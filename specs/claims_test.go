@@ -10,9 +10,9 @@ import (
 
 	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -148,15 +148,9 @@ func TestClaims_Rerun(t *testing.T) {
 				t.Skipf("no figure group with claims has at most %d tasks", maxRerunTasks)
 			}
 			out := t.TempDir()
-			paths := map[string]string{}
-			for _, tr := range spec.Traces() {
-				paths[tr.SHA256] = tr.Path
-			}
-			res := make([]*results.TaskResult, len(tasks))
-			for i := range tasks {
-				if res[i], err = runner.Execute(context.Background(), &tasks[i], paths[tasks[i].Workload.TraceSHA256]); err != nil {
-					t.Fatal(err)
-				}
+			res, err := sweeptest.Run(context.Background(), spec, tasks)
+			if err != nil {
+				t.Fatal(err)
 			}
 			if err := results.WriteOutputs(filepath.Join(out, group, "sweep"), spec, tasks, res, "test"); err != nil {
 				t.Fatal(err)

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
-	"github.com/schedfarm/schedfarm/runner"
-	"github.com/schedfarm/schedfarm/sweep"
 )
 
 // cliSpec is a tiny real sweep for the table and plot commands.
@@ -34,25 +33,8 @@ categories: [ss16, ss4]
 // mustSweepDir runs cliSpec in this process and returns its output directory.
 func mustSweepDir(t *testing.T) string {
 	t.Helper()
-	spec, err := sweep.Parse([]byte(cliSpec), ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tasks, _ := spec.Tasks()
-	paths := map[string]string{}
-	for _, tr := range spec.Traces() {
-		paths[tr.SHA256] = tr.Path
-	}
-	var res []*results.TaskResult
-	for i := range tasks {
-		r, err := runner.Execute(context.Background(), &tasks[i], paths[tasks[i].Workload.TraceSHA256])
-		if err != nil {
-			t.Fatal(err)
-		}
-		res = append(res, r)
-	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := results.WriteOutputs(dir, spec, tasks, res, "test"); err != nil {
+	if err := sweeptest.Write(cliSpec, ".", dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
