@@ -569,8 +569,18 @@ func ambiguity(p *picked, rows []int) error {
 
 // ambiguityHint is ambiguity with the advice to give.
 func ambiguityHint(p *picked, rows []int, hint string) error {
+	// The task columns, then the parameters in name order.
+	var params []string
+	for _, i := range rows {
+		for k := range p.f.Task(i).ParamValues {
+			if !slices.Contains(params, k) {
+				params = append(params, k)
+			}
+		}
+	}
+	slices.Sort(params)
 	var differ []string
-	for _, key := range []string{"trace", "label", "policy", "load", "estimates", "load_mode", "skip", "count", "procs"} {
+	for _, key := range append([]string{"trace", "label", "policy", "load", "estimates", "load_mode", "skip", "count", "procs"}, params...) {
 		var vals []string
 		for _, i := range rows {
 			if v := taskValue(p.f.Task(i), key); !slices.Contains(vals, v) {
@@ -579,26 +589,6 @@ func ambiguityHint(p *picked, rows []int, hint string) error {
 		}
 		if len(vals) > 1 {
 			differ = append(differ, fmt.Sprintf("%s (%s)", key, strings.Join(vals, ", ")))
-		}
-	}
-	var keys []string
-	for _, i := range rows {
-		for k := range p.f.Task(i).ParamValues {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		var vals []string
-		for _, i := range rows {
-			if v := taskValue(p.f.Task(i), k); !slices.Contains(vals, v) {
-				vals = append(vals, v)
-			}
-		}
-		if len(vals) > 1 {
-			differ = append(differ, fmt.Sprintf("%s (%s)", k, strings.Join(vals, ", ")))
 		}
 	}
 	what := "which do not differ in their task columns"
