@@ -64,8 +64,23 @@ func (s *Sweep) Transient(metric, baseline string, batch int, where []results.Fi
 	if err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
-	// Task index -> (workload, setting).
-	type pairKey [2]int
+	sums, err := s.batchMeans(col, batch, s.taskPairs(c, where))
+	if err != nil {
+		return nil, err
+	}
+	out := transientRatios(c, base, sums)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no transient series: no workload has both the baseline %q and another setting", baseline)
+	}
+	return out, nil
+}
+
+// pairKey is a (workload, setting) pair by its indices in a collation.
+type pairKey [2]int
+
+// taskPairs maps the index of each task of c that succeeded and matches
+// where to its (workload, setting) pair in c.
+func (s *Sweep) taskPairs(c *results.Collation, where []results.Filter) map[int]pairKey {
 	of := map[int]pairKey{}
 	for i := range s.Tasks {
 		tc := &s.Tasks[i].TaskCols
@@ -81,36 +96,64 @@ func (s *Sweep) Transient(metric, baseline string, batch int, where []results.Fi
 			of[tc.TaskIndex] = pairKey{wi, si}
 		}
 	}
-	type acc struct {
-		sum, start []float64
-		n          []int
+	return of
+}
+
+// batchSums accumulates the batch means of one (workload, setting) over
+// its replications: per batch, the sum of the replications' means, the
+// submit time of its first job and the number of replications.
+type batchSums struct {
+	sum, start []float64
+	n          []int
+}
+
+// add adds one replication: submit times and the metric's values of its
+// jobs in submit order, cut into batches of batch jobs (the final partial
+// batch and batches beyond the first replication's dropped).
+func (a *batchSums) add(submit, values []float64, batch int) {
+	nb := len(submit) / batch
+	for b := 0; b < nb && b < len(a.sum); b++ {
+		m := 0.0
+		for _, v := range values[b*batch : (b+1)*batch] {
+			m += v
+		}
+		a.sum[b] += m / float64(batch)
+		a.start[b] = submit[b*batch]
+		a.n[b]++
 	}
-	sums := map[pairKey]*acc{}
-	err = results.ReadJobSeries(filepath.Join(s.Dir, results.JobsFile), []string{"submit", col}, func(task int, cols [][]float64) error {
+}
+
+// mean is the mean over replications of batch k.
+func (a *batchSums) mean(k int) float64 { return a.sum[k] / float64(a.n[k]) }
+
+// batchMeans reads the submit times and column col of the jobs of the
+// tasks in of from jobs.parquet and sums the batch means per pair.
+func (s *Sweep) batchMeans(col string, batch int, of map[int]pairKey) (map[pairKey]*batchSums, error) {
+	sums := map[pairKey]*batchSums{}
+	err := results.ReadJobSeries(filepath.Join(s.Dir, results.JobsFile), []string{"submit", col}, func(task int, cols [][]float64) error {
 		k, ok := of[task]
 		if !ok {
 			return nil
 		}
-		nb := len(cols[0]) / batch
 		a := sums[k]
 		if a == nil {
-			a = &acc{sum: make([]float64, nb), start: make([]float64, nb), n: make([]int, nb)}
+			nb := len(cols[0]) / batch
+			a = &batchSums{sum: make([]float64, nb), start: make([]float64, nb), n: make([]int, nb)}
 			sums[k] = a
 		}
-		for b := 0; b < nb && b < len(a.sum); b++ {
-			m := 0.0
-			for _, v := range cols[1][b*batch : (b+1)*batch] {
-				m += v
-			}
-			a.sum[b] += m / float64(batch)
-			a.start[b] = cols[0][b*batch]
-			a.n[b]++
-		}
+		a.add(cols[0], cols[1], batch)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	return sums, nil
+}
+
+// transientRatios makes the series of every workload with baseline
+// results and every other setting with results on it, in collation
+// order.
+func transientRatios(c *results.Collation, base int, sums map[pairKey]*batchSums) []TransientSeries {
 	var out []TransientSeries
 	for wi, w := range c.Workloads {
 		b := sums[pairKey{wi, base}]
@@ -122,27 +165,31 @@ func (s *Sweep) Transient(metric, baseline string, batch int, where []results.Fi
 			if si == base || a == nil {
 				continue
 			}
-			ts := TransientSeries{Workload: w, Setting: st.Name}
-			for k := 0; k < len(a.sum) && k < len(b.sum); k++ {
-				if a.n[k] == 0 || b.n[k] == 0 {
-					continue
-				}
-				r := results.SlowdownRatio(b.sum[k]/float64(b.n[k]), a.sum[k]/float64(a.n[k]))
-				if math.IsNaN(r) {
-					continue
-				}
-				ts.Start = append(ts.Start, b.start[k])
-				ts.R = append(ts.R, r)
-			}
-			out = append(out, ts)
+			out = append(out, ratioSeries(w, st.Name, a, b))
 		}
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no transient series: no workload has both the baseline %q and another setting", baseline)
-	}
-	return out, nil
+	return out
 }
 
+// ratioSeries is R of setting a against baseline b per batch that both
+// have (and whose R is a number), at the baseline batch's start.
+func ratioSeries(w results.Workload, setting string, a, b *batchSums) TransientSeries {
+	ts := TransientSeries{Workload: w, Setting: setting}
+	for k := 0; k < len(a.sum) && k < len(b.sum); k++ {
+		if a.n[k] == 0 || b.n[k] == 0 {
+			continue
+		}
+		r := results.SlowdownRatio(b.mean(k), a.mean(k))
+		if math.IsNaN(r) {
+			continue
+		}
+		ts.Start = append(ts.Start, b.start[k])
+		ts.R = append(ts.R, r)
+	}
+	return ts
+}
+
+// matchFilters reports whether tc passes every filter of fs.
 func matchFilters(fs []results.Filter, tc *results.TaskCols) bool {
 	for _, f := range fs {
 		if !f.Match(tc) {
