@@ -163,6 +163,41 @@ func (c *Compaction) Released(start, dur Time, procs int) {
 // same starts, the same profile) provided the policy kept c informed of its
 // releases. It reports whether any start changed.
 func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Reservation) bool {
+	c.begin(p)
+	moved := false
+	c.Moved = c.Moved[:0]
+	for i := 0; i < n; i++ {
+		rv := r(i)
+		if rv.Start <= now || rv.Start == Never {
+			continue
+		}
+		long := c.cur.allows(rv) || c.prev.allows(rv)
+		touch := rv.Start <= max(c.cur.touch, c.prev.touch) && p.fitsJustBefore(c, rv)
+		if !long && !touch {
+			continue
+		}
+		at := rv.Start
+		if touch {
+			// The run of steps ending at rv.Start is new: rv fits from its
+			// start on (the rest of its window is its own place).
+			at = p.runStart(c.near, rv.Procs)
+		}
+		if long {
+			at = p.earliestNewRun(c, now, at, rv)
+		}
+		if at == rv.Start {
+			continue
+		}
+		p.move(c, i, rv, at)
+		moved = true
+	}
+	return moved
+}
+
+// begin starts a compression of p: it resets the bound of this
+// compression's releases (keeping the last one's with Carry) and the
+// memos, and records the releases made since the last compression.
+func (c *Compaction) begin(p *Profile) {
 	if len(c.cur.len) < p.size+2 {
 		c.cur.init(p.size + 2)
 		c.prev.init(p.size + 2)
@@ -184,84 +219,77 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 		p.bound(&c.cur, c, rv.Start, rv.Start+rv.Dur)
 	}
 	c.pending = c.pending[:0]
-	moved := false
-	c.Moved = c.Moved[:0]
-	for i := 0; i < n; i++ {
-		rv := r(i)
-		if rv.Start <= now || rv.Start == Never {
-			continue
-		}
-		long := c.cur.allows(rv) || c.prev.allows(rv)
-		touch := false
-		if rv.Start <= max(c.cur.touch, c.prev.touch) {
-			// The step before rv.Start: in start order it is found from
-			// the last one looked up (the next one is at or after it).
-			if c.Carry {
-				c.near = p.index(rv.Start - 1)
-			} else {
-				c.near = p.indexNear(c.near, rv.Start-1)
-			}
-			touch = p.free[c.near] >= rv.Procs
-		}
-		if !long && !touch {
-			continue
-		}
-		at := rv.Start
-		if touch {
-			// The run of steps ending at rv.Start is new: rv fits from its
-			// start on (the rest of its window is its own place).
-			at = p.runStart(c.near, rv.Procs)
-		}
-		if long {
-			// A new run of rv.Dur or more lies in the windows, and not
-			// before the memo of the last scan at rv.Procs that found
-			// none (unless a run entered since says otherwise).
-			f1, t1 := c.cur.window(rv.Procs)
-			f2, t2 := c.prev.window(rv.Procs)
-			from := max(now, min(f1, f2))
-			// No new run at rv.Procs starts before from, or none of
-			// shorter or more (when from is a memo's).
-			var shorter Time
-			m := &c.memo[rv.Procs]
-			if m.epoch == c.epoch && len(c.acts)-m.n <= maxMemoActs {
-				// Fold in the runs recorded since: each one either ends
-				// the memo at its start or makes the memo's duration
-				// longer than it, whichever keeps the memo for rv.
-				for _, a := range c.acts[m.n:] {
-					if a.h < rv.Procs || a.n < m.dur || a.start >= m.upTo {
-						continue
-					}
-					if a.n >= rv.Dur {
-						m.upTo = a.start
-					} else {
-						m.dur = a.n + 1
-					}
-				}
-				m.n = len(c.acts)
-				if rv.Dur >= m.dur && m.upTo > from {
-					from, shorter = m.upTo, m.dur
-				}
-			}
-			limit := at
-			var longest Time
-			if at, longest = p.earliestLong(from, max(t1, t2), limit, rv); at == limit {
-				up := max(limit, from)
-				*m = memo{epoch: c.epoch, dur: max(longest+1, shorter), upTo: up, n: len(c.acts)}
-				c.memoUpTo = max(c.memoUpTo, up)
-			}
-		}
-		if at == rv.Start {
-			continue
-		}
-		old := rv.Start
-		p.slide(c, rv, at, c.near)
-		rv.Start = at
-		moved = true
-		c.Moved = append(c.Moved, i)
-		// Processors came free where the old place does not overlap the new.
-		p.bound(&c.cur, c, max(old, at+rv.Dur), old+rv.Dur)
+}
+
+// fitsJustBefore reports whether the step just before rv.Start has
+// rv.Procs free, and leaves that step in c.near. In start order it is
+// found from the last one looked up (the next one is at or after it).
+func (p *Profile) fitsJustBefore(c *Compaction, rv *Reservation) bool {
+	if c.Carry {
+		c.near = p.index(rv.Start - 1)
+	} else {
+		c.near = p.indexNear(c.near, rv.Start-1)
 	}
-	return moved
+	return p.free[c.near] >= rv.Procs
+}
+
+// earliestNewRun returns the start of the first new run of rv.Dur or
+// more steps with rv.Procs free before limit, or limit when there is
+// none. Such a run lies in the windows of the two bounds, and not before
+// the memo of the last scan at rv.Procs that found none (unless a run
+// recorded since says otherwise); a scan that finds none leaves its memo.
+func (p *Profile) earliestNewRun(c *Compaction, now, limit Time, rv *Reservation) Time {
+	f1, t1 := c.cur.window(rv.Procs)
+	f2, t2 := c.prev.window(rv.Procs)
+	m := &c.memo[rv.Procs]
+	// No new run at rv.Procs starts before from, or none of shorter or
+	// more (when from is a memo's).
+	from, shorter := c.applyMemo(m, rv, max(now, min(f1, f2)))
+	at, longest := p.earliestLong(from, max(t1, t2), limit, rv)
+	if at == limit {
+		up := max(limit, from)
+		*m = memo{epoch: c.epoch, dur: max(longest+1, shorter), upTo: up, n: len(c.acts)}
+		c.memoUpTo = max(c.memoUpTo, up)
+	}
+	return at
+}
+
+// applyMemo returns where the scan for rv can start, from or later, and
+// the duration no run from there on reaches (0 when from is unchanged):
+// when m is of this compression and rv.Dur is at least its duration, the
+// scan starts at its limit. The runs recorded since m was made are first
+// folded in: each one either ends m at its start or makes m's duration
+// longer than it, whichever keeps m for rv.
+func (c *Compaction) applyMemo(m *memo, rv *Reservation, from Time) (Time, Time) {
+	if m.epoch != c.epoch || len(c.acts)-m.n > maxMemoActs {
+		return from, 0
+	}
+	for _, a := range c.acts[m.n:] {
+		if a.h < rv.Procs || a.n < m.dur || a.start >= m.upTo {
+			continue
+		}
+		if a.n >= rv.Dur {
+			m.upTo = a.start
+		} else {
+			m.dur = a.n + 1
+		}
+	}
+	m.n = len(c.acts)
+	if rv.Dur >= m.dur && m.upTo > from {
+		return m.upTo, m.dur
+	}
+	return from, 0
+}
+
+// move slides reservation i, rv, to start at at, lists it in c.Moved and
+// records the processors that came free where its old place does not
+// overlap the new.
+func (p *Profile) move(c *Compaction, i int, rv *Reservation, at Time) {
+	old := rv.Start
+	p.slide(c, rv, at, c.near)
+	rv.Start = at
+	c.Moved = append(c.Moved, i)
+	p.bound(&c.cur, c, max(old, at+rv.Dur), old+rv.Dur)
 }
 
 // slide moves rv, which is in the profile, to start at at (before
