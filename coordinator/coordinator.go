@@ -121,7 +121,7 @@ type config struct {
 	outDir      string
 	force       bool
 	progress    io.Writer
-	tty         *bool
+	tty         bool // progress is a terminal: a bar redrawn in place
 	interval    time.Duration
 	toolVersion string
 	watchEvery  time.Duration
@@ -144,10 +144,6 @@ func WithForce(force bool) Option { return func(c *config) { c.force = force } }
 // line every progress interval and each time another 5% of the tasks is
 // done.
 func WithProgress(w io.Writer) Option { return func(c *config) { c.progress = w } }
-
-// WithProgressBar forces the progress bar on or off, whatever the
-// progress writer is.
-func WithProgressBar(on bool) Option { return func(c *config) { c.tty = &on } }
 
 // WithProgressInterval sets the interval of plain progress lines (default
 // [DefaultProgressInterval]).
@@ -178,7 +174,7 @@ func WithWatch(every, idle time.Duration) Option {
 // New returns a coordinator keeping its state in store and reaching the
 // workers through nc. nc may be nil: then only sweeps whose results are
 // all cached can run. Options: [WithOutDir], [WithForce],
-// [WithProgress], [WithProgressBar], [WithProgressInterval],
+// [WithProgress], [WithProgressInterval],
 // [WithToolVersion], [WithLogger].
 func New(store *Store, nc *nats.Conn, opts ...Option) *Coordinator {
 	cfg := config{
@@ -194,10 +190,7 @@ func New(store *Store, nc *nats.Conn, opts ...Option) *Coordinator {
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if cfg.tty == nil {
-		tty := isTerminal(cfg.progress)
-		cfg.tty = &tty
-	}
+	cfg.tty = isTerminal(cfg.progress)
 	return &Coordinator{store: store, nc: nc, cfg: cfg, log: cfg.logger}
 }
 
@@ -533,7 +526,7 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	if err := r.uploadTraces(ctx, pending); err != nil {
 		return err
 	}
-	r.prog = newProgress(r.c.cfg.progress, *r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), len(r.states), r.failedCount(), r.c.store.Dir(), r.id, r.c.log)
+	r.prog = newProgress(r.c.cfg.progress, r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), len(r.states), r.failedCount(), r.c.store.Dir(), r.id, r.c.log)
 	defer r.prog.stop()
 	for id := range r.states {
 		r.prog.preset(id)

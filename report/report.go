@@ -1,7 +1,7 @@
 // Package report makes the tables and figures of a sweep from its output
 // directory (the folder with jobs.parquet, summary.parquet and
 // tasks.parquet): the per-category tables laid out like the papers'
-// tables ([Tables], [Sweep.WriteTables]) and PNG or SVG figures ([Plots]).
+// tables ([Sweep.Tables], [Sweep.WriteTables]) and PNG or SVG figures ([Plots]).
 //
 // The table logic lives in package results ([results.BuildTables]), so
 // the tables.md a sweep writes when it ends and the tables made here are
@@ -137,16 +137,6 @@ func whereText(fs []results.Filter) string {
 		parts[i] = f.String()
 	}
 	return strings.Join(parts, " and ")
-}
-
-// Tables reads the sweep in dir and builds its tables (see
-// [Sweep.Tables]).
-func Tables(dir string, opts results.TableOptions) ([]results.Table, error) {
-	s, err := Load(dir)
-	if err != nil {
-		return nil, err
-	}
-	return s.Tables(opts)
 }
 
 // WriteMarkdown writes the tables made with opts as a Markdown document:

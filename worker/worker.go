@@ -263,9 +263,6 @@ func New(nc *nats.Conn, opts ...Option) (*Worker, error) {
 	return &Worker{nc: nc, js: js, cfg: cfg, log: cfg.logger.With("worker", cfg.name)}, nil
 }
 
-// Name returns the worker's name as recorded in results.
-func (w *Worker) Name() string { return w.cfg.name }
-
 // ConsumerConfig is the configuration of the shared durable pull consumer
 // for the given AckWait and attempt limit.
 func ConsumerConfig(ackWait time.Duration, maxAttempts int) jetstream.ConsumerConfig {
