@@ -232,148 +232,25 @@ type each struct {
 	values []string
 }
 
+// claimInput is what the key pass of a claim finds besides the Claim's
+// own fields: its selections before the defaults and overlays, which
+// keys it has, its grade (parsed once the kind is known) and its each.
+type claimInput struct {
+	sel, a, b Selection
+	have      map[string]bool
+	grade     *yaml.Node
+	gradePath string
+	eachs     []each
+}
+
 // claim parses one claim and returns it expanded by its each.
 func (p *parser) claim(n *yaml.Node, path string) []Claim {
 	c := Claim{Line: n.Line, Factor: 1}
 	nErrs := len(p.errs)
-	var sel, a, b Selection
-	var haveSel, haveA, haveB, haveOp, haveDir, haveAlong, haveForm, haveFactor, haveValues, haveSpearman, havePairwise, haveSingle bool
-	var gradeNode *yaml.Node
-	var gradePath string
-	var eachs []each
+	in := claimInput{have: map[string]bool{}}
 	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
-		switch key {
-		case "id":
-			if s, ok := p.nonEmpty(v, kp); ok {
-				if !idRE.MatchString(s) {
-					p.add(kp, v, problem(ErrValue, "%q must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", s))
-				}
-				c.ID = s
-			}
-		case "figure":
-			if s, ok := p.nonEmpty(v, kp); ok {
-				c.Figure = s
-			}
-		case "quote":
-			if s, ok := p.nonEmpty(v, kp); ok {
-				if len(s) > MaxQuote {
-					p.add(kp, v, problem(ErrValue, "%d bytes; a quote is at most one sentence (%d bytes)", len(s), MaxQuote))
-				} else if i := secondSentence(s); i >= 0 {
-					p.add(kp, v, problem(ErrValue, "more than one sentence (the second starts at %q); quote one", clip(s[i:], 30)))
-				}
-				c.Quote = strings.Join(strings.Fields(s), " ")
-			}
-		case "kind":
-			if s, ok := p.str(v, kp); ok {
-				if !oneOf(Kind(s), Kinds) {
-					p.add(kp, v, problem(ErrValue, "unknown kind %q (valid: %s)", s, joinStrings(Kinds)))
-				}
-				c.Kind = Kind(s)
-			}
-		case "must":
-			c.Must, _ = p.boolean(v, kp)
-		case "reason":
-			if s, ok := p.nonEmpty(v, kp); ok {
-				c.Reason = strings.Join(strings.Fields(s), " ")
-			}
-		case "select":
-			haveSel = true
-			sel = p.selection(v, kp)
-		case "a":
-			haveA = true
-			a = p.selection(v, kp)
-		case "b":
-			haveB = true
-			b = p.selection(v, kp)
-		case "form":
-			haveForm = true
-			if s, ok := p.str(v, kp); ok {
-				if !oneOf(s, forms) {
-					p.add(kp, v, problem(ErrValue, "unknown form %q (valid: %s)", s, strings.Join(forms, ", ")))
-				}
-				c.Form = s
-			}
-		case "op":
-			haveOp = true
-			if s, ok := p.str(v, kp); ok {
-				if !oneOf(s, []string{"<", "<=", ">", ">="}) {
-					p.add(kp, v, problem(ErrValue, "unknown op %q (valid: <, <=, >, >=)", s))
-				}
-				c.Op = s
-			}
-		case "pairwise":
-			havePairwise = true
-			c.Pairwise, _ = p.boolean(v, kp)
-		case "single_run":
-			haveSingle = true
-			c.SingleRun, _ = p.boolean(v, kp)
-		case "factor":
-			haveFactor = true
-			if f, ok := p.number(v, kp); ok {
-				if f <= 0 {
-					p.add(kp, v, problem(ErrValue, "must be > 0, got %v", f))
-				}
-				c.Factor = f
-			}
-		case "along":
-			haveAlong = true
-			if s, ok := p.nonEmpty(v, kp); ok {
-				if !keyRE.MatchString(s) {
-					p.add(kp, v, problem(ErrValue, "%q is not a column or parameter name", s))
-				}
-				c.Along = s
-			}
-		case "values":
-			haveValues = true
-			c.Values = p.values(v, kp)
-			if len(c.Values) == 1 {
-				p.add(kp, v, problem(ErrValue, "a trend needs at least two points"))
-			}
-		case "direction":
-			haveDir = true
-			if s, ok := p.str(v, kp); ok {
-				if s != "increasing" && s != "decreasing" {
-					p.add(kp, v, problem(ErrValue, "%q: want increasing or decreasing", s))
-				}
-				c.Direction = s
-			}
-		case "spearman":
-			haveSpearman = true
-			if f, ok := p.number(v, kp); ok {
-				if f <= 0 || f > 1 {
-					p.add(kp, v, problem(ErrValue, "must be in (0, 1], got %v", f))
-				}
-				c.Spearman = f
-			}
-		case "expected":
-			if s, ok := p.text(v, kp); ok {
-				e, err := ParseExpect(s)
-				if err != nil {
-					p.add(kp, v, problem(ErrValue, "%v", err))
-				}
-				c.Expected = e
-			}
-		case "grade":
-			gradeNode, gradePath = v, kp
-		case "each":
-			p.mapping(v, kp, func(key string, v *yaml.Node, ep string) {
-				if !keyRE.MatchString(key) {
-					p.add(ep, v, problem(ErrValue, "%q is not a selection field or column name", key))
-					return
-				}
-				switch key {
-				case "table", "agg", "reps", "where", "per", "batch", "over", "across":
-					p.add(ep, v, problem(ErrValue, "each cannot vary %s", key))
-					return
-				}
-				vs := p.values(v, ep)
-				if len(vs) > 0 {
-					eachs = append(eachs, each{key, vs})
-				}
-			})
-		default:
-			p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(claimKeys, ", ")))
-		}
+		in.have[key] = true
+		p.claimKey(&c, &in, key, v, kp)
 	})
 	if n.Kind != yaml.MappingNode {
 		return nil
@@ -386,11 +263,164 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 			p.add(path+"."+req.key, n, problem(ErrRequired, "missing"))
 		}
 	}
-	if gradeNode != nil {
-		c.Grade = p.grade(gradeNode, gradePath, c.Kind)
+	if in.grade != nil {
+		c.Grade = p.grade(in.grade, in.gradePath, c.Kind)
 	}
-	c.Select = p.f.Defaults.overlay(sel)
-	// Kind-specific rules.
+	c.Select = p.f.Defaults.overlay(in.sel)
+	p.kindRules(&c, &in, path, n)
+	if len(p.errs) > nErrs {
+		return nil
+	}
+	// Check the selections now that defaults, overlays and each are applied.
+	expanded := expand(c, in.eachs)
+	for _, ec := range expanded {
+		for _, s := range selectionsOf(&ec) {
+			p.checkSelection(s.s, path+"."+s.name, n, &ec)
+		}
+		p.checkAlongCategories(&ec, path, n)
+		if len(p.errs) > nErrs {
+			return nil // one report per claim, not one per expansion
+		}
+	}
+	return expanded
+}
+
+// claimKey reads the value v of one key of a claim into c or in.
+func (p *parser) claimKey(c *Claim, in *claimInput, key string, v *yaml.Node, kp string) {
+	switch key {
+	case "id":
+		if s, ok := p.nonEmpty(v, kp); ok {
+			if !idRE.MatchString(s) {
+				p.add(kp, v, problem(ErrValue, "%q must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", s))
+			}
+			c.ID = s
+		}
+	case "figure":
+		if s, ok := p.nonEmpty(v, kp); ok {
+			c.Figure = s
+		}
+	case "quote":
+		if s, ok := p.nonEmpty(v, kp); ok {
+			if len(s) > MaxQuote {
+				p.add(kp, v, problem(ErrValue, "%d bytes; a quote is at most one sentence (%d bytes)", len(s), MaxQuote))
+			} else if i := secondSentence(s); i >= 0 {
+				p.add(kp, v, problem(ErrValue, "more than one sentence (the second starts at %q); quote one", clip(s[i:], 30)))
+			}
+			c.Quote = strings.Join(strings.Fields(s), " ")
+		}
+	case "kind":
+		if s, ok := p.str(v, kp); ok {
+			if !oneOf(Kind(s), Kinds) {
+				p.add(kp, v, problem(ErrValue, "unknown kind %q (valid: %s)", s, joinStrings(Kinds)))
+			}
+			c.Kind = Kind(s)
+		}
+	case "must":
+		c.Must, _ = p.boolean(v, kp)
+	case "reason":
+		if s, ok := p.nonEmpty(v, kp); ok {
+			c.Reason = strings.Join(strings.Fields(s), " ")
+		}
+	case "select":
+		in.sel = p.selection(v, kp)
+	case "a":
+		in.a = p.selection(v, kp)
+	case "b":
+		in.b = p.selection(v, kp)
+	case "form":
+		if s, ok := p.str(v, kp); ok {
+			if !oneOf(s, forms) {
+				p.add(kp, v, problem(ErrValue, "unknown form %q (valid: %s)", s, strings.Join(forms, ", ")))
+			}
+			c.Form = s
+		}
+	case "op":
+		if s, ok := p.str(v, kp); ok {
+			if !oneOf(s, []string{"<", "<=", ">", ">="}) {
+				p.add(kp, v, problem(ErrValue, "unknown op %q (valid: <, <=, >, >=)", s))
+			}
+			c.Op = s
+		}
+	case "pairwise":
+		c.Pairwise, _ = p.boolean(v, kp)
+	case "single_run":
+		c.SingleRun, _ = p.boolean(v, kp)
+	case "factor":
+		if f, ok := p.number(v, kp); ok {
+			if f <= 0 {
+				p.add(kp, v, problem(ErrValue, "must be > 0, got %v", f))
+			}
+			c.Factor = f
+		}
+	case "along":
+		if s, ok := p.nonEmpty(v, kp); ok {
+			if !keyRE.MatchString(s) {
+				p.add(kp, v, problem(ErrValue, "%q is not a column or parameter name", s))
+			}
+			c.Along = s
+		}
+	case "values":
+		c.Values = p.values(v, kp)
+		if len(c.Values) == 1 {
+			p.add(kp, v, problem(ErrValue, "a trend needs at least two points"))
+		}
+	case "direction":
+		if s, ok := p.str(v, kp); ok {
+			if s != "increasing" && s != "decreasing" {
+				p.add(kp, v, problem(ErrValue, "%q: want increasing or decreasing", s))
+			}
+			c.Direction = s
+		}
+	case "spearman":
+		if f, ok := p.number(v, kp); ok {
+			if f <= 0 || f > 1 {
+				p.add(kp, v, problem(ErrValue, "must be in (0, 1], got %v", f))
+			}
+			c.Spearman = f
+		}
+	case "expected":
+		if s, ok := p.text(v, kp); ok {
+			e, err := ParseExpect(s)
+			if err != nil {
+				p.add(kp, v, problem(ErrValue, "%v", err))
+			}
+			c.Expected = e
+		}
+	case "grade":
+		in.grade, in.gradePath = v, kp
+	case "each":
+		in.eachs = p.eachs(v, kp)
+	default:
+		p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(claimKeys, ", ")))
+	}
+}
+
+// eachs reads a claim's each: the values that each selection field or
+// column named takes.
+func (p *parser) eachs(n *yaml.Node, path string) []each {
+	var out []each
+	p.mapping(n, path, func(key string, v *yaml.Node, ep string) {
+		if !keyRE.MatchString(key) {
+			p.add(ep, v, problem(ErrValue, "%q is not a selection field or column name", key))
+			return
+		}
+		switch key {
+		case "table", "agg", "reps", "where", "per", "batch", "over", "across":
+			p.add(ep, v, problem(ErrValue, "each cannot vary %s", key))
+			return
+		}
+		vs := p.values(v, ep)
+		if len(vs) > 0 {
+			out = append(out, each{key, vs})
+		}
+	})
+	return out
+}
+
+// kindRules reports the keys that a claim of c's kind needs and lacks or
+// must not have, and sets what follows from the kind (a and b overlaid
+// on the selection, the default form).
+func (p *parser) kindRules(c *Claim, in *claimInput, path string, n *yaml.Node) {
 	forbid := func(key string, have bool, why string) {
 		if have {
 			p.add(path+"."+key, n, problem(ErrValue, "not used by %s claim%s", article(c.Kind), why))
@@ -404,36 +434,36 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 	}
 	switch c.Kind {
 	case KindValue, KindMonotonic, KindInvariant:
-		forbid("a", haveA, " (a and b are for ratio and order claims)")
-		forbid("b", haveB, " (a and b are for ratio and order claims)")
-		forbid("form", haveForm, "")
-		forbid("op", haveOp, "")
-		forbid("factor", haveFactor, "")
-		if !haveSel && isZero(p.f.Defaults) {
+		forbid("a", in.have["a"], " (a and b are for ratio and order claims)")
+		forbid("b", in.have["b"], " (a and b are for ratio and order claims)")
+		forbid("form", in.have["form"], "")
+		forbid("op", in.have["op"], "")
+		forbid("factor", in.have["factor"], "")
+		if !in.have["select"] && isZero(p.f.Defaults) {
 			need("select", false)
 		}
 	case KindRatio, KindOrder, KindCount:
-		need("a", haveA)
-		need("b", haveB)
-		c.A, c.B = c.Select.overlay(a), c.Select.overlay(b)
+		need("a", in.have["a"])
+		need("b", in.have["b"])
+		c.A, c.B = c.Select.overlay(in.a), c.Select.overlay(in.b)
 	}
 	if c.Kind != KindRatio {
-		forbid("pairwise", havePairwise, " (it compares a ratio's two sides batch by batch)")
+		forbid("pairwise", in.have["pairwise"], " (it compares a ratio's two sides batch by batch)")
 	}
 	if c.Kind != KindMonotonic && c.Kind != KindCount {
-		forbid("along", haveAlong, "")
-		forbid("values", haveValues, "")
+		forbid("along", in.have["along"], "")
+		forbid("values", in.have["values"], "")
 	}
 	if c.Kind != KindMonotonic {
-		forbid("direction", haveDir, "")
-		forbid("spearman", haveSpearman, "")
+		forbid("direction", in.have["direction"], "")
+		forbid("spearman", in.have["spearman"], "")
 	}
 	if c.Kind != KindValue {
-		forbid("single_run", haveSingle, " (trends compare our means; single_run places one number of the paper among our replications)")
+		forbid("single_run", in.have["single_run"], " (trends compare our means; single_run places one number of the paper among our replications)")
 	}
 	if c.SingleRun {
-		if gradeNode != nil {
-			p.add(gradePath, gradeNode, problem(ErrValue, "not used with single_run (the paper's value is graded by where it falls among our replications, not by a tolerance)"))
+		if in.grade != nil {
+			p.add(in.gradePath, in.grade, problem(ErrValue, "not used with single_run (the paper's value is graded by where it falls among our replications, not by a tolerance)"))
 		}
 		if c.Select.Reps != "" {
 			p.add(path+".select.reps", n, problem(ErrValue, "not used with single_run (it compares the paper's value with every replication's, not with their %s)", c.Select.Reps))
@@ -449,41 +479,26 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 			c.Form = "ratio"
 		}
 	case KindOrder:
-		need("op", haveOp)
+		need("op", in.have["op"])
 		forbid("expected", c.Expected.Set, " (it compares a with factor x b)")
 	case KindMonotonic:
-		need("along", haveAlong)
-		need("direction", haveDir)
+		need("along", in.have["along"])
+		need("direction", in.have["direction"])
 		forbid("expected", c.Expected.Set, " (it states a direction)")
-		if c.Along == "category" && !haveValues {
+		if c.Along == "category" && !in.have["values"] {
 			p.add(path+".values", n, problem(ErrRequired, "a trend along category needs values: the categories in order"))
 		}
 	case KindInvariant:
 		need("expected", c.Expected.Set)
-		forbid("grade", gradeNode != nil, " (an invariant holds exactly)")
+		forbid("grade", in.grade != nil, " (an invariant holds exactly)")
 	case KindCount:
-		need("op", haveOp)
-		need("along", haveAlong)
-		need("values", haveValues)
+		need("op", in.have["op"])
+		need("along", in.have["along"])
+		need("values", in.have["values"])
 		need("expected", c.Expected.Set)
-		forbid("form", haveForm, " (it counts where an order holds)")
-		p.checkCount(&c, path, n)
+		forbid("form", in.have["form"], " (it counts where an order holds)")
+		p.checkCount(c, path, n)
 	}
-	if len(p.errs) > nErrs {
-		return nil
-	}
-	// Check the selections now that defaults, overlays and each are applied.
-	expanded := expand(c, eachs)
-	for _, ec := range expanded {
-		for _, s := range selectionsOf(&ec) {
-			p.checkSelection(s.s, path+"."+s.name, n, &ec)
-		}
-		p.checkAlongCategories(&ec, path, n)
-		if len(p.errs) > nErrs {
-			return nil // one report per claim, not one per expansion
-		}
-	}
-	return expanded
 }
 
 // checkAlongCategories checks that every value of a trend or count along
