@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -46,12 +47,15 @@ func reproduceCommand() *cli.Command {
 			&cli.StringFlag{Name: "claims-only", Usage: "grade the claims against the existing outputs in `DIR` (out/reproduce, a paper's or a group's folder) without running"},
 			&cli.BoolFlag{Name: "record", Usage: "store the scorecards under specs/ and regenerate REPRODUCING.md's scorecard tables and README.md's summary lines"},
 			&cli.BoolFlag{Name: "readings", Usage: "also run the papers' figure groups under each reading of specs/PAPER/readings.yaml, grade them, and write OUT/PAPER/readings.{md,csv}"},
+			memProfileFlag(),
 		),
 		Action: runReproduce,
 	}
 }
 
-func runReproduce(c *cli.Context) error {
+func runReproduce(c *cli.Context) (err error) {
+	stopProfile := startMemProfile(c)
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	if dir := c.String("claims-only"); dir != "" {
 		if c.NArg() > 0 {
 			return cliUsageError(c, "--claims-only takes no figure groups: it grades what DIR holds")
