@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 )
 
 // Errors of the state store.
@@ -150,6 +151,20 @@ func OpenStoreReadOnly(dir string) (*Store, error) {
 // task order, when the outputs are written. Two 4 MB memtables and a
 // 2 MB block cache keep the store under about 20 MB of the coordinator's
 // memory.
+//
+// Results under spoolMin live in Badger's tables, and Badger builds each
+// table it flushes or compacts in the Go heap, up to ten at once, with
+// allocators it pools (eight kept, none freed while tables are being
+// built). With its defaults that took 250-460 MB of live heap once a
+// state held a few thousand results of 10-60 KB (a reproduction's
+// readings): a 4 KB block grows twice, to about three times its one
+// result, when a result does not fit it; tables grow from 2 MB by a
+// factor of two per level; and Snappy compresses each block into a second
+// buffer. So a block holds any result under spoolMin without growing,
+// every table is at most 1 MB, and blocks are not compressed (results are
+// zstd-compressed already; tables written with compression by earlier
+// versions are still read, Badger records each table's compression). See
+// TestStore_RecordResults_compactionMemory.
 func openStore(dir string, readOnly bool) (*Store, error) {
 	opts := badger.DefaultOptions(filepath.Join(dir, badgerDir)).
 		WithLogger(nil).
@@ -160,7 +175,11 @@ func openStore(dir string, readOnly bool) (*Store, error) {
 		WithBlockCacheSize(2 << 20).
 		WithValueLogFileSize(256 << 20).
 		WithMetricsEnabled(false).
-		WithNumCompactors(2)
+		WithNumCompactors(2).
+		WithCompression(options.None).
+		WithBaseTableSize(1 << 20).
+		WithBlockSize(spoolMin + 4<<10) // a result, its key and the block's trailer
+	opts.TableSizeMultiplier = 1
 	db, err := badger.Open(opts)
 	if err != nil {
 		// Badger does not wrap the lock error; its text is stable.
