@@ -30,7 +30,9 @@ func (s *Spec) Canonical() []byte {
 	if err := enc.Encode(&doc); err != nil {
 		return nil
 	}
-	enc.Close()
+	if err := enc.Close(); err != nil {
+		return nil // the end of the stream was not written: no canonical form
+	}
 	return b.Bytes()
 }
 
