@@ -10,7 +10,7 @@ import (
 // dictCol builds one row group of a string column of jobs.parquet or
 // summary.parquet as dictionary indices: the values in the order of their
 // first row, and each row's index among them. The column writer then takes
-// the dictionary once and the indices as they are ([newArray]), instead of
+// the dictionary once and the indices as they are ([dictCol.newArray]), instead of
 // hashing every row's string; the task columns repeat one value per task
 // and the category columns a handful, so most of their rows cost an index.
 //

@@ -2,10 +2,12 @@
 // project's validating parsers (sweep specs, claims and readings files),
 // which report problems by key path and line and so work on nodes, not
 // structs; it locates syntax errors ([ErrorLine]) and gives the parsers
-// one walker of mappings and lists ([Walker]), one problem error
-// ([Problem]) and the error types that list the problems ([FieldError],
-// [ValidationError]). Each parser keeps its own sentinel errors and
-// exports the error types under its own names.
+// one walker of documents, mappings, lists and scalars ([Walker], made
+// by [Collect]), one problem error ([Problem]), the errors of the YAML
+// format ([ErrSyntax], [ErrType], ...) and the error types that list the
+// problems ([FieldError], [ValidationError]). Each parser exports the
+// format's errors and the error types under its own names, beside
+// errors of its own (its ErrInvalid, and those of its file's rules).
 package yamlnode
 
 import (
