@@ -425,26 +425,50 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 		return nil, fmt.Errorf("%w: machine size %d", ErrInput, procs)
 	}
 	m := &Machine{size: procs, free: FullProcSet(procs), nfree: procs, opts: opts, policy: p}
+	if err := m.load(jobs); err != nil {
+		return nil, err
+	}
+	if err := p.Init(m); err != nil {
+		return nil, fmt.Errorf("init policy: %w", err)
+	}
+	res := &Result{Procs: procs}
+	queued, queuedAt := 0, Time(-1) // queue length since queuedAt
+	for {
+		at := m.nextInstant()
+		if at == Never {
+			break
+		}
+		if opts.Horizon > 0 && at > opts.Horizon {
+			m.now = opts.Horizon
+			m.cutOff()
+			break
+		}
+		if err := m.simulateInstant(at, res); err != nil {
+			return nil, err
+		}
+		res.queueFor(queued, queuedAt, at)
+		queued, queuedAt = m.Queued(), at
+		res.MaxQueue = max(res.MaxQueue, queued)
+		if m.taggedDone() {
+			m.cutOff()
+			break
+		}
+		if err := m.periodicChecks(ctx, res.Instants); err != nil {
+			return nil, err
+		}
+	}
+	res.queueFor(queued, queuedAt, m.now)
+	return m.result(res)
+}
+
+// load checks jobs and makes their tasks, in (Submit, input order).
+func (m *Machine) load(jobs []Job) error {
 	m.tasks = make([]Task, len(jobs))
 	order := make([]int, len(jobs))
 	var horizon horizon
-	for i, j := range jobs {
-		if j.Procs <= 0 || j.Procs > procs {
-			return nil, fmt.Errorf("%w: job %d needs %d processors on a %d-processor machine", ErrInput, j.ID, j.Procs, procs)
-		}
-		if j.Runtime <= 0 || j.Estimate <= 0 || j.Submit < 0 {
-			return nil, fmt.Errorf("%w: job %d: submit %d, runtime %d, estimate %d", ErrInput, j.ID, j.Submit, j.Runtime, j.Estimate)
-		}
-		if err := checkElastic(j, procs); err != nil {
-			return nil, err
-		}
-		if err := horizon.add(j); err != nil {
-			return nil, err
-		}
-		if a := j.Mold; a != nil && (a.Min < 1 || a.Max > procs || a.BaseProcs != j.Procs || a.BaseRuntime != j.Runtime ||
-			a.BaseEstimate != j.Estimate || a.Min > j.Procs || a.Max < j.Procs || a.Speedup == nil) {
-			return nil, fmt.Errorf("%w: job %d: moldable in [%d,%d] from %d processors, runtime %d, estimate %d on a %d-processor machine",
-				ErrInput, j.ID, a.Min, a.Max, a.BaseProcs, a.BaseRuntime, a.BaseEstimate, procs)
+	for i := range jobs {
+		if err := checkJob(&jobs[i], m.size, &horizon); err != nil {
+			return err
 		}
 		order[i] = i
 	}
@@ -462,72 +486,110 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 		}
 	}
 	m.taggedLeft = m.tagged
-	if err := p.Init(m); err != nil {
-		return nil, fmt.Errorf("init policy: %w", err)
+	return nil
+}
+
+// checkJob returns an error wrapping [ErrInput] when j cannot run on a
+// machine of procs processors, and adds j to the horizon h of the jobs
+// checked so far.
+func checkJob(j *Job, procs int, h *horizon) error {
+	if j.Procs <= 0 || j.Procs > procs {
+		return fmt.Errorf("%w: job %d needs %d processors on a %d-processor machine", ErrInput, j.ID, j.Procs, procs)
 	}
-	res := &Result{Procs: procs}
-	queued, queuedAt := 0, Time(-1) // queue length since queuedAt
-	for {
-		at := Never
-		if len(m.events) > 0 {
-			at = m.events.peek().at
+	if j.Runtime <= 0 || j.Estimate <= 0 || j.Submit < 0 {
+		return fmt.Errorf("%w: job %d: submit %d, runtime %d, estimate %d", ErrInput, j.ID, j.Submit, j.Runtime, j.Estimate)
+	}
+	if err := checkElastic(*j, procs); err != nil {
+		return err
+	}
+	if err := h.add(*j); err != nil {
+		return err
+	}
+	return checkMold(j, procs)
+}
+
+// checkMold returns an error wrapping [ErrInput] when the moldable
+// description of j (if any) does not fit j and the machine.
+func checkMold(j *Job, procs int) error {
+	if a := j.Mold; a != nil && (a.Min < 1 || a.Max > procs || a.BaseProcs != j.Procs || a.BaseRuntime != j.Runtime ||
+		a.BaseEstimate != j.Estimate || a.Min > j.Procs || a.Max < j.Procs || a.Speedup == nil) {
+		return fmt.Errorf("%w: job %d: moldable in [%d,%d] from %d processors, runtime %d, estimate %d on a %d-processor machine",
+			ErrInput, j.ID, a.Min, a.Max, a.BaseProcs, a.BaseRuntime, a.BaseEstimate, procs)
+	}
+	return nil
+}
+
+// nextInstant returns the time of the next event or arrival ([Never]
+// when there is none).
+func (m *Machine) nextInstant() Time {
+	at := Never
+	if len(m.events) > 0 {
+		at = m.events.peek().at
+	}
+	if m.next < len(m.tasks) && m.tasks[m.next].Submit < at {
+		at = m.tasks[m.next].Submit
+	}
+	return at
+}
+
+// simulateInstant simulates the instant at: the events due that come
+// before arrivals (ends, overheads), the arrivals, the other events due,
+// then the policy's Schedule; again, as long as a round changed
+// something at at. It ends the run after a million rounds.
+func (m *Machine) simulateInstant(at Time, res *Result) error {
+	m.now = at
+	for rounds := 0; ; rounds++ {
+		if rounds > 1_000_000 {
+			return m.fail(errors.New("no progress: the policy keeps creating work at one instant"))
 		}
-		if m.next < len(m.tasks) && m.tasks[m.next].Submit < at {
-			at = m.tasks[m.next].Submit
+		m.dirty = false
+		for len(m.events) > 0 && m.events.peek().at == at && m.events.peek().kind < evArrival {
+			m.apply(m.events.pop())
 		}
-		if at == Never {
-			break
+		m.arrive(at)
+		for len(m.events) > 0 && m.events.peek().at == at {
+			m.apply(m.events.pop())
 		}
-		if opts.Horizon > 0 && at > opts.Horizon {
-			m.now = opts.Horizon
-			m.cutOff()
-			break
+		m.policy.Schedule()
+		res.Instants++
+		if m.err != nil {
+			return m.err
 		}
-		m.now = at
-		for rounds := 0; ; rounds++ {
-			if rounds > 1_000_000 {
-				return nil, m.fail(errors.New("no progress: the policy keeps creating work at one instant"))
-			}
-			m.dirty = false
-			for len(m.events) > 0 && m.events.peek().at == at && m.events.peek().kind < evArrival {
-				m.apply(m.events.pop())
-			}
-			for m.next < len(m.tasks) && m.tasks[m.next].Submit == at {
-				t := &m.tasks[m.next]
-				m.next++
-				t.State = Waiting
-				t.Since = at
-				p.Arrive(t)
-			}
-			for len(m.events) > 0 && m.events.peek().at == at {
-				m.apply(m.events.pop())
-			}
-			p.Schedule()
-			res.Instants++
-			if m.err != nil {
-				return nil, m.err
-			}
-			if !m.dirty {
-				break
-			}
-		}
-		res.queueFor(queued, queuedAt, at)
-		queued, queuedAt = m.Queued(), at
-		res.MaxQueue = max(res.MaxQueue, queued)
-		if m.taggedDone() {
-			m.cutOff()
-			break
-		}
-		if opts.CheckEvery > 0 && res.Instants%opts.CheckEvery == 0 {
-			if err := m.check(); err != nil {
-				return nil, err
-			}
-		}
-		if res.Instants&4095 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		if !m.dirty {
+			return nil
 		}
 	}
-	res.queueFor(queued, queuedAt, m.now)
+}
+
+// arrive hands the tasks submitted at at to the policy, waiting.
+func (m *Machine) arrive(at Time) {
+	for m.next < len(m.tasks) && m.tasks[m.next].Submit == at {
+		t := &m.tasks[m.next]
+		m.next++
+		t.State = Waiting
+		t.Since = at
+		m.policy.Arrive(t)
+	}
+}
+
+// periodicChecks checks the engine's bookkeeping every
+// [Options.CheckEvery] instants and ctx every 4096.
+func (m *Machine) periodicChecks(ctx context.Context, instants int) error {
+	if m.opts.CheckEvery > 0 && instants%m.opts.CheckEvery == 0 {
+		if err := m.check(); err != nil {
+			return err
+		}
+	}
+	if instants&4095 == 0 && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// result completes res at the end of the run: the tasks (only those that
+// arrived, after a cut-off), segments and decisions. Without a cut-off
+// every task must have completed or been rejected.
+func (m *Machine) result(res *Result) (*Result, error) {
 	res.End = m.now
 	if m.cut {
 		m.tasks = m.tasks[:m.next]
