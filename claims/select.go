@@ -160,51 +160,66 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 		return nil, err
 	}
 	file := filepath.ToSlash(filepath.Join(s.Group, "sweep", t+".parquet"))
-	if s.Metric != "" && !(t == TableSummary && (s.Metric == "share" || s.Metric == "count")) {
-		if f.File[s.Metric] != "num" {
-			var have []string
-			for _, k := range f.Columns() {
-				if f.File[k] == "num" && !strings.HasPrefix(k, results.ParamPrefix) && !slices.Contains(frameTaskCols, k) {
-					have = append(have, k)
-				}
-			}
-			slices.Sort(have)
-			return nil, fmt.Errorf("%s has no numeric column %q (have: %s)", file, s.Metric, strings.Join(have, ", "))
+	if err := checkMetric(s, t, f, file); err != nil {
+		return nil, err
+	}
+	conds, err := selectionConds(s, t, f, file)
+	if err != nil {
+		return nil, err
+	}
+	if rows := o.matchingRows(key(s.Group, t), t, f, conds); len(rows) > 0 {
+		slices.Sort(rows)
+		return &picked{f: f, rows: rows, file: file}, nil
+	}
+	return nil, noMatch(t, f, file, conds)
+}
+
+// checkMetric returns an error listing the numeric columns of f (of file)
+// when the selection's metric is not one of them; the summary's share and
+// count are computed, not read.
+func checkMetric(s Selection, t string, f *results.Frame, file string) error {
+	if s.Metric == "" || (t == TableSummary && (s.Metric == "share" || s.Metric == "count")) || f.File[s.Metric] == "num" {
+		return nil
+	}
+	var have []string
+	for _, k := range f.Columns() {
+		if f.File[k] == "num" && !strings.HasPrefix(k, results.ParamPrefix) && !slices.Contains(frameTaskCols, k) {
+			have = append(have, k)
 		}
 	}
-	type cond struct {
-		name string
-		// Exactly one of match (a row's column) and matchTask (a task
-		// column, the same for all rows of a task) is set.
-		match     func(i int) bool
-		matchTask func(tc *results.TaskCols) bool
-		value     func(i int) string
-	}
+	slices.Sort(have)
+	return fmt.Errorf("%s has no numeric column %q (have: %s)", file, s.Metric, strings.Join(have, ", "))
+}
+
+// cond is one condition of a selection on the rows of a table.
+type cond struct {
+	name string
+	// Exactly one of match (a row's column) and matchTask (a task
+	// column, the same for all rows of a task) is set.
+	match     func(i int) bool
+	matchTask func(tc *results.TaskCols) bool
+	value     func(i int) string
+}
+
+// passes reports whether row i of f passes c.
+func (c *cond) passes(f *results.Frame, i int) bool {
+	return (c.match != nil && c.match(i)) || (c.matchTask != nil && c.matchTask(f.Task(i)))
+}
+
+// selectionConds returns the conditions of a selection on table t (f, of
+// file), in order: scheme and category, setting, then each where filter.
+func selectionConds(s Selection, t string, f *results.Frame, file string) ([]cond, error) {
 	var conds []cond
-	strCond := func(name, col, want string) {
-		vals := f.Str[col]
-		conds = append(conds, cond{
-			name:  fmt.Sprintf("%s %q", name, want),
-			match: func(i int) bool { return vals != nil && vals[i] == want },
-			value: func(i int) string {
-				if vals == nil {
-					return ""
-				}
-				return vals[i]
-			},
-		})
-	}
 	switch t {
 	case TableSummary:
-		strCond("scheme", "scheme", s.Scheme)
-		strCond("category", "category", s.Category)
+		conds = append(conds, strCond(f, "scheme", "scheme", s.Scheme), strCond(f, "category", "category", s.Category))
 	case TableJobs:
 		if s.Scheme != "" && s.Category != metrics.Overall {
 			col := results.CategoryPrefix + s.Scheme
 			if f.Str[col] == nil {
 				return nil, fmt.Errorf("%s has no column %s (the sweep did not report scheme %s)", file, col, s.Scheme)
 			}
-			strCond(s.Scheme+" category", col, s.Category)
+			conds = append(conds, strCond(f, s.Scheme+" category", col, s.Category))
 		}
 	}
 	if s.Setting != "" {
@@ -215,87 +230,130 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 			value:     func(i int) string { return f.Task(i).Label },
 		})
 	}
+	params := frameParams(f)
+	for _, w := range s.Where {
+		c, err := whereCond(w, f, file, params)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, c)
+	}
+	return conds, nil
+}
+
+// strCond is the condition that string column col of f is want, named
+// name and want.
+func strCond(f *results.Frame, name, col, want string) cond {
+	vals := f.Str[col]
+	return cond{
+		name:  fmt.Sprintf("%s %q", name, want),
+		match: func(i int) bool { return vals != nil && vals[i] == want },
+		value: func(i int) string {
+			if vals == nil {
+				return ""
+			}
+			return vals[i]
+		},
+	}
+}
+
+// frameParams returns the names of the policy parameters of f's tasks.
+func frameParams(f *results.Frame) map[string]bool {
 	params := map[string]bool{}
 	for k := range f.Tasks {
 		for k := range f.Tasks[k].ParamValues {
 			params[k] = true
 		}
 	}
-	for _, w := range s.Where {
-		w := w
-		switch {
-		case slices.Contains(taskKeys, w.Key) || params[w.Key]:
-			rf := results.Filter{Key: w.Key, Values: w.Values}
-			conds = append(conds, cond{
-				name:      w.Key + "=" + strings.Join(w.Values, "|"),
-				matchTask: rf.Match,
-				value:     func(i int) string { return taskValue(f.Task(i), w.Key) },
-			})
-		case f.Num[w.Key] != nil:
-			col := f.Num[w.Key]
-			var want []float64
-			for _, v := range w.Values {
-				x, err := strconv.ParseFloat(v, 64)
-				if b, berr := strconv.ParseBool(v); berr == nil && err != nil {
-					x = 0
-					if b {
-						x = 1
-					}
-					err = nil
-				}
-				if err == nil {
-					want = append(want, x)
-				}
-			}
-			conds = append(conds, cond{
-				name:  w.Key + "=" + strings.Join(w.Values, "|"),
-				match: func(i int) bool { return slices.Contains(want, col[i]) },
-				value: func(i int) string { return fmtNum(col[i]) },
-			})
-		case f.Str[w.Key] != nil:
-			col := f.Str[w.Key]
-			conds = append(conds, cond{
-				name:  w.Key + "=" + strings.Join(w.Values, "|"),
-				match: func(i int) bool { return slices.Contains(w.Values, col[i]) },
-				value: func(i int) string { return col[i] },
-			})
-		default:
-			valid := slices.Clone(taskKeys)
-			for k := range params {
-				valid = append(valid, k)
-			}
-			for _, c := range f.Columns() {
-				if !strings.HasPrefix(c, results.ParamPrefix) && !slices.Contains(frameTaskCols, c) {
-					valid = append(valid, c)
-				}
-			}
-			slices.Sort(valid)
-			valid = slices.Compact(valid)
-			return nil, fmt.Errorf("where %s: %s has no such column or parameter (valid: %s)", w.Key, file, strings.Join(valid, ", "))
+	return params
+}
+
+// whereCond is the condition of where filter w on f (of file): on a task
+// column or parameter, else on a numeric or string column of the table;
+// an error lists the valid keys when it names none.
+func whereCond(w Filter, f *results.Frame, file string, params map[string]bool) (cond, error) {
+	name := w.Key + "=" + strings.Join(w.Values, "|")
+	switch {
+	case slices.Contains(taskKeys, w.Key) || params[w.Key]:
+		rf := results.Filter{Key: w.Key, Values: w.Values}
+		return cond{
+			name:      name,
+			matchTask: rf.Match,
+			value:     func(i int) string { return taskValue(f.Task(i), w.Key) },
+		}, nil
+	case f.Num[w.Key] != nil:
+		col := f.Num[w.Key]
+		want := filterNumbers(w.Values)
+		return cond{
+			name:  name,
+			match: func(i int) bool { return slices.Contains(want, col[i]) },
+			value: func(i int) string { return fmtNum(col[i]) },
+		}, nil
+	case f.Str[w.Key] != nil:
+		col := f.Str[w.Key]
+		return cond{
+			name:  name,
+			match: func(i int) bool { return slices.Contains(w.Values, col[i]) },
+			value: func(i int) string { return col[i] },
+		}, nil
+	}
+	valid := slices.Clone(taskKeys)
+	for k := range params {
+		valid = append(valid, k)
+	}
+	for _, c := range f.Columns() {
+		if !strings.HasPrefix(c, results.ParamPrefix) && !slices.Contains(frameTaskCols, c) {
+			valid = append(valid, c)
 		}
 	}
-	// The task conditions are checked once per task, the others on the
-	// rows of the tasks that pass them, in file order.
-	byTask := o.rowsByTask(key(s.Group, t), f)
+	slices.Sort(valid)
+	valid = slices.Compact(valid)
+	return cond{}, fmt.Errorf("where %s: %s has no such column or parameter (valid: %s)", w.Key, file, strings.Join(valid, ", "))
+}
+
+// filterNumbers returns the values of a filter on a numeric column as
+// numbers: a boolean is 0 or 1, and a value that is neither is left out.
+func filterNumbers(values []string) []float64 {
+	var want []float64
+	for _, v := range values {
+		x, err := strconv.ParseFloat(v, 64)
+		if b, berr := strconv.ParseBool(v); berr == nil && err != nil {
+			x = 0
+			if b {
+				x = 1
+			}
+			err = nil
+		}
+		if err == nil {
+			want = append(want, x)
+		}
+	}
+	return want
+}
+
+// failedTaskRow reports whether row i of table t is a failed task's,
+// which has no figures (errs is the tasks' error column).
+func failedTaskRow(t string, errs []string, i int) bool {
+	return t == TableTasks && errs != nil && errs[i] != ""
+}
+
+// matchingRows returns the rows of table t (f, cached under cacheKey) that pass
+// every condition, task by task: the task conditions are checked once per
+// task, the others on the rows of the tasks that pass them, in file
+// order.
+func (o *Outputs) matchingRows(cacheKey, t string, f *results.Frame, conds []cond) []int {
+	byTask := o.rowsByTask(cacheKey, f)
 	errs := f.Str["error"]
 	var rows []int
 	for k := range f.Tasks {
-		tc := &f.Tasks[k]
-		ok := true
-		for _, c := range conds {
-			if c.matchTask != nil && !c.matchTask(tc) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
+		if !passesTaskConds(conds, &f.Tasks[k]) {
 			continue
 		}
 	row:
 		for _, i32 := range byTask[k] {
 			i := int(i32)
-			if t == TableTasks && errs != nil && errs[i] != "" {
-				continue // a failed task has no figures
+			if failedTaskRow(t, errs, i) {
+				continue
 			}
 			for _, c := range conds {
 				if c.match != nil && !c.match(i) {
@@ -305,26 +363,37 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 			rows = append(rows, i)
 		}
 	}
-	if len(rows) > 0 {
-		slices.Sort(rows)
-		return &picked{f: f, rows: rows, file: file}, nil
-	}
-	// Nothing matches: apply the conditions in order to name the first
-	// that leaves no row.
-	rows = make([]int, 0, f.Len())
-	for i := range f.Len() {
-		if t == TableTasks && errs != nil && errs[i] != "" {
-			continue
+	return rows
+}
+
+// passesTaskConds reports whether a task passes every task condition.
+func passesTaskConds(conds []cond, tc *results.TaskCols) bool {
+	for _, c := range conds {
+		if c.matchTask != nil && !c.matchTask(tc) {
+			return false
 		}
-		rows = append(rows, i)
+	}
+	return true
+}
+
+// noMatch is the error of a selection no row of table t (f, of file)
+// passes: the conditions are applied in order to name the first that
+// leaves no row, with the values the rows before it have.
+func noMatch(t string, f *results.Frame, file string, conds []cond) error {
+	errs := f.Str["error"]
+	rows := make([]int, 0, f.Len())
+	for i := range f.Len() {
+		if !failedTaskRow(t, errs, i) {
+			rows = append(rows, i)
+		}
 	}
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("%s has no rows of successful tasks", file)
+		return fmt.Errorf("%s has no rows of successful tasks", file)
 	}
 	for _, c := range conds {
 		kept := rows[:0:0]
 		for _, i := range rows {
-			if (c.match != nil && c.match(i)) || (c.matchTask != nil && c.matchTask(f.Task(i))) {
+			if c.passes(f, i) {
 				kept = append(kept, i)
 			}
 		}
@@ -338,12 +407,12 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 			if len(have) > 12 {
 				have = append(have[:12], "...")
 			}
-			return nil, fmt.Errorf("%w: no row of %s with %s among the rows that pass the conditions before it (they have: %s)",
+			return fmt.Errorf("%w: no row of %s with %s among the rows that pass the conditions before it (they have: %s)",
 				ErrNoMatch, file, c.name, strings.Join(have, ", "))
 		}
 		rows = kept
 	}
-	return nil, fmt.Errorf("%w: no row of %s passes all conditions", ErrNoMatch, file)
+	return fmt.Errorf("%w: no row of %s passes all conditions", ErrNoMatch, file)
 }
 
 // key names a group's table in the caches of [Outputs].
