@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/schedfarm/schedfarm/internal/atomicfile"
+	"github.com/schedfarm/schedfarm/internal/gendoc"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
@@ -170,20 +170,12 @@ func (s *Scorecard) WriteCSV(w io.Writer) error {
 
 // ReadCSV reads a scorecard written by [Scorecard.WriteCSV].
 func ReadCSV(path string) (*Scorecard, error) {
-	f, err := os.Open(path)
+	rows, err := gendoc.ReadCSV(path, "scorecard", csvHeader)
 	if err != nil {
-		return nil, fmt.Errorf("read scorecard: %w", err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("read scorecard %s: %w", path, err)
-	}
-	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",") {
-		return nil, fmt.Errorf("read scorecard %s: header is not %s", path, strings.Join(csvHeader, ","))
+		return nil, err
 	}
 	s := &Scorecard{}
-	for n, rec := range recs[1:] {
+	for n, rec := range rows {
 		must, err := strconv.ParseBool(rec[5])
 		if err != nil {
 			return nil, fmt.Errorf("read scorecard %s: line %d: must: %w", path, n+2, err)

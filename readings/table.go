@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/atomicfile"
+	"github.com/schedfarm/schedfarm/internal/gendoc"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
@@ -122,20 +122,12 @@ func (t *Table) WriteCSV(w io.Writer) error {
 
 // ReadCSV reads a table written by [Table.WriteCSV].
 func ReadCSV(path string) (*Table, error) {
-	f, err := os.Open(path)
+	rows, err := gendoc.ReadCSV(path, "readings table", csvHeader)
 	if err != nil {
-		return nil, fmt.Errorf("read readings table: %w", err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("read readings table %s: %w", path, err)
-	}
-	if len(recs) == 0 || !slices.Equal(recs[0], csvHeader) {
-		return nil, fmt.Errorf("read readings table %s: header is not %s", path, strings.Join(csvHeader, ","))
+		return nil, err
 	}
 	t := &Table{}
-	for i, rec := range recs[1:] {
+	for i, rec := range rows {
 		var n [4]int
 		for j := range n {
 			if n[j], err = strconv.Atoi(rec[4+j]); err != nil {

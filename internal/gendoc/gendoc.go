@@ -7,12 +7,14 @@ package gendoc
 
 import (
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/internal/atomicfile"
@@ -43,6 +45,25 @@ func ByPaper[T any](root, name string, read func(path string) (T, error), paper 
 		out[folder] = v
 	}
 	return out, nil
+}
+
+// ReadCSV reads a recorded CSV file whose first row must be header and
+// returns the rows after it. kind names the file in errors ("read
+// scorecard specs/p/scorecard.csv: ...").
+func ReadCSV(path, kind string, header []string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", kind, err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", kind, path, err)
+	}
+	if len(recs) == 0 || !slices.Equal(recs[0], header) {
+		return nil, fmt.Errorf("read %s %s: header is not %s", kind, path, strings.Join(header, ","))
+	}
+	return recs[1:], nil
 }
 
 // Marker is one begin marker that [Replace] found.

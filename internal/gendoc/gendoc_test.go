@@ -120,3 +120,33 @@ func TestWrite(t *testing.T) {
 		t.Error("Write(missing file) succeeded")
 	}
 }
+
+func TestReadCSV(t *testing.T) {
+	dir := t.TempDir()
+	header := []string{"a", "b"}
+	for _, c := range []struct {
+		name, text string
+		rows       int
+		err        string // the error's text after the path, "" for none
+	}{
+		{"ok.csv", "a,b\n1,2\n3,4\n", 2, ""},
+		{"header.csv", "a,c\n1,2\n", 0, ": header is not a,b"},
+		{"empty.csv", "", 0, ": header is not a,b"},
+		{"ragged.csv", "a,b\n1\n", 0, ": record on line 2: wrong number of fields"},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := ReadCSV(path, "table", header)
+		switch {
+		case c.err == "" && (err != nil || len(rows) != c.rows):
+			t.Errorf("%s: ReadCSV()=%v, %v, want %d rows", c.name, rows, err, c.rows)
+		case c.err != "" && (err == nil || err.Error() != "read table "+path+c.err):
+			t.Errorf("%s: ReadCSV() error %v, want %q", c.name, err, "read table "+path+c.err)
+		}
+	}
+	if _, err := ReadCSV(filepath.Join(dir, "missing.csv"), "table", header); err == nil || !strings.HasPrefix(err.Error(), "read table: open ") {
+		t.Errorf("ReadCSV(missing) error %v", err)
+	}
+}
