@@ -155,6 +155,15 @@ var Recipes = []Recipe{
 			{Kind: KindUtilMetric, Metric: "turnaround_mean", Scheme: "ss4"},
 		},
 	},
+	{
+		Name: "kettimuthu2005/fig35-36-saturation",
+		Spec: "specs/kettimuthu2005/fig35-36-saturation.yaml",
+		Doc:  "Figs 35-36 beyond saturation: NS and TSS SF=2 hold utilization at the saturation load and above it (CTC 1.6-2.0, SDSC 1.3-1.7)",
+		Tables: []TableJob{
+			wide("fig35-36-saturation-avg-slowdown", "bsd_mean", "ss4", "NS"),
+		},
+		Plots: []PlotOptions{{Kind: KindUtil}},
+	},
 }
 
 // LookupRecipe returns the recipe called name; a name without its paper
