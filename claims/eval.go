@@ -62,153 +62,208 @@ func evaluate(c *Claim, o *Outputs) Row {
 		ID: c.ID, Figure: c.Figure, Quote: c.Quote, Kind: c.Kind, Must: c.Must, Reason: c.Reason,
 		Expected: expectedText(c), Value: math.NaN(),
 	}
-	fail := func(which string, s Selection, err error) Row {
-		r.Verdict = Error
-		r.Ours = "error"
-		r.Error = fmt.Sprintf("claim %s: %s (%s): %v", c.ID, which, s, err)
+	if grade, ok := evaluators[c.Kind]; ok {
+		return grade(c, o, r)
+	}
+	return r
+}
+
+// evaluators grade a claim of each kind, given the row r that carries the
+// claim's own fields.
+var evaluators = map[Kind]func(c *Claim, o *Outputs, r Row) Row{
+	KindValue:     evaluateValue,
+	KindRatio:     evaluateRatio,
+	KindOrder:     evaluateOrder,
+	KindCount:     evaluateCount,
+	KindMonotonic: evaluateMonotonic,
+	KindInvariant: evaluateInvariant,
+}
+
+// failRow is the row r of claim c whose selection s (which: the claim's
+// key) could not be evaluated.
+func failRow(c *Claim, r Row, which string, s Selection, err error) Row {
+	r.Verdict = Error
+	r.Ours = "error"
+	r.Error = fmt.Sprintf("claim %s: %s (%s): %v", c.ID, which, s, err)
+	return r
+}
+
+// evaluateValue grades a value claim: its selection's value (or, for a
+// single-run claim, the spread of the runs' values) against the expected.
+func evaluateValue(c *Claim, o *Outputs, r Row) Row {
+	if c.SingleRun {
+		vals, err := o.singleRunValues(c.Select)
+		if err != nil {
+			return failRow(c, r, "select", c.Select, err)
+		}
+		st := spreadOf(vals)
+		r.Value, r.Ours = st.mean, st.String()
+		r.Verdict = gradeSingleRun(c.Expected, st)
 		return r
 	}
-	switch c.Kind {
-	case KindValue:
-		if c.SingleRun {
-			vals, err := o.singleRunValues(c.Select)
-			if err != nil {
-				return fail("select", c.Select, err)
-			}
-			st := spreadOf(vals)
-			r.Value, r.Ours = st.mean, st.String()
-			r.Verdict = gradeSingleRun(c.Expected, st)
-			break
+	v, err := o.Value(c.Select)
+	if err != nil {
+		return failRow(c, r, "select", c.Select, err)
+	}
+	r.Value, r.Ours = v, fmtNum(v)
+	r.Verdict = gradeDistance(c.Expected, v, c.Grade)
+	return r
+}
+
+// evaluateRatio grades a ratio claim: the form (ratio, pct, diff, sym) of
+// a's value and b's against the expected; a pairwise claim takes it over
+// the pairs of periods.
+func evaluateRatio(c *Claim, o *Outputs, r Row) Row {
+	if c.Pairwise {
+		return evaluatePairwise(c, o, r)
+	}
+	a, err := o.Value(c.A)
+	if err != nil {
+		return failRow(c, r, "a", c.A, err)
+	}
+	b, err := o.Value(c.B)
+	if err != nil {
+		return failRow(c, r, "b", c.B, err)
+	}
+	v, ok := compare(c.Form, a, b)
+	if !ok {
+		return failRow(c, r, "b", c.B, fmt.Errorf("cannot take the %s of %s and %s", c.Form, fmtNum(a), fmtNum(b)))
+	}
+	r.Value = v
+	sep := " / "
+	if c.Form != "ratio" {
+		sep = " vs "
+	}
+	unit := ""
+	if c.Form == "pct" {
+		unit = "%"
+	}
+	r.Ours = fmt.Sprintf("%s%s (%s%s%s)", fmtNum(v), unit, fmtNum(a), sep, fmtNum(b))
+	r.Verdict = gradeDistance(c.Expected, v, c.Grade)
+	return r
+}
+
+// evaluatePairwise grades a pairwise ratio claim: the form of a against b
+// over the periods (a.Per) both have.
+func evaluatePairwise(c *Claim, o *Outputs, r Row) Row {
+	v, n, err := o.pairwise(c.Form, c.A, c.B)
+	if err != nil {
+		return failRow(c, r, "a, b", c.A, err)
+	}
+	r.Value, r.Ours = v, fmt.Sprintf("%s (%d %ses)", fmtNum(v), n, c.A.Per)
+	if c.A.Per == PerWeek {
+		r.Ours = fmt.Sprintf("%s (%d weeks)", fmtNum(v), n)
+	}
+	r.Verdict = gradeDistance(c.Expected, v, c.Grade)
+	return r
+}
+
+// evaluateOrder grades an order claim: a op factor x b. Its value is
+// a / b (a when b is 0).
+func evaluateOrder(c *Claim, o *Outputs, r Row) Row {
+	a, err := o.Value(c.A)
+	if err != nil {
+		return failRow(c, r, "a", c.A, err)
+	}
+	b, err := o.Value(c.B)
+	if err != nil {
+		return failRow(c, r, "b", c.B, err)
+	}
+	r.Value = a
+	if b != 0 {
+		r.Value = a / b
+	}
+	r.Ours = fmt.Sprintf("%s vs %s", fmtNum(a), fmtNum(b))
+	if c.Factor != 1 {
+		r.Ours = fmt.Sprintf("%s vs %s x %s", fmtNum(a), fmtNum(c.Factor), fmtNum(b))
+	}
+	r.Verdict = gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade)
+	return r
+}
+
+// evaluateMonotonic grades a trend claim: the selection's values along
+// its key, in the order of the claim's values. Its value is their
+// Spearman rank correlation with that order.
+func evaluateMonotonic(c *Claim, o *Outputs, r Row) Row {
+	pts, err := o.series(c.Select, c.Along, c.Values)
+	if err != nil {
+		return failRow(c, r, "select", c.Select, err)
+	}
+	vals := make([]float64, len(pts))
+	var parts []string
+	for i, p := range pts {
+		vals[i] = p.value
+		parts = append(parts, fmtNum(p.value))
+	}
+	rho := spearman(vals)
+	r.Value = rho
+	r.Ours = fmt.Sprintf("%s (rho %s)", strings.Join(parts, ", "), fmtRho(rho))
+	r.Verdict = trendVerdict(c, vals, rho)
+	return r
+}
+
+// trendVerdict is the verdict of a trend claim on vals, whose rank
+// correlation is rho: agree when no step goes against the direction by
+// more than the agree tolerance and rho reaches the claim's spearman (if
+// any), partly when rho reaches the partly grade's.
+func trendVerdict(c *Claim, vals []float64, rho float64) Verdict {
+	sign := 1.0
+	if c.Direction == "decreasing" {
+		sign = -1
+	}
+	stepsOK := true
+	for i := 1; i < len(vals); i++ {
+		back := sign * (vals[i-1] - vals[i]) // > 0: a step against the direction
+		if back <= 0 {
+			continue
 		}
-		v, err := o.Value(c.Select)
-		if err != nil {
-			return fail("select", c.Select, err)
-		}
-		r.Value, r.Ours = v, fmtNum(v)
-		r.Verdict = gradeDistance(c.Expected, v, c.Grade)
-	case KindRatio:
-		if c.Pairwise {
-			v, n, err := o.pairwise(c.Form, c.A, c.B)
-			if err != nil {
-				return fail("a, b", c.A, err)
-			}
-			r.Value, r.Ours = v, fmt.Sprintf("%s (%d %ses)", fmtNum(v), n, c.A.Per)
-			if c.A.Per == PerWeek {
-				r.Ours = fmt.Sprintf("%s (%d weeks)", fmtNum(v), n)
-			}
-			r.Verdict = gradeDistance(c.Expected, v, c.Grade)
-			break
-		}
-		a, err := o.Value(c.A)
-		if err != nil {
-			return fail("a", c.A, err)
-		}
-		b, err := o.Value(c.B)
-		if err != nil {
-			return fail("b", c.B, err)
-		}
-		v, ok := compare(c.Form, a, b)
-		if !ok {
-			return fail("b", c.B, fmt.Errorf("cannot take the %s of %s and %s", c.Form, fmtNum(a), fmtNum(b)))
-		}
-		r.Value = v
-		sep := " / "
-		if c.Form != "ratio" {
-			sep = " vs "
-		}
-		unit := ""
-		if c.Form == "pct" {
-			unit = "%"
-		}
-		r.Ours = fmt.Sprintf("%s%s (%s%s%s)", fmtNum(v), unit, fmtNum(a), sep, fmtNum(b))
-		r.Verdict = gradeDistance(c.Expected, v, c.Grade)
-	case KindOrder:
-		a, err := o.Value(c.A)
-		if err != nil {
-			return fail("a", c.A, err)
-		}
-		b, err := o.Value(c.B)
-		if err != nil {
-			return fail("b", c.B, err)
-		}
-		r.Value = a
-		if b != 0 {
-			r.Value = a / b
-		}
-		r.Ours = fmt.Sprintf("%s vs %s", fmtNum(a), fmtNum(b))
-		if c.Factor != 1 {
-			r.Ours = fmt.Sprintf("%s vs %s x %s", fmtNum(a), fmtNum(c.Factor), fmtNum(b))
-		}
-		r.Verdict = gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade)
-	case KindCount:
-		return evaluateCount(c, o, r)
-	case KindMonotonic:
-		pts, err := o.series(c.Select, c.Along, c.Values)
-		if err != nil {
-			return fail("select", c.Select, err)
-		}
-		vals := make([]float64, len(pts))
-		var parts []string
-		for i, p := range pts {
-			vals[i] = p.value
-			parts = append(parts, fmtNum(p.value))
-		}
-		rho := spearman(vals)
-		sign := 1.0
-		if c.Direction == "decreasing" {
-			sign = -1
-		}
-		r.Value = rho
-		r.Ours = fmt.Sprintf("%s (rho %s)", strings.Join(parts, ", "), fmtRho(rho))
-		stepsOK := true
-		for i := 1; i < len(vals); i++ {
-			back := sign * (vals[i-1] - vals[i]) // > 0: a step against the direction
-			if back <= 0 {
-				continue
-			}
-			if !c.Grade.Agree.within(back, back/math.Max(math.Abs(vals[i-1]), 1e-300)) {
-				stepsOK = false
-			}
-		}
-		switch {
-		case stepsOK && (c.Spearman == 0 || sign*rho >= c.Spearman-1e-12):
-			r.Verdict = Agree
-		case c.Grade.HasPartlyRho && sign*rho >= c.Grade.PartlyRho-1e-12:
-			r.Verdict = Partly
-		default:
-			r.Verdict = Disagree
-		}
-	case KindInvariant:
-		vals, desc, err := o.rowValues(c.Select)
-		if err != nil {
-			return fail("select", c.Select, err)
-		}
-		r.Verdict = Agree
-		worst, wi := 0.0, -1
-		for i, v := range vals {
-			abs, _, inside := c.Expected.distance(v)
-			if !inside && (wi < 0 || abs > worst) {
-				worst, wi = abs, i
-			}
-		}
-		if wi < 0 {
-			r.Value = vals[0]
-			r.Ours = fmt.Sprintf("holds in all %d rows", len(vals))
-			if lo, hi := slices.Min(vals), slices.Max(vals); lo == hi {
-				r.Ours = fmt.Sprintf("%s in all %d rows", fmtNum(lo), len(vals))
-			}
-		} else {
-			r.Verdict = Disagree
-			r.Value = vals[wi]
-			bad := 0
-			for _, v := range vals {
-				if _, _, in := c.Expected.distance(v); !in {
-					bad++
-				}
-			}
-			r.Ours = fmt.Sprintf("%s in %s (%d of %d rows fail)", fmtNum(vals[wi]), desc[wi], bad, len(vals))
+		if !c.Grade.Agree.within(back, back/math.Max(math.Abs(vals[i-1]), 1e-300)) {
+			stepsOK = false
 		}
 	}
+	switch {
+	case stepsOK && (c.Spearman == 0 || sign*rho >= c.Spearman-1e-12):
+		return Agree
+	case c.Grade.HasPartlyRho && sign*rho >= c.Grade.PartlyRho-1e-12:
+		return Partly
+	default:
+		return Disagree
+	}
+}
+
+// evaluateInvariant grades an invariant claim: the expectation must hold
+// in every row the selection matches. Its value is the worst row's (the
+// first row's when all hold).
+func evaluateInvariant(c *Claim, o *Outputs, r Row) Row {
+	vals, desc, err := o.rowValues(c.Select)
+	if err != nil {
+		return failRow(c, r, "select", c.Select, err)
+	}
+	r.Verdict = Agree
+	worst, wi := 0.0, -1
+	for i, v := range vals {
+		abs, _, inside := c.Expected.distance(v)
+		if !inside && (wi < 0 || abs > worst) {
+			worst, wi = abs, i
+		}
+	}
+	if wi < 0 {
+		r.Value = vals[0]
+		r.Ours = fmt.Sprintf("holds in all %d rows", len(vals))
+		if lo, hi := slices.Min(vals), slices.Max(vals); lo == hi {
+			r.Ours = fmt.Sprintf("%s in all %d rows", fmtNum(lo), len(vals))
+		}
+		return r
+	}
+	r.Verdict = Disagree
+	r.Value = vals[wi]
+	bad := 0
+	for _, v := range vals {
+		if _, _, in := c.Expected.distance(v); !in {
+			bad++
+		}
+	}
+	r.Ours = fmt.Sprintf("%s in %s (%d of %d rows fail)", fmtNum(vals[wi]), desc[wi], bad, len(vals))
 	return r
 }
 
