@@ -287,98 +287,99 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 
 // claimKey reads the value v of one key of a claim into c or in.
 func (p *parser) claimKey(c *Claim, in *claimInput, key string, v *yaml.Node, kp string) {
-	switch key {
-	case "id":
+	read, ok := claimKeyReaders[key]
+	if !ok {
+		p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(claimKeys, ", ")))
+		return
+	}
+	read(p, c, in, v, kp)
+}
+
+// claimKeyReader reads the value v (at key path kp) of one key of a claim
+// into c or in, reporting a bad value.
+type claimKeyReader func(p *parser, c *Claim, in *claimInput, v *yaml.Node, kp string)
+
+// claimKeyReaders are the readers of the keys of a claim (claimKeys).
+var claimKeyReaders = map[string]claimKeyReader{
+	"id": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if s, ok := p.nonEmpty(v, kp); ok {
 			if !idRE.MatchString(s) {
 				p.add(kp, v, problem(ErrValue, "%q must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", s))
 			}
 			c.ID = s
 		}
-	case "figure":
+	},
+	"figure": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if s, ok := p.nonEmpty(v, kp); ok {
 			c.Figure = s
 		}
-	case "quote":
-		if s, ok := p.nonEmpty(v, kp); ok {
-			if len(s) > MaxQuote {
-				p.add(kp, v, problem(ErrValue, "%d bytes; a quote is at most one sentence (%d bytes)", len(s), MaxQuote))
-			} else if i := secondSentence(s); i >= 0 {
-				p.add(kp, v, problem(ErrValue, "more than one sentence (the second starts at %q); quote one", clip(s[i:], 30)))
-			}
-			c.Quote = strings.Join(strings.Fields(s), " ")
+	},
+	"quote": (*parser).readQuote,
+	"kind": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
+		if k, ok := choice(p, v, kp, "kind", Kinds); ok {
+			c.Kind = k
 		}
-	case "kind":
-		if s, ok := p.str(v, kp); ok {
-			if !oneOf(Kind(s), Kinds) {
-				p.add(kp, v, problem(ErrValue, "unknown kind %q (valid: %s)", s, joinStrings(Kinds)))
-			}
-			c.Kind = Kind(s)
-		}
-	case "must":
-		c.Must, _ = p.boolean(v, kp)
-	case "reason":
+	},
+	"must": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) { c.Must, _ = p.boolean(v, kp) },
+	"reason": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if s, ok := p.nonEmpty(v, kp); ok {
 			c.Reason = strings.Join(strings.Fields(s), " ")
 		}
-	case "select":
-		in.sel = p.selection(v, kp)
-	case "a":
-		in.a = p.selection(v, kp)
-	case "b":
-		in.b = p.selection(v, kp)
-	case "form":
-		if s, ok := p.str(v, kp); ok {
-			if !oneOf(s, forms) {
-				p.add(kp, v, problem(ErrValue, "unknown form %q (valid: %s)", s, strings.Join(forms, ", ")))
-			}
+	},
+	"select": func(p *parser, _ *Claim, in *claimInput, v *yaml.Node, kp string) { in.sel = p.selection(v, kp) },
+	"a":      func(p *parser, _ *Claim, in *claimInput, v *yaml.Node, kp string) { in.a = p.selection(v, kp) },
+	"b":      func(p *parser, _ *Claim, in *claimInput, v *yaml.Node, kp string) { in.b = p.selection(v, kp) },
+	"form": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
+		if s, ok := choice(p, v, kp, "form", forms); ok {
 			c.Form = s
 		}
-	case "op":
-		if s, ok := p.str(v, kp); ok {
-			if !oneOf(s, []string{"<", "<=", ">", ">="}) {
-				p.add(kp, v, problem(ErrValue, "unknown op %q (valid: <, <=, >, >=)", s))
-			}
+	},
+	"op": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
+		if s, ok := choice(p, v, kp, "op", []string{"<", "<=", ">", ">="}); ok {
 			c.Op = s
 		}
-	case "pairwise":
-		c.Pairwise, _ = p.boolean(v, kp)
-	case "single_run":
-		c.SingleRun, _ = p.boolean(v, kp)
-	case "factor":
+	},
+	"pairwise":   func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) { c.Pairwise, _ = p.boolean(v, kp) },
+	"single_run": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) { c.SingleRun, _ = p.boolean(v, kp) },
+	"factor": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if f, ok := p.number(v, kp); ok {
 			if f <= 0 {
 				p.add(kp, v, problem(ErrValue, "must be > 0, got %v", f))
 			}
 			c.Factor = f
 		}
-	case "along":
+	},
+	"along": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if s, ok := p.nonEmpty(v, kp); ok {
 			if !keyRE.MatchString(s) {
 				p.add(kp, v, problem(ErrValue, "%q is not a column or parameter name", s))
 			}
 			c.Along = s
 		}
-	case "values":
+	},
+	"values": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		c.Values = p.values(v, kp)
 		if len(c.Values) == 1 {
 			p.add(kp, v, problem(ErrValue, "a trend needs at least two points"))
 		}
-	case "direction":
+	},
+	"direction": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if s, ok := p.str(v, kp); ok {
 			if s != "increasing" && s != "decreasing" {
 				p.add(kp, v, problem(ErrValue, "%q: want increasing or decreasing", s))
 			}
 			c.Direction = s
 		}
-	case "spearman":
+	},
+	"spearman": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if f, ok := p.number(v, kp); ok {
 			if f <= 0 || f > 1 {
 				p.add(kp, v, problem(ErrValue, "must be in (0, 1], got %v", f))
 			}
 			c.Spearman = f
 		}
-	case "expected":
+	},
+	"expected": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if s, ok := p.text(v, kp); ok {
 			e, err := ParseExpect(s)
 			if err != nil {
@@ -386,13 +387,34 @@ func (p *parser) claimKey(c *Claim, in *claimInput, key string, v *yaml.Node, kp
 			}
 			c.Expected = e
 		}
-	case "grade":
-		in.grade, in.gradePath = v, kp
-	case "each":
-		in.eachs = p.eachs(v, kp)
-	default:
-		p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(claimKeys, ", ")))
+	},
+	"grade": func(_ *parser, _ *Claim, in *claimInput, v *yaml.Node, kp string) { in.grade, in.gradePath = v, kp },
+	"each":  func(p *parser, _ *Claim, in *claimInput, v *yaml.Node, kp string) { in.eachs = p.eachs(v, kp) },
+}
+
+// readQuote reads a claim's quote: at most [MaxQuote] bytes and one
+// sentence, its white space collapsed.
+func (p *parser) readQuote(c *Claim, _ *claimInput, v *yaml.Node, kp string) {
+	s, ok := p.nonEmpty(v, kp)
+	if !ok {
+		return
 	}
+	if len(s) > MaxQuote {
+		p.add(kp, v, problem(ErrValue, "%d bytes; a quote is at most one sentence (%d bytes)", len(s), MaxQuote))
+	} else if i := secondSentence(s); i >= 0 {
+		p.add(kp, v, problem(ErrValue, "more than one sentence (the second starts at %q); quote one", clip(s[i:], 30)))
+	}
+	c.Quote = strings.Join(strings.Fields(s), " ")
+}
+
+// choice reads a string that should be one of valid; another value is
+// reported as an unknown what and still returned.
+func choice[T ~string](p *parser, v *yaml.Node, kp, what string, valid []T) (T, bool) {
+	s, ok := p.str(v, kp)
+	if ok && !oneOf(T(s), valid) {
+		p.add(kp, v, problem(ErrValue, "unknown %s %q (valid: %s)", what, s, joinStrings(valid)))
+	}
+	return T(s), ok
 }
 
 // eachs reads a claim's each: the values that each selection field or
