@@ -17,7 +17,7 @@ import (
 // until the store is closed. The results are random bytes, incompressible
 // like the zstd-compressed results they stand for. With Badger's default
 // block size, table sizes and compression (see openStore) the growth was
-// 246 and 282 MB; 68-90 MB with the store's options (on a loaded 2-core
+// 241-282 MB; 68-95 MB with the store's options (on a loaded 2-core
 // machine).
 func TestStore_RecordResults_compactionMemory(t *testing.T) {
 	if testing.Short() {
