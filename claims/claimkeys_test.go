@@ -19,3 +19,18 @@ func TestClaimKeyReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestSelKeyReaders checks the readers of a selection's keys against the
+// keys its unknown-key error lists.
+func TestSelKeyReaders(t *testing.T) {
+	for _, k := range selKeys {
+		if selKeyReaders[k] == nil {
+			t.Errorf("selection key %q has no reader", k)
+		}
+	}
+	for k := range selKeyReaders {
+		if !slices.Contains(selKeys, k) {
+			t.Errorf("reader of selection key %q: the key is not in selKeys", k)
+		}
+	}
+}

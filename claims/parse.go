@@ -682,92 +682,110 @@ var selKeys = []string{"group", "table", "metric", "scheme", "category", "settin
 func (p *parser) selection(n *yaml.Node, path string) Selection {
 	var s Selection
 	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
-		str := func(dst *string) {
-			if x, ok := p.nonEmpty(v, kp); ok {
-				*dst = x
-			}
-		}
-		switch key {
-		case "group":
-			str(&s.Group)
-		case "table":
-			str(&s.Table)
-			if s.Table != "" && !oneOf(s.Table, []string{TableSummary, TableTasks, TableJobs}) {
-				p.add(kp, v, problem(ErrValue, "unknown table %q (valid: summary, tasks, jobs)", s.Table))
-			}
-		case "metric":
-			str(&s.Metric)
-			if s.Metric != "" && !keyRE.MatchString(s.Metric) {
-				p.add(kp, v, problem(ErrValue, "%q is not a column name", s.Metric))
-			}
-		case "scheme":
-			str(&s.Scheme)
-			if s.Scheme != "" {
-				if _, err := metrics.LookupScheme(s.Scheme); err != nil {
-					p.add(kp, v, problem(ErrValue, "%v", err))
-				}
-			}
-		case "category":
-			if x, ok := p.text(v, kp); ok {
-				s.Category = x
-			}
-		case "setting":
-			if x, ok := p.text(v, kp); ok {
-				s.Setting = x
-			}
-		case "agg":
-			str(&s.Agg)
-			if s.Agg != "" && !oneOf(s.Agg, aggs) {
-				p.add(kp, v, problem(ErrValue, "unknown agg %q (valid: %s)", s.Agg, strings.Join(aggs, ", ")))
-			}
-		case "reps":
-			str(&s.Reps)
-			if s.Reps != "" && !oneOf(s.Reps, []string{"mean", "max", "min"}) {
-				p.add(kp, v, problem(ErrValue, "unknown reps %q (valid: mean, max, min)", s.Reps))
-			}
-		case "per":
-			str(&s.Per)
-			if s.Per != "" && !oneOf(s.Per, []string{PerBatch, PerWeek}) {
-				p.add(kp, v, problem(ErrValue, "unknown per %q (valid: %s, %s)", s.Per, PerBatch, PerWeek))
-			}
-		case "batch":
-			if f, ok := p.number(v, kp); ok {
-				if f < 1 || f != math.Trunc(f) || f > 1e9 {
-					p.add(kp, v, problem(ErrValue, "a batch is a whole number of jobs >= 1, got %v", f))
-				} else {
-					s.Batch = int(f)
-				}
-			}
-		case "over":
-			str(&s.Over)
-			if s.Over != "" && !oneOf(s.Over, overs) {
-				p.add(kp, v, problem(ErrValue, "unknown over %q (valid: %s)", s.Over, strings.Join(overs, ", ")))
-			}
-		case "across":
-			str(&s.Across)
-			if s.Across != "" && !oneOf(s.Across, acrosses) {
-				p.add(kp, v, problem(ErrValue, "unknown across %q (valid: %s)", s.Across, strings.Join(acrosses, ", ")))
-			}
-		case "where":
-			p.mapping(v, kp, func(key string, v *yaml.Node, wp string) {
-				k := strings.TrimPrefix(key, "param_")
-				if !keyRE.MatchString(k) {
-					p.add(wp, v, problem(ErrValue, "%q is not a column or parameter name", key))
-					return
-				}
-				if isSelField(k) {
-					p.add(wp, v, problem(ErrValue, "%s is a selection field: write it beside where", k))
-					return
-				}
-				if vs := p.values(v, wp); len(vs) > 0 {
-					s.Where = append(s.Where, Filter{Key: k, Values: vs})
-				}
-			})
-		default:
+		read, ok := selKeyReaders[key]
+		if !ok {
 			p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(selKeys, ", ")))
+			return
 		}
+		read(p, &s, v, kp)
 	})
 	return s
+}
+
+// selKeyReader reads the value v (at key path kp) of one key of a
+// selection into s, reporting a bad value.
+type selKeyReader func(p *parser, s *Selection, v *yaml.Node, kp string)
+
+// selKeyReaders are the readers of the keys of a selection (selKeys).
+var selKeyReaders = map[string]selKeyReader{
+	"group": func(p *parser, s *Selection, v *yaml.Node, kp string) { p.selString(&s.Group, v, kp) },
+	"table": func(p *parser, s *Selection, v *yaml.Node, kp string) {
+		p.selChoice(&s.Table, v, kp, "table", []string{TableSummary, TableTasks, TableJobs})
+	},
+	"metric": func(p *parser, s *Selection, v *yaml.Node, kp string) {
+		p.selString(&s.Metric, v, kp)
+		if s.Metric != "" && !keyRE.MatchString(s.Metric) {
+			p.add(kp, v, problem(ErrValue, "%q is not a column name", s.Metric))
+		}
+	},
+	"scheme": func(p *parser, s *Selection, v *yaml.Node, kp string) {
+		p.selString(&s.Scheme, v, kp)
+		if s.Scheme != "" {
+			if _, err := metrics.LookupScheme(s.Scheme); err != nil {
+				p.add(kp, v, problem(ErrValue, "%v", err))
+			}
+		}
+	},
+	"category": func(p *parser, s *Selection, v *yaml.Node, kp string) {
+		if x, ok := p.text(v, kp); ok {
+			s.Category = x
+		}
+	},
+	"setting": func(p *parser, s *Selection, v *yaml.Node, kp string) {
+		if x, ok := p.text(v, kp); ok {
+			s.Setting = x
+		}
+	},
+	"agg": func(p *parser, s *Selection, v *yaml.Node, kp string) { p.selChoice(&s.Agg, v, kp, "agg", aggs) },
+	"reps": func(p *parser, s *Selection, v *yaml.Node, kp string) {
+		p.selChoice(&s.Reps, v, kp, "reps", []string{"mean", "max", "min"})
+	},
+	"per": func(p *parser, s *Selection, v *yaml.Node, kp string) {
+		p.selChoice(&s.Per, v, kp, "per", []string{PerBatch, PerWeek})
+	},
+	"batch": (*parser).readBatch,
+	"over":  func(p *parser, s *Selection, v *yaml.Node, kp string) { p.selChoice(&s.Over, v, kp, "over", overs) },
+	"across": func(p *parser, s *Selection, v *yaml.Node, kp string) {
+		p.selChoice(&s.Across, v, kp, "across", acrosses)
+	},
+	"where": (*parser).readWhere,
+}
+
+// selString reads a non-empty string into dst.
+func (p *parser) selString(dst *string, v *yaml.Node, kp string) {
+	if x, ok := p.nonEmpty(v, kp); ok {
+		*dst = x
+	}
+}
+
+// selChoice reads a non-empty string into dst and reports it as an
+// unknown what when it is not one of valid.
+func (p *parser) selChoice(dst *string, v *yaml.Node, kp, what string, valid []string) {
+	p.selString(dst, v, kp)
+	if *dst != "" && !oneOf(*dst, valid) {
+		p.add(kp, v, problem(ErrValue, "unknown %s %q (valid: %s)", what, *dst, strings.Join(valid, ", ")))
+	}
+}
+
+// readBatch reads a selection's batch: a whole number of jobs from 1 to
+// 1e9.
+func (p *parser) readBatch(s *Selection, v *yaml.Node, kp string) {
+	if f, ok := p.number(v, kp); ok {
+		if f < 1 || f != math.Trunc(f) || f > 1e9 {
+			p.add(kp, v, problem(ErrValue, "a batch is a whole number of jobs >= 1, got %v", f))
+		} else {
+			s.Batch = int(f)
+		}
+	}
+}
+
+// readWhere reads a selection's where: a filter per column or parameter
+// (param_ prefix dropped) that is not a selection field of its own.
+func (p *parser) readWhere(s *Selection, v *yaml.Node, kp string) {
+	p.mapping(v, kp, func(key string, v *yaml.Node, wp string) {
+		k := strings.TrimPrefix(key, "param_")
+		if !keyRE.MatchString(k) {
+			p.add(wp, v, problem(ErrValue, "%q is not a column or parameter name", key))
+			return
+		}
+		if isSelField(k) {
+			p.add(wp, v, problem(ErrValue, "%s is a selection field: write it beside where", k))
+			return
+		}
+		if vs := p.values(v, wp); len(vs) > 0 {
+			s.Where = append(s.Where, Filter{Key: k, Values: vs})
+		}
+	})
 }
 
 // checkSelection checks a complete selection (after defaults, overlays
