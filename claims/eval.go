@@ -430,88 +430,115 @@ func fmtRho(r float64) string {
 
 // expectedText describes what a claim expects, with its tolerances.
 func expectedText(c *Claim) string {
-	tol := func() string {
-		var parts []string
-		if c.Grade.Agree.Set && (c.Grade.Agree.Value != 0 || c.Expected.IsTarget) {
-			parts = append(parts, "±"+c.Grade.Agree.String())
-		}
-		if c.Grade.Partly.Set {
-			parts = append(parts, "partly ±"+c.Grade.Partly.String())
-		}
-		if len(parts) == 0 {
-			return ""
-		}
-		return " (" + strings.Join(parts, ", ") + ")"
+	if text, ok := expectedTexts[c.Kind]; ok {
+		return text(c)
 	}
-	switch c.Kind {
-	case KindValue:
+	return c.Expected.Text
+}
+
+// expectedTexts describe what a claim of each kind expects.
+var expectedTexts = map[Kind]func(c *Claim) string{
+	KindValue: func(c *Claim) string {
 		if c.SingleRun {
 			return c.Expected.Text + " (one run: agree in our P5-P95, partly in our range)"
 		}
-		return c.Expected.Text + tol()
-	case KindRatio:
-		an, bn := sides(c.A, c.B)
-		lhs := an + " / " + bn
-		switch c.Form {
-		case "pct":
-			lhs = "% change of " + an + " from " + bn
-		case "diff":
-			lhs = an + " - " + bn
-		case "sym":
-			lhs = "(" + an + " - " + bn + ") / min"
-		}
-		if c.Pairwise {
-			lhs = c.A.Over + " of per-" + c.A.Per + " " + lhs
-		}
-		return lhs + " " + exprText(c.Expected) + tol()
-	case KindOrder:
-		an, bn := sides(c.A, c.B)
-		rhs := bn
-		if c.Factor != 1 {
-			rhs = fmtNum(c.Factor) + " x " + bn
-		}
-		return an + " " + c.Op + " " + rhs + tol()
-	case KindMonotonic:
-		s := c.Direction + " along " + c.Along
-		if len(c.Values) > 0 {
-			s += " (" + strings.Join(c.Values, ", ") + ")"
-		}
-		if c.Spearman != 0 {
-			s += fmt.Sprintf(", Spearman >= %s", fmtNum(c.Spearman))
-		}
-		if c.Grade.Agree.Set && c.Grade.Agree.Value != 0 {
-			s += ", steps back up to " + c.Grade.Agree.String()
-		}
-		if c.Grade.HasPartlyRho {
-			s += fmt.Sprintf("; partly if Spearman >= %s", fmtNum(c.Grade.PartlyRho))
-		}
-		return s
-	case KindInvariant:
-		return exprText(c.Expected) + " in every row"
-	case KindCount:
-		an, bn := sides(c.A, c.B)
-		rhs := bn
-		if c.Factor != 1 {
-			rhs = fmtNum(c.Factor) + " x " + bn
-		}
-		of := fmt.Sprintf("%d values of %s", len(c.Values), c.Along)
-		if c.Along == "category" {
-			of = fmt.Sprintf("%d categories", len(c.Values))
-		}
-		var each []string
-		if c.Grade.Agree.Set && c.Grade.Agree.Value != 0 {
-			each = append(each, "±"+c.Grade.Agree.String())
-		}
-		if c.Grade.Partly.Set {
-			each = append(each, "partly ±"+c.Grade.Partly.String())
-		}
-		t := ""
-		if len(each) > 0 {
-			t = " (each " + strings.Join(each, ", ") + ")"
-		}
-		return an + " " + c.Op + " " + rhs + " in " + strings.TrimPrefix(c.Expected.Text, "== ") + " of " + of + t
+		return c.Expected.Text + tolText(c)
+	},
+	KindRatio: func(c *Claim) string { return ratioText(c) + " " + exprText(c.Expected) + tolText(c) },
+	KindOrder: func(c *Claim) string {
+		an, rhs := orderSides(c)
+		return an + " " + c.Op + " " + rhs + tolText(c)
+	},
+	KindMonotonic: trendText,
+	KindInvariant: func(c *Claim) string { return exprText(c.Expected) + " in every row" },
+	KindCount:     countText,
+}
+
+// tolText gives a claim's tolerances: " (±agree, partly ±partly)", the
+// agree one only when it is not 0 or the claim has a target; "" for none.
+func tolText(c *Claim) string {
+	var parts []string
+	if c.Grade.Agree.Set && (c.Grade.Agree.Value != 0 || c.Expected.IsTarget) {
+		parts = append(parts, "±"+c.Grade.Agree.String())
 	}
-	return c.Expected.Text
+	if c.Grade.Partly.Set {
+		parts = append(parts, "partly ±"+c.Grade.Partly.String())
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// ratioText is the left-hand side of a ratio claim: its form of a and b,
+// taken per period for a pairwise claim.
+func ratioText(c *Claim) string {
+	an, bn := sides(c.A, c.B)
+	lhs := an + " / " + bn
+	switch c.Form {
+	case "pct":
+		lhs = "% change of " + an + " from " + bn
+	case "diff":
+		lhs = an + " - " + bn
+	case "sym":
+		lhs = "(" + an + " - " + bn + ") / min"
+	}
+	if c.Pairwise {
+		lhs = c.A.Over + " of per-" + c.A.Per + " " + lhs
+	}
+	return lhs
+}
+
+// orderSides names the two sides of an order or count claim's order, the
+// right one with its factor.
+func orderSides(c *Claim) (an, rhs string) {
+	an, bn := sides(c.A, c.B)
+	rhs = bn
+	if c.Factor != 1 {
+		rhs = fmtNum(c.Factor) + " x " + bn
+	}
+	return an, rhs
+}
+
+// trendText describes a trend claim: its direction along its key, the
+// Spearman bound and the steps back it tolerates.
+func trendText(c *Claim) string {
+	s := c.Direction + " along " + c.Along
+	if len(c.Values) > 0 {
+		s += " (" + strings.Join(c.Values, ", ") + ")"
+	}
+	if c.Spearman != 0 {
+		s += fmt.Sprintf(", Spearman >= %s", fmtNum(c.Spearman))
+	}
+	if c.Grade.Agree.Set && c.Grade.Agree.Value != 0 {
+		s += ", steps back up to " + c.Grade.Agree.String()
+	}
+	if c.Grade.HasPartlyRho {
+		s += fmt.Sprintf("; partly if Spearman >= %s", fmtNum(c.Grade.PartlyRho))
+	}
+	return s
+}
+
+// countText describes a count claim: its order, in how many of its values
+// it must hold, and the tolerances of each value's order.
+func countText(c *Claim) string {
+	an, rhs := orderSides(c)
+	of := fmt.Sprintf("%d values of %s", len(c.Values), c.Along)
+	if c.Along == "category" {
+		of = fmt.Sprintf("%d categories", len(c.Values))
+	}
+	var each []string
+	if c.Grade.Agree.Set && c.Grade.Agree.Value != 0 {
+		each = append(each, "±"+c.Grade.Agree.String())
+	}
+	if c.Grade.Partly.Set {
+		each = append(each, "partly ±"+c.Grade.Partly.String())
+	}
+	t := ""
+	if len(each) > 0 {
+		t = " (each " + strings.Join(each, ", ") + ")"
+	}
+	return an + " " + c.Op + " " + rhs + " in " + strings.TrimPrefix(c.Expected.Text, "== ") + " of " + of + t
 }
 
 // exprText writes an expectation after a left-hand side: "< 1", "in
