@@ -443,57 +443,105 @@ func (p *parser) eachs(n *yaml.Node, path string) []each {
 // must not have, and sets what follows from the kind (a and b overlaid
 // on the selection, the default form).
 func (p *parser) kindRules(c *Claim, in *claimInput, path string, n *yaml.Node) {
-	forbid := func(key string, have bool, why string) {
-		if have {
-			p.add(path+"."+key, n, problem(ErrValue, "not used by %s claim%s", article(c.Kind), why))
-		}
+	k := kindCheck{p: p, c: c, in: in, path: path, n: n}
+	k.sides()
+	k.otherKindsKeys()
+	k.singleRun()
+	k.expectation()
+}
+
+// kindCheck checks the keys of claim c (at path, node n) against its
+// kind.
+type kindCheck struct {
+	p    *parser
+	c    *Claim
+	in   *claimInput
+	path string
+	n    *yaml.Node
+}
+
+// forbid reports key, when the claim has it, as not used by its kind
+// (why says more, after the kind).
+func (k *kindCheck) forbid(key string, have bool, why string) {
+	if have {
+		k.p.add(k.path+"."+key, k.n, problem(ErrValue, "not used by %s claim%s", article(k.c.Kind), why))
 	}
-	need := func(key string, have bool) {
-		// A key that is present but bad has been reported already.
-		if !have && p.lines[path+"."+key] == 0 {
-			p.add(path+"."+key, n, problem(ErrRequired, "%s claim needs %s", article(c.Kind), key))
-		}
+}
+
+// need reports key as missing when the claim has no (valid) value for it.
+func (k *kindCheck) need(key string, have bool) {
+	// A key that is present but bad has been reported already.
+	if !have && k.p.lines[k.path+"."+key] == 0 {
+		k.p.add(k.path+"."+key, k.n, problem(ErrRequired, "%s claim needs %s", article(k.c.Kind), key))
 	}
+}
+
+// sides checks a, b and their form and order against the kind: a value,
+// trend or invariant reads one selection, a ratio, order or count two
+// (overlaid on the selection).
+func (k *kindCheck) sides() {
+	c, in := k.c, k.in
 	switch c.Kind {
 	case KindValue, KindMonotonic, KindInvariant:
-		forbid("a", in.have["a"], " (a and b are for ratio and order claims)")
-		forbid("b", in.have["b"], " (a and b are for ratio and order claims)")
-		forbid("form", in.have["form"], "")
-		forbid("op", in.have["op"], "")
-		forbid("factor", in.have["factor"], "")
-		if !in.have["select"] && isZero(p.f.Defaults) {
-			need("select", false)
+		k.forbid("a", in.have["a"], " (a and b are for ratio and order claims)")
+		k.forbid("b", in.have["b"], " (a and b are for ratio and order claims)")
+		k.forbid("form", in.have["form"], "")
+		k.forbid("op", in.have["op"], "")
+		k.forbid("factor", in.have["factor"], "")
+		if !in.have["select"] && isZero(k.p.f.Defaults) {
+			k.need("select", false)
 		}
 	case KindRatio, KindOrder, KindCount:
-		need("a", in.have["a"])
-		need("b", in.have["b"])
+		k.need("a", in.have["a"])
+		k.need("b", in.have["b"])
 		c.A, c.B = c.Select.overlay(in.a), c.Select.overlay(in.b)
 	}
-	if c.Kind != KindRatio {
-		forbid("pairwise", in.have["pairwise"], " (it compares a ratio's two sides batch by batch)")
+}
+
+// otherKindsKeys reports the keys of other kinds: pairwise (ratios),
+// along and values (trends and counts), direction and spearman (trends)
+// and single_run (values).
+func (k *kindCheck) otherKindsKeys() {
+	kind, have := k.c.Kind, k.in.have
+	if kind != KindRatio {
+		k.forbid("pairwise", have["pairwise"], " (it compares a ratio's two sides batch by batch)")
 	}
-	if c.Kind != KindMonotonic && c.Kind != KindCount {
-		forbid("along", in.have["along"], "")
-		forbid("values", in.have["values"], "")
+	if kind != KindMonotonic && kind != KindCount {
+		k.forbid("along", have["along"], "")
+		k.forbid("values", have["values"], "")
 	}
-	if c.Kind != KindMonotonic {
-		forbid("direction", in.have["direction"], "")
-		forbid("spearman", in.have["spearman"], "")
+	if kind != KindMonotonic {
+		k.forbid("direction", have["direction"], "")
+		k.forbid("spearman", have["spearman"], "")
 	}
-	if c.Kind != KindValue {
-		forbid("single_run", in.have["single_run"], " (trends compare our means; single_run places one number of the paper among our replications)")
+	if kind != KindValue {
+		k.forbid("single_run", have["single_run"], " (trends compare our means; single_run places one number of the paper among our replications)")
 	}
-	if c.SingleRun {
-		if in.grade != nil {
-			p.add(in.gradePath, in.grade, problem(ErrValue, "not used with single_run (the paper's value is graded by where it falls among our replications, not by a tolerance)"))
-		}
-		if c.Select.Reps != "" {
-			p.add(path+".select.reps", n, problem(ErrValue, "not used with single_run (it compares the paper's value with every replication's, not with their %s)", c.Select.Reps))
-		}
+}
+
+// singleRun reports a grade or reps on a single-run claim, which neither
+// uses.
+func (k *kindCheck) singleRun() {
+	c, in := k.c, k.in
+	if !c.SingleRun {
+		return
 	}
+	if in.grade != nil {
+		k.p.add(in.gradePath, in.grade, problem(ErrValue, "not used with single_run (the paper's value is graded by where it falls among our replications, not by a tolerance)"))
+	}
+	if c.Select.Reps != "" {
+		k.p.add(k.path+".select.reps", k.n, problem(ErrValue, "not used with single_run (it compares the paper's value with every replication's, not with their %s)", c.Select.Reps))
+	}
+}
+
+// expectation checks what the kind needs to grade: expected (with a
+// tolerance for a target), op, along and direction, or a count's values;
+// a ratio's form defaults to ratio.
+func (k *kindCheck) expectation() {
+	c, in, p, path, n := k.c, k.in, k.p, k.path, k.n
 	switch c.Kind {
 	case KindValue, KindRatio:
-		need("expected", c.Expected.Set)
+		k.need("expected", c.Expected.Set)
 		if c.Expected.IsTarget && !c.Grade.Agree.Set && !c.SingleRun {
 			p.add(path+".grade.agree", n, problem(ErrRequired, "a number as expected needs a tolerance (grade: {agree: 10%%, partly: 30%%})"))
 		}
@@ -501,24 +549,24 @@ func (p *parser) kindRules(c *Claim, in *claimInput, path string, n *yaml.Node) 
 			c.Form = "ratio"
 		}
 	case KindOrder:
-		need("op", in.have["op"])
-		forbid("expected", c.Expected.Set, " (it compares a with factor x b)")
+		k.need("op", in.have["op"])
+		k.forbid("expected", c.Expected.Set, " (it compares a with factor x b)")
 	case KindMonotonic:
-		need("along", in.have["along"])
-		need("direction", in.have["direction"])
-		forbid("expected", c.Expected.Set, " (it states a direction)")
+		k.need("along", in.have["along"])
+		k.need("direction", in.have["direction"])
+		k.forbid("expected", c.Expected.Set, " (it states a direction)")
 		if c.Along == "category" && !in.have["values"] {
 			p.add(path+".values", n, problem(ErrRequired, "a trend along category needs values: the categories in order"))
 		}
 	case KindInvariant:
-		need("expected", c.Expected.Set)
-		forbid("grade", in.grade != nil, " (an invariant holds exactly)")
+		k.need("expected", c.Expected.Set)
+		k.forbid("grade", in.grade != nil, " (an invariant holds exactly)")
 	case KindCount:
-		need("op", in.have["op"])
-		need("along", in.have["along"])
-		need("values", in.have["values"])
-		need("expected", c.Expected.Set)
-		forbid("form", in.have["form"], " (it counts where an order holds)")
+		k.need("op", in.have["op"])
+		k.need("along", in.have["along"])
+		k.need("values", in.have["values"])
+		k.need("expected", c.Expected.Set)
+		k.forbid("form", in.have["form"], " (it counts where an order holds)")
 		p.checkCount(c, path, n)
 	}
 }
