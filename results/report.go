@@ -350,8 +350,36 @@ func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collat
 		return nil, err
 	}
 	c := &Collation{Scheme: s, Metric: m, pairs: map[[2]int]*pair{}}
-	// A failed task knows its machine size only when the spec gave one:
-	// give it the size its workload has in the successful tasks.
+	ix := newPairIndex(c, summary)
+	ix.addTasks(tasks, opts.Where)
+	perPair, err := ix.gatherAggregates(summary, opts.Where)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Workloads) == 0 {
+		return nil, noResults(opts.Where)
+	}
+	// Combine the replications of each pair.
+	for p, reps := range perPair {
+		p.combine(reps, s, m)
+	}
+	nameSettings(c.Settings)
+	return c, nil
+}
+
+// pairIndex finds the (workload, setting) pair of a task in a collation
+// being built, adding its workload, setting and pair on first sight.
+type pairIndex struct {
+	c      *Collation
+	procs  map[Workload]int // machine size of each workload (by its other fields)
+	wIndex map[Workload]int
+	sIndex map[Setting]int
+}
+
+// newPairIndex returns the pair index of c. A failed task knows its
+// machine size only when the spec gave one: it gets the size its workload
+// has in the successful tasks (those of summary).
+func newPairIndex(c *Collation, summary summaryRows) *pairIndex {
 	procs := map[Workload]int{}
 	for tc := range summary {
 		w := WorkloadOf(tc)
@@ -359,46 +387,59 @@ func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collat
 		w.Procs = 0
 		procs[w] = n
 	}
-	wIndex := map[Workload]int{}
-	sIndex := map[Setting]int{}
-	at := func(tc *TaskCols) *pair {
-		w, st := WorkloadOf(tc), SettingOf(tc)
-		if w.Procs == 0 {
-			w.Procs = procs[w]
-		}
-		wi, ok := wIndex[w]
-		if !ok {
-			wi = len(c.Workloads)
-			wIndex[w] = wi
-			c.Workloads = append(c.Workloads, w)
-		}
-		si, ok := sIndex[st]
-		if !ok {
-			si = len(c.Settings)
-			sIndex[st] = si
-			c.Settings = append(c.Settings, st)
-		}
-		p := c.pairs[[2]int{wi, si}]
-		if p == nil {
-			p = &pair{}
-			c.pairs[[2]int{wi, si}] = p
-		}
-		return p
+	return &pairIndex{c: c, procs: procs, wIndex: map[Workload]int{}, sIndex: map[Setting]int{}}
+}
+
+// at returns the pair of the task with columns tc.
+func (ix *pairIndex) at(tc *TaskCols) *pair {
+	c := ix.c
+	w, st := WorkloadOf(tc), SettingOf(tc)
+	if w.Procs == 0 {
+		w.Procs = ix.procs[w]
 	}
+	wi, ok := ix.wIndex[w]
+	if !ok {
+		wi = len(c.Workloads)
+		ix.wIndex[w] = wi
+		c.Workloads = append(c.Workloads, w)
+	}
+	si, ok := ix.sIndex[st]
+	if !ok {
+		si = len(c.Settings)
+		ix.sIndex[st] = si
+		c.Settings = append(c.Settings, st)
+	}
+	p := c.pairs[[2]int{wi, si}]
+	if p == nil {
+		p = &pair{}
+		c.pairs[[2]int{wi, si}] = p
+	}
+	return p
+}
+
+// addTasks adds the tasks that pass where to their pairs: a failed task's
+// failure, or a successful one's utilization.
+func (ix *pairIndex) addTasks(tasks []TaskRow, where []Filter) {
 	for i := range tasks {
 		t := &tasks[i]
-		if !matchAll(opts.Where, &t.TaskCols) {
+		if !matchAll(where, &t.TaskCols) {
 			continue
 		}
-		p := at(&t.TaskCols)
+		p := ix.at(&t.TaskCols)
 		if t.Error != "" {
 			p.failures = append(p.failures, fmt.Sprintf("task %d (replication %d) failed: %s", t.TaskIndex, t.Replication, describeErr(t.Error)))
 			continue
 		}
 		p.util = append(p.util, t.Stats.Utilization)
 	}
-	// Gather each task's aggregates by grid cell (pointers to the rows'
-	// aggregates, nil for a category without a row).
+}
+
+// gatherAggregates gathers the aggregates of the collation's scheme of
+// each task that passes where, by grid cell (pointers to the rows'
+// aggregates, then the overall one; nil for a category without a row),
+// and returns them per pair, a task's in the order tasks first appear.
+func (ix *pairIndex) gatherAggregates(summary summaryRows, where []Filter) (map[*pair][][]*metrics.Aggregate, error) {
+	s := ix.c.Scheme
 	n := len(s.Rows) * len(s.Cols)
 	type taskAggs struct {
 		p    *pair
@@ -407,12 +448,12 @@ func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collat
 	var order []string
 	byTask := map[string]*taskAggs{}
 	for tc, a := range summary {
-		if a.scheme != s.Name || !matchAll(opts.Where, tc) {
+		if a.scheme != s.Name || !matchAll(where, tc) {
 			continue
 		}
 		ta := byTask[tc.TaskID]
 		if ta == nil {
-			ta = &taskAggs{p: at(tc), aggs: make([]*metrics.Aggregate, n+1)}
+			ta = &taskAggs{p: ix.at(tc), aggs: make([]*metrics.Aggregate, n+1)}
 			byTask[tc.TaskID] = ta
 			order = append(order, tc.TaskID)
 		}
@@ -425,20 +466,12 @@ func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collat
 		}
 		ta.aggs[k] = a.Aggregate
 	}
-	if len(c.Workloads) == 0 {
-		return nil, noResults(opts.Where)
-	}
-	// Combine the replications of each pair.
 	perPair := map[*pair][][]*metrics.Aggregate{}
 	for _, id := range order {
 		ta := byTask[id]
 		perPair[ta.p] = append(perPair[ta.p], ta.aggs)
 	}
-	for p, reps := range perPair {
-		p.combine(reps, s, m)
-	}
-	nameSettings(c.Settings)
-	return c, nil
+	return perPair, nil
 }
 
 // collateScheme returns the category scheme to collate: name's, or when
