@@ -93,68 +93,12 @@ func Plots(dir string, opts PlotOptions) ([]string, error) {
 // the same sweep and options always give the same names, and figures made
 // with other filters into the same folder overwrite each other's files.
 func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
-	if opts.Kind == "" {
-		opts.Kind = KindBars
+	if err := s.plotDefaults(&opts); err != nil {
+		return nil, err
 	}
-	if !slices.Contains(Kinds, opts.Kind) {
-		return nil, fmt.Errorf("unknown figure kind %q (valid: %s)", opts.Kind, strings.Join(Kinds, ", "))
-	}
-	if len(opts.Formats) == 0 {
-		opts.Formats = Formats
-	}
-	for _, f := range opts.Formats {
-		if !slices.Contains(Formats, f) {
-			return nil, fmt.Errorf("unknown figure format %q (valid: %s)", f, strings.Join(Formats, ", "))
-		}
-	}
-	if opts.OutDir == "" {
-		opts.OutDir = filepath.Join(s.Dir, "figures")
-	}
-	var figs []figure
-	if opts.Kind == KindTransient {
-		var err error
-		if figs, err = s.transient(opts); err != nil {
-			return nil, err
-		}
-	}
-	metric, scheme := s.withDefaults(opts.Metric, opts.Scheme)
-	var f *figures
-	if opts.Kind != KindTransient {
-		c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
-		if err != nil {
-			return nil, err
-		}
-		f = &figures{c: c, where: opts.Where, baseline: -1, compare: opts.Compare}
-		switch opts.Compare {
-		case "", results.ComparePct:
-			f.compare = results.ComparePct
-		case results.CompareR:
-		default:
-			return nil, fmt.Errorf("unknown bar comparison %q (valid: %s, %s)", opts.Compare, results.ComparePct, results.CompareR)
-		}
-		if opts.Compare != "" && (opts.Kind != KindBars || opts.Baseline == "") {
-			return nil, fmt.Errorf("comparison %s: only bars with a baseline compare", opts.Compare)
-		}
-		if opts.Kind == KindBars && opts.Baseline != "" {
-			if f.baseline, err = c.FindSetting(opts.Baseline); err != nil {
-				return nil, fmt.Errorf("--baseline: %w", err)
-			}
-		}
-	}
-	switch opts.Kind {
-	case KindBars:
-		figs = f.bars()
-	case KindLoad:
-		figs = f.lines(false)
-	case KindUtil:
-		figs = f.util()
-	case KindUtilMetric:
-		figs = f.lines(true)
-	case KindParam:
-		var err error
-		if figs, err = f.param(opts.X, opts.Series); err != nil {
-			return nil, err
-		}
+	figs, err := s.drawFigures(opts)
+	if err != nil {
+		return nil, err
 	}
 	if len(figs) == 0 {
 		return nil, fmt.Errorf("no %s figure to draw: no results", opts.Kind)
@@ -162,6 +106,87 @@ func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
 	if err := mkdir(opts.OutDir); err != nil {
 		return nil, err
 	}
+	return saveFigures(figs, opts)
+}
+
+// plotDefaults fills in the kind (bars), formats (all) and folder
+// (figures of the sweep's) opts leave out, and checks the kind and
+// formats.
+func (s *Sweep) plotDefaults(opts *PlotOptions) error {
+	if opts.Kind == "" {
+		opts.Kind = KindBars
+	}
+	if !slices.Contains(Kinds, opts.Kind) {
+		return fmt.Errorf("unknown figure kind %q (valid: %s)", opts.Kind, strings.Join(Kinds, ", "))
+	}
+	if len(opts.Formats) == 0 {
+		opts.Formats = Formats
+	}
+	for _, f := range opts.Formats {
+		if !slices.Contains(Formats, f) {
+			return fmt.Errorf("unknown figure format %q (valid: %s)", f, strings.Join(Formats, ", "))
+		}
+	}
+	if opts.OutDir == "" {
+		opts.OutDir = filepath.Join(s.Dir, "figures")
+	}
+	return nil
+}
+
+// drawFigures makes the charts of opts' kind.
+func (s *Sweep) drawFigures(opts PlotOptions) ([]figure, error) {
+	if opts.Kind == KindTransient {
+		return s.transient(opts)
+	}
+	f, err := s.collatedFigures(opts)
+	if err != nil {
+		return nil, err
+	}
+	switch opts.Kind {
+	case KindBars:
+		return f.bars(), nil
+	case KindLoad:
+		return f.lines(false), nil
+	case KindUtil:
+		return f.util(), nil
+	case KindUtilMetric:
+		return f.lines(true), nil
+	case KindParam:
+		return f.param(opts.X, opts.Series)
+	}
+	return nil, nil
+}
+
+// collatedFigures collates the sweep for opts (a metric or scheme left
+// out is the spec's) and checks the bar comparison and baseline.
+func (s *Sweep) collatedFigures(opts PlotOptions) (*figures, error) {
+	metric, scheme := s.withDefaults(opts.Metric, opts.Scheme)
+	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
+	if err != nil {
+		return nil, err
+	}
+	f := &figures{c: c, where: opts.Where, baseline: -1, compare: opts.Compare}
+	switch opts.Compare {
+	case "", results.ComparePct:
+		f.compare = results.ComparePct
+	case results.CompareR:
+	default:
+		return nil, fmt.Errorf("unknown bar comparison %q (valid: %s, %s)", opts.Compare, results.ComparePct, results.CompareR)
+	}
+	if opts.Compare != "" && (opts.Kind != KindBars || opts.Baseline == "") {
+		return nil, fmt.Errorf("comparison %s: only bars with a baseline compare", opts.Compare)
+	}
+	if opts.Kind == KindBars && opts.Baseline != "" {
+		if f.baseline, err = c.FindSetting(opts.Baseline); err != nil {
+			return nil, fmt.Errorf("--baseline: %w", err)
+		}
+	}
+	return f, nil
+}
+
+// saveFigures saves each figure, styled, in every format of opts and
+// returns the paths written.
+func saveFigures(figs []figure, opts PlotOptions) ([]string, error) {
 	var out []string
 	for _, fg := range figs {
 		for _, ext := range opts.Formats {
