@@ -284,9 +284,36 @@ var lsfMinClasses = []struct {
 // minimum class per discipline (no knowledge), from jobs.parquet, as a
 // table and as bars (one bar per class, log wait axis).
 func lsfWaitStep(s *Sweep, dir, figDir string) ([]string, error) {
-	// Three columns of the job rows, their task columns from
-	// tasks.parquet: reading every job row whole (results.ReadJobs) took
-	// 1.4 GB for table3's 1200 tasks.
+	waits, err := lsfWaits(s)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range []string{dir, figDir} {
+		if err := mkdir(d); err != nil {
+			return nil, err
+		}
+	}
+	path := filepath.Join(dir, "fig05-wait-by-min.md")
+	if err := atomicfile.Write(path, func(w io.Writer) error { return writeLSFWaitTable(w, waits) }); err != nil {
+		return nil, err
+	}
+	out := []string{path}
+	b := lsfWaitBars(waits)
+	figs, err := saveBars(&b, figDir, "fig05-wait-by-min")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, figs...), nil
+}
+
+// waitSum sums the waits of n jobs.
+type waitSum struct{ sum, n float64 }
+
+// lsfWaits sums the waits of the measured jobs run with no knowledge per
+// discipline (label) and minimum class, from three columns of
+// jobs.parquet with their task columns from tasks.parquet: reading every
+// job row whole (results.ReadJobs) took 1.4 GB for table3's 1200 tasks.
+func lsfWaits(s *Sweep) (map[string]*[4]waitSum, error) {
 	tf, err := results.ReadFrame(filepath.Join(s.Dir, results.TasksFile))
 	if err != nil {
 		return nil, err
@@ -299,8 +326,7 @@ func lsfWaitStep(s *Sweep, dir, figDir string) ([]string, error) {
 	if tagged == nil || minProcs == nil || wait == nil {
 		return nil, fmt.Errorf("%s: jobs.parquet has no tagged, min_procs or wait column", s.Dir)
 	}
-	type acc struct{ sum, n float64 }
-	waits := map[string]*[4]acc{}
+	waits := map[string]*[4]waitSum{}
 	for i := range jf.Len() {
 		if tagged[i] != 1 { // false, or null for a rigid job
 			continue
@@ -313,7 +339,7 @@ func lsfWaitStep(s *Sweep, dir, figDir string) ([]string, error) {
 			continue
 		}
 		if waits[t.Label] == nil {
-			waits[t.Label] = &[4]acc{}
+			waits[t.Label] = &[4]waitSum{}
 		}
 		for c, class := range lsfMinClasses {
 			if mp := int(minProcs[i]); mp >= class.Lo && mp <= class.High {
@@ -322,40 +348,39 @@ func lsfWaitStep(s *Sweep, dir, figDir string) ([]string, error) {
 			}
 		}
 	}
-	for _, d := range []string{dir, figDir} {
-		if err := mkdir(d); err != nil {
-			return nil, err
-		}
+	return waits, nil
+}
+
+// writeLSFWaitTable writes Fig 5's table: a row per discipline with jobs,
+// the mean wait of each minimum class ("-" for none).
+func writeLSFWaitTable(w io.Writer, waits map[string]*[4]waitSum) error {
+	fmt.Fprintf(w, "# Mean wait of the measured jobs by minimum allocation, no knowledge (s)\n\n")
+	fmt.Fprintf(w, "| discipline |")
+	for _, c := range lsfMinClasses {
+		fmt.Fprintf(w, " min %s |", c.Name)
 	}
-	path := filepath.Join(dir, "fig05-wait-by-min.md")
-	err = atomicfile.Write(path, func(w io.Writer) error {
-		fmt.Fprintf(w, "# Mean wait of the measured jobs by minimum allocation, no knowledge (s)\n\n")
-		fmt.Fprintf(w, "| discipline |")
-		for _, c := range lsfMinClasses {
-			fmt.Fprintf(w, " min %s |", c.Name)
+	fmt.Fprintf(w, "\n|---|---|---|---|---|\n")
+	for _, d := range LSFDisciplines {
+		a := waits[d]
+		if a == nil {
+			continue
 		}
-		fmt.Fprintf(w, "\n|---|---|---|---|---|\n")
-		for _, d := range LSFDisciplines {
-			a := waits[d]
-			if a == nil {
+		fmt.Fprintf(w, "| %s |", d)
+		for i := range lsfMinClasses {
+			if a[i].n == 0 {
+				fmt.Fprintf(w, " - |")
 				continue
 			}
-			fmt.Fprintf(w, "| %s |", d)
-			for i := range lsfMinClasses {
-				if a[i].n == 0 {
-					fmt.Fprintf(w, " - |")
-					continue
-				}
-				fmt.Fprintf(w, " %.0f |", a[i].sum/a[i].n)
-			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(w, " %.0f |", a[i].sum/a[i].n)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		fmt.Fprintln(w)
 	}
-	out := []string{path}
+	return nil
+}
+
+// lsfWaitBars is Fig 5's chart: per discipline with jobs, a bar per
+// minimum class (none for a class without jobs), on a log wait axis.
+func lsfWaitBars(waits map[string]*[4]waitSum) plot.Bars {
 	b := plot.Bars{Title: "Mean wait of the measured jobs by minimum allocation (no knowledge)", XLabel: "discipline",
 		YLabel: "mean wait (s)", LogY: true}
 	for _, d := range LSFDisciplines {
@@ -375,9 +400,5 @@ func lsfWaitStep(s *Sweep, dir, figDir string) ([]string, error) {
 		}
 		b.Series = append(b.Series, sr)
 	}
-	figs, err := saveBars(&b, figDir, "fig05-wait-by-min")
-	if err != nil {
-		return nil, err
-	}
-	return append(out, figs...), nil
+	return b
 }
