@@ -508,59 +508,60 @@ func (p *parser) workloadAxis(key string, v *yaml.Node, kp string, ws *WorkloadS
 // adds it to ws. It returns the value's setter, or nil when the value is
 // reported as a problem.
 func (p *parser) workloadValue(key string, it item, ws *WorkloadSpec) func(*point) {
-	switch key {
-	case "trace":
-		str, ok := p.str(it.n, it.path)
+	if read, ok := workloadValueReaders[key]; ok {
+		return read(p, it, ws)
+	}
+	return nil
+}
+
+// workloadValueReader checks one value of a workload axis and adds it to
+// ws, returning its setter (nil when it is reported as a problem).
+type workloadValueReader func(p *parser, it item, ws *WorkloadSpec) func(*point)
+
+// workloadValueReaders are the readers of the workload axes.
+var workloadValueReaders = map[string]workloadValueReader{
+	"trace": (*parser).traceValue,
+	"procs": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
+		iv, ok := p.intValue(it, workload.MaxMachine)
 		if !ok {
 			return nil
 		}
-		ws.Trace = append(ws.Trace, str)
-		ref, err := p.resolveTrace(str)
-		if err != nil {
-			p.add(it.path, it.n, err)
-			return nil
-		}
-		return func(pt *point) { pt.trace = ref; pt.w.Trace = ref.Name; pt.w.TraceSHA256 = ref.SHA256 }
-	case "procs", "skip", "count":
-		v, ok := p.integer(it.n, it.path)
+		ws.Procs = append(ws.Procs, iv)
+		return func(pt *point) { pt.w.Procs = iv }
+	},
+	"skip": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
+		iv, ok := p.intValue(it, workload.MaxValue)
 		if !ok {
 			return nil
 		}
-		limit := int64(workload.MaxValue)
-		if key == "procs" {
-			limit = workload.MaxMachine
-		}
-		if v < 0 || v > limit {
-			p.add(it.path, it.n, problem(ErrValue, "must be in 0..%d, got %d", limit, v))
+		ws.Skip = append(ws.Skip, iv)
+		return func(pt *point) { pt.w.Skip = iv }
+	},
+	"count": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
+		iv, ok := p.intValue(it, workload.MaxValue)
+		if !ok {
 			return nil
 		}
-		iv := int(v)
-		switch key {
-		case "procs":
-			ws.Procs = append(ws.Procs, iv)
-			return func(pt *point) { pt.w.Procs = iv }
-		case "skip":
-			ws.Skip = append(ws.Skip, iv)
-			return func(pt *point) { pt.w.Skip = iv }
-		case "count":
-			ws.Count = append(ws.Count, iv)
-			return func(pt *point) { pt.w.Count = iv }
-		}
-	case "estimates":
+		ws.Count = append(ws.Count, iv)
+		return func(pt *point) { pt.w.Count = iv }
+	},
+	"estimates": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
 		str, ok := enumValue(p, it, "estimate model", workload.ParseEstimateModel, workload.EstimateTrace, workload.EstimateAccurate)
 		if !ok {
 			return nil
 		}
 		ws.Estimates = append(ws.Estimates, str)
 		return func(pt *point) { pt.w.Estimates = str }
-	case "load_mode":
+	},
+	"load_mode": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
 		str, ok := enumValue(p, it, "load mode", workload.ParseLoadMode, workload.LoadArrival, workload.LoadDuplicate)
 		if !ok {
 			return nil
 		}
 		ws.LoadMode = append(ws.LoadMode, str)
 		return func(pt *point) { pt.w.LoadMode = str }
-	case "load":
+	},
+	"load": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
 		f, ok := p.number(it.n, it.path)
 		if !ok {
 			return nil
@@ -571,27 +572,65 @@ func (p *parser) workloadValue(key string, it item, ws *WorkloadSpec) func(*poin
 		}
 		ws.Load = append(ws.Load, f)
 		return func(pt *point) { pt.w.Load = f }
-	case "sigma", "range_factor":
-		f, ok := p.number(it.n, it.path)
+	},
+	"sigma": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
+		f, ok := p.atLeast(it, 0)
 		if !ok {
 			return nil
 		}
-		if key == "sigma" {
-			if f < 0 {
-				p.add(it.path, it.n, problem(ErrValue, "must be >= 0, got %v", f))
-				return nil
-			}
-			ws.Sigma = append(ws.Sigma, f)
-			return func(pt *point) { pt.w.Sigma = &f }
-		}
-		if f < 1 {
-			p.add(it.path, it.n, problem(ErrValue, "must be >= 1, got %v", f))
+		ws.Sigma = append(ws.Sigma, f)
+		return func(pt *point) { pt.w.Sigma = &f }
+	},
+	"range_factor": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
+		f, ok := p.atLeast(it, 1)
+		if !ok {
 			return nil
 		}
 		ws.RangeFactor = append(ws.RangeFactor, f)
 		return func(pt *point) { pt.w.RangeFactor = &f }
+	},
+}
+
+// traceValue checks a trace name or path, resolves it and adds it to ws;
+// its setter sets the trace with its name and digest.
+func (p *parser) traceValue(it item, ws *WorkloadSpec) func(*point) {
+	str, ok := p.str(it.n, it.path)
+	if !ok {
+		return nil
 	}
-	return nil
+	ws.Trace = append(ws.Trace, str)
+	ref, err := p.resolveTrace(str)
+	if err != nil {
+		p.add(it.path, it.n, err)
+		return nil
+	}
+	return func(pt *point) { pt.trace = ref; pt.w.Trace = ref.Name; pt.w.TraceSHA256 = ref.SHA256 }
+}
+
+// intValue reads an integer in 0..limit.
+func (p *parser) intValue(it item, limit int64) (int, bool) {
+	v, ok := p.integer(it.n, it.path)
+	if !ok {
+		return 0, false
+	}
+	if v < 0 || v > limit {
+		p.add(it.path, it.n, problem(ErrValue, "must be in 0..%d, got %d", limit, v))
+		return 0, false
+	}
+	return int(v), true
+}
+
+// atLeast reads a number of at least lo.
+func (p *parser) atLeast(it item, lo float64) (float64, bool) {
+	f, ok := p.number(it.n, it.path)
+	if !ok {
+		return 0, false
+	}
+	if f < lo {
+		p.add(it.path, it.n, problem(ErrValue, "must be >= %v, got %v", lo, f))
+		return 0, false
+	}
+	return f, true
 }
 
 // zipAxes reads an entry's zip groups of its axes and reports groups whose
