@@ -88,6 +88,20 @@ func failRow(c *Claim, r Row, which string, s Selection, err error) Row {
 	return r
 }
 
+// operands reads the values of a claim's selections a and b. When one cannot
+// be read, ok is false and failed is the claim's error row naming it.
+func operands(c *Claim, o *Outputs, r Row) (a, b float64, failed Row, ok bool) {
+	a, err := o.Value(c.A)
+	if err != nil {
+		return 0, 0, failRow(c, r, "a", c.A, err), false
+	}
+	b, err = o.Value(c.B)
+	if err != nil {
+		return 0, 0, failRow(c, r, "b", c.B, err), false
+	}
+	return a, b, r, true
+}
+
 // evaluateValue grades a value claim: its selection's value (or, for a
 // single-run claim, the spread of the runs' values) against the expected.
 func evaluateValue(c *Claim, o *Outputs, r Row) Row {
@@ -117,13 +131,9 @@ func evaluateRatio(c *Claim, o *Outputs, r Row) Row {
 	if c.Pairwise {
 		return evaluatePairwise(c, o, r)
 	}
-	a, err := o.Value(c.A)
-	if err != nil {
-		return failRow(c, r, "a", c.A, err)
-	}
-	b, err := o.Value(c.B)
-	if err != nil {
-		return failRow(c, r, "b", c.B, err)
+	a, b, failed, ok := operands(c, o, r)
+	if !ok {
+		return failed
 	}
 	v, ok := compare(c.Form, a, b)
 	if !ok {
@@ -161,13 +171,9 @@ func evaluatePairwise(c *Claim, o *Outputs, r Row) Row {
 // evaluateOrder grades an order claim: a op factor x b. Its value is
 // a / b (a when b is 0).
 func evaluateOrder(c *Claim, o *Outputs, r Row) Row {
-	a, err := o.Value(c.A)
-	if err != nil {
-		return failRow(c, r, "a", c.A, err)
-	}
-	b, err := o.Value(c.B)
-	if err != nil {
-		return failRow(c, r, "b", c.B, err)
+	a, b, failed, ok := operands(c, o, r)
+	if !ok {
+		return failed
 	}
 	r.Value = a
 	if b != 0 {
