@@ -65,6 +65,41 @@ func TestIS_ResumePreemptReference(t *testing.T) {
 	}
 }
 
+// isTraceCase is one real-trace setting of an IS reference test: the
+// first jobs after the trace's first 1000 at a load (0: as recorded),
+// with resumption by priority at a resume factor, with or without
+// suspension overhead.
+type isTraceCase struct {
+	name, file string
+	procs      int
+	over       bool
+	factor     float64
+	load       float64
+}
+
+// compareISOnTraces runs compareISReference on each case with option
+// set, 2000 jobs (600 with -short), in parallel subtests.
+func compareISOnTraces(t *testing.T, cases []isTraceCase, option func(*ISConfig)) {
+	count := 2000
+	if testing.Short() {
+		count = 600
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wl := loadTraceOpts(t, tc.file, tc.procs, workload.Options{
+				Estimates: workload.EstimateAccurate, Skip: 1000, Count: count, Load: tc.load, LoadMode: workload.LoadArrival})
+			cfg := DefaultISConfig()
+			cfg.ResumePreempt, cfg.ResumeFactor = true, tc.factor
+			option(&cfg)
+			if tc.over {
+				cfg.Overhead = DefaultOverhead(9)
+			}
+			compareISReference(t, wl, cfg)
+		})
+	}
+}
+
 // compareISReference runs IS with cfg on wl twice, with the suspended
 // jobs' bounds and with the plain routine (every suspended job at every
 // minute), checks the bounded schedule's invariants, and fails unless both

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
-	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
 // TestIS_ReclaimHold checks, on a hand-derived schedule, which running
@@ -85,32 +84,10 @@ func TestIS_ReclaimHold(t *testing.T) {
 // and requires the same schedule job by job: the bounds follow the
 // shorter protection.
 func TestIS_ReclaimHoldFirstReference(t *testing.T) {
-	count := 2000
-	if testing.Short() {
-		count = 600
-	}
-	for _, tc := range []struct {
-		name, file string
-		procs      int
-		over       bool
-		factor     float64
-		load       float64
-	}{
+	compareISOnTraces(t, []isTraceCase{
 		{"ctc430/factor2/load1.4", "CTC-SP2-1996-3.1-cln.swf.gz", 430, false, 2, 1.4},
 		{"sdsc/factor2/overhead", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, true, 2, 0},
 		{"ctc430/factor2/overhead/load1.2", "CTC-SP2-1996-3.1-cln.swf.gz", 430, true, 2, 1.2},
 		{"sdsc/factor1", "SDSC-SP2-1998-4.2-cln.swf.gz", 0, false, 1, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			wl := loadTraceOpts(t, tc.file, tc.procs, workload.Options{
-				Estimates: workload.EstimateAccurate, Skip: 1000, Count: count, Load: tc.load, LoadMode: workload.LoadArrival})
-			cfg := DefaultISConfig()
-			cfg.ResumePreempt, cfg.ResumeFactor, cfg.ReclaimHold = true, tc.factor, ReclaimHoldFirst
-			if tc.over {
-				cfg.Overhead = DefaultOverhead(9)
-			}
-			compareISReference(t, wl, cfg)
-		})
-	}
+	}, func(c *ISConfig) { c.ReclaimHold = ReclaimHoldFirst })
 }
