@@ -92,7 +92,9 @@ type Claim struct {
 	Select Selection
 	A, B   Selection
 	// Form is how a ratio claim compares a with b: ratio (a/b, default),
-	// pct (100 (a-b)/b), diff (a-b) or sym ((a-b)/min(a,b)).
+	// pct (100 (a-b)/b), diff (a-b) or sym ((a-b)/min(a,b)). In an order
+	// or monotonic claim whose selections have a baseline, it is how each
+	// compares its value with its baseline's.
 	Form string
 	// Pairwise: a ratio claim over per-batch or per-week selections
 	// compares a with b group by group (the same batch or week of the same
@@ -169,6 +171,25 @@ type Selection struct {
 	// matches in one replication; without it a per-group selection must
 	// match one task per replication.
 	Across string
+	// Baseline, when not nil, makes the selection's number a comparison:
+	// its value against the value of the selection with Baseline's fields
+	// laid over it, in the claim's form (the percent change from NS, for
+	// example). Only the sides of order claims and the selection of
+	// monotonic claims have one.
+	Baseline *Selection
+}
+
+// plain returns s without its baseline: the selection whose value is
+// compared.
+func (s Selection) plain() Selection {
+	s.Baseline = nil
+	return s
+}
+
+// base returns the selection s is compared with: s with its baseline's
+// fields laid over it. s must have a baseline.
+func (s Selection) base() Selection {
+	return s.plain().overlay(*s.Baseline)
 }
 
 // at returns s with key set to v: the category, the setting (key setting
@@ -213,6 +234,14 @@ func (s Selection) overlay(o Selection) Selection {
 		s.Batch = o.Batch
 	}
 	s.Where = mergeWhere(s.Where, o.Where)
+	if o.Baseline != nil {
+		var b Selection
+		if s.Baseline != nil {
+			b = *s.Baseline
+		}
+		b = b.overlay(*o.Baseline)
+		s.Baseline = &b
+	}
 	return s
 }
 
@@ -244,8 +273,19 @@ func (s *Selection) table() string {
 }
 
 // String describes the selection as key=value words, for example
-// "group=table4-5 metric=bsd_mean scheme=ss16 category=VS Seq setting=NS trace=ctc".
+// "group=table4-5 metric=bsd_mean scheme=ss16 category=VS Seq setting=NS trace=ctc",
+// and its baseline's fields, "baseline=(setting=NS)".
 func (s Selection) String() string {
+	words := s.words(s.table())
+	if s.Baseline != nil {
+		words += " baseline=(" + s.Baseline.words(s.Baseline.Table) + ")"
+	}
+	return words
+}
+
+// words describes the selection's fields as key=value words, with table
+// as its table ("" for none).
+func (s Selection) words(table string) string {
 	var parts []string
 	add := func(k, v string) {
 		if v != "" {
@@ -253,7 +293,7 @@ func (s Selection) String() string {
 		}
 	}
 	add("group", s.Group)
-	add("table", s.table())
+	add("table", table)
 	add("metric", s.Metric)
 	add("scheme", s.Scheme)
 	add("category", s.Category)

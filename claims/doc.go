@@ -13,6 +13,11 @@
 // A jobs selection can also read a series per batch of jobs or per week
 // ([Selection.Per]) combined into one number ([Selection.Over]), and a
 // ratio can compare two such series batch by batch ([Claim.Pairwise]).
+// The sides of an order claim and the selection of a monotonic claim can
+// each be compared with a baseline ([Selection.Baseline], in the claim's
+// [Claim.Form]), so that an order compares two improvements ("much less
+// than the improvement with accurate estimates") and a trend follows an
+// improvement along a parameter ("more pronounced under high load").
 // A value claim on a number the paper measured in a single run can ask
 // instead whether that number is a plausible draw from our replications
 // ([Claim.SingleRun]: agree within their central 90%, partly within their

@@ -88,18 +88,71 @@ func failRow(c *Claim, r Row, which string, s Selection, err error) Row {
 	return r
 }
 
-// operands reads the values of a claim's selections a and b. When one cannot
-// be read, ok is false and failed is the claim's error row naming it.
-func operands(c *Claim, o *Outputs, r Row) (a, b float64, failed Row, ok bool) {
-	a, err := o.Value(c.A)
+// operands reads the numbers of a claim's selections a and b (each
+// compared with its baseline when it has one). When one cannot be read,
+// ok is false and failed is the claim's error row naming it.
+func operands(c *Claim, o *Outputs, r Row) (a, b measured, failed Row, ok bool) {
+	a, err := o.measure(c.A, c.Form)
 	if err != nil {
-		return 0, 0, failRow(c, r, "a", c.A, err), false
+		return a, b, failRow(c, r, "a", c.A, err), false
 	}
-	b, err = o.Value(c.B)
+	b, err = o.measure(c.B, c.Form)
 	if err != nil {
-		return 0, 0, failRow(c, r, "b", c.B, err), false
+		return a, b, failRow(c, r, "b", c.B, err), false
 	}
 	return a, b, r, true
+}
+
+// measured is a selection's number: its value, or for a selection with a
+// baseline, the form of its value and its baseline's (both kept, to show
+// them).
+type measured struct {
+	v           float64
+	form        string
+	value, base float64
+	hasBase     bool
+}
+
+// measure returns the number of selection s: its value, or with a
+// baseline, form (ratio, pct, diff or sym) of its value and the
+// baseline's. A baseline that cannot be read is named in the error.
+func (o *Outputs) measure(s Selection, form string) (measured, error) {
+	v, err := o.Value(s.plain())
+	if err != nil || s.Baseline == nil {
+		return measured{v: v}, err
+	}
+	bs := s.base()
+	b, err := o.Value(bs)
+	if err != nil {
+		return measured{}, fmt.Errorf("baseline (%s): %w", bs, err)
+	}
+	x, ok := compare(form, v, b)
+	if !ok {
+		return measured{}, fmt.Errorf("cannot take the %s of %s and its baseline's %s", form, fmtNum(v), fmtNum(b))
+	}
+	return measured{v: x, form: form, value: v, base: b, hasBase: true}, nil
+}
+
+// String shows the number, and for a comparison with a baseline both
+// values: "-12.5% (875 vs 1000)".
+func (m measured) String() string {
+	if !m.hasBase {
+		return fmtNum(m.v)
+	}
+	return comparedText(m.form, m.v, m.value, m.base)
+}
+
+// comparedText shows form's comparison v of a with b and both values:
+// "0.05 (1.6 / 35.68)", "-12.5% (875 vs 1000)".
+func comparedText(form string, v, a, b float64) string {
+	sep, unit := " vs ", ""
+	switch form {
+	case "ratio":
+		sep = " / "
+	case "pct":
+		unit = "%"
+	}
+	return fmt.Sprintf("%s%s (%s%s%s)", fmtNum(v), unit, fmtNum(a), sep, fmtNum(b))
 }
 
 // evaluateValue grades a value claim: its selection's value (or, for a
@@ -131,24 +184,17 @@ func evaluateRatio(c *Claim, o *Outputs, r Row) Row {
 	if c.Pairwise {
 		return evaluatePairwise(c, o, r)
 	}
-	a, b, failed, ok := operands(c, o, r)
+	ma, mb, failed, ok := operands(c, o, r)
 	if !ok {
 		return failed
 	}
+	a, b := ma.v, mb.v
 	v, ok := compare(c.Form, a, b)
 	if !ok {
 		return failRow(c, r, "b", c.B, fmt.Errorf("cannot take the %s of %s and %s", c.Form, fmtNum(a), fmtNum(b)))
 	}
 	r.Value = v
-	sep := " / "
-	if c.Form != "ratio" {
-		sep = " vs "
-	}
-	unit := ""
-	if c.Form == "pct" {
-		unit = "%"
-	}
-	r.Ours = fmt.Sprintf("%s%s (%s%s%s)", fmtNum(v), unit, fmtNum(a), sep, fmtNum(b))
+	r.Ours = comparedText(c.Form, v, a, b)
 	r.Verdict = gradeDistance(c.Expected, v, c.Grade)
 	return r
 }
@@ -168,38 +214,41 @@ func evaluatePairwise(c *Claim, o *Outputs, r Row) Row {
 	return r
 }
 
-// evaluateOrder grades an order claim: a op factor x b. Its value is
-// a / b (a when b is 0).
+// evaluateOrder grades an order claim: a op factor x b, where each side
+// is its selection's value or, with baselines, its comparison with its
+// baseline. Its value is a / b (a when b is 0).
 func evaluateOrder(c *Claim, o *Outputs, r Row) Row {
-	a, b, failed, ok := operands(c, o, r)
+	ma, mb, failed, ok := operands(c, o, r)
 	if !ok {
 		return failed
 	}
+	a, b := ma.v, mb.v
 	r.Value = a
 	if b != 0 {
 		r.Value = a / b
 	}
-	r.Ours = fmt.Sprintf("%s vs %s", fmtNum(a), fmtNum(b))
+	r.Ours = fmt.Sprintf("%s vs %s", ma, mb)
 	if c.Factor != 1 {
-		r.Ours = fmt.Sprintf("%s vs %s x %s", fmtNum(a), fmtNum(c.Factor), fmtNum(b))
+		r.Ours = fmt.Sprintf("%s vs %s x %s", ma, fmtNum(c.Factor), mb)
 	}
 	r.Verdict = gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade)
 	return r
 }
 
-// evaluateMonotonic grades a trend claim: the selection's values along
-// its key, in the order of the claim's values. Its value is their
-// Spearman rank correlation with that order.
+// evaluateMonotonic grades a trend claim: the selection's values (or,
+// with a baseline, their comparisons with the baseline's at the same
+// point) along its key, in the order of the claim's values. Its value is
+// their Spearman rank correlation with that order.
 func evaluateMonotonic(c *Claim, o *Outputs, r Row) Row {
-	pts, err := o.series(c.Select, c.Along, c.Values)
+	pts, err := o.series(c.Select, c.Along, c.Values, c.Form)
 	if err != nil {
 		return failRow(c, r, "select", c.Select, err)
 	}
 	vals := make([]float64, len(pts))
 	var parts []string
 	for i, p := range pts {
-		vals[i] = p.value
-		parts = append(parts, fmtNum(p.value))
+		vals[i] = p.value.v
+		parts = append(parts, p.value.String())
 	}
 	rho := spearman(vals)
 	r.Value = rho
@@ -480,25 +529,49 @@ func tolText(c *Claim) string {
 // taken per period for a pairwise claim.
 func ratioText(c *Claim) string {
 	an, bn := sides(c.A, c.B)
-	lhs := an + " / " + bn
-	switch c.Form {
-	case "pct":
-		lhs = "% change of " + an + " from " + bn
-	case "diff":
-		lhs = an + " - " + bn
-	case "sym":
-		lhs = "(" + an + " - " + bn + ") / min"
-	}
+	lhs := formText(c.Form, an, bn)
 	if c.Pairwise {
 		lhs = c.A.Over + " of per-" + c.A.Per + " " + lhs
 	}
 	return lhs
 }
 
+// formText names form's comparison of the selections named an and bn:
+// "an / bn", "% change of an from bn", "an - bn" or "(an - bn) / min".
+func formText(form, an, bn string) string {
+	switch form {
+	case "pct":
+		return "% change of " + an + " from " + bn
+	case "diff":
+		return an + " - " + bn
+	case "sym":
+		return "(" + an + " - " + bn + ") / min"
+	}
+	return an + " / " + bn
+}
+
+// baselineText names the comparison of a selection with its baseline in
+// form, by the fields in which they differ: "% change of TSS SF=2 from
+// NS".
+func baselineText(form string, s Selection) string {
+	an, bn := sides(s.plain(), s.base())
+	return formText(form, an, bn)
+}
+
 // orderSides names the two sides of an order or count claim's order, the
-// right one with its factor.
+// right one with its factor; sides with baselines are named by their
+// comparison, and by what tells the sides apart:
+// "% change of TSS SF=2 from NS: fig19-30" and "0.8 x fig15-18".
 func orderSides(c *Claim) (an, rhs string) {
-	an, bn := sides(c.A, c.B)
+	an, bn := sides(c.A.plain(), c.B.plain())
+	if c.A.Baseline != nil && c.B.Baseline != nil {
+		ta, tb := baselineText(c.Form, c.A), baselineText(c.Form, c.B)
+		if ta == tb {
+			an = ta + ": " + an
+		} else {
+			an, bn = ta+" ("+an+")", tb+" ("+bn+")"
+		}
+	}
 	rhs = bn
 	if c.Factor != 1 {
 		rhs = fmtNum(c.Factor) + " x " + bn
@@ -510,6 +583,9 @@ func orderSides(c *Claim) (an, rhs string) {
 // Spearman bound and the steps back it tolerates.
 func trendText(c *Claim) string {
 	s := c.Direction + " along " + c.Along
+	if c.Select.Baseline != nil {
+		s = baselineText(c.Form, c.Select) + " " + s
+	}
 	if len(c.Values) > 0 {
 		s += " (" + strings.Join(c.Values, ", ") + ")"
 	}

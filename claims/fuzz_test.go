@@ -12,7 +12,9 @@ import (
 // the good and bad examples of testdata/parse:
 // wrong shapes at every level, aliases, duplicate keys, bad numbers and
 // expectations, each lists that do not fit, count claims whose values or
-// expectation do not fit, tabs and control bytes.
+// expectation do not fit, baselines where they do not belong (defaults,
+// one side of an order, nested, empty, not a mapping) and forms without
+// one, tabs and control bytes.
 var badSeeds = []string{
 	"",
 	"\n# only a comment\n",
@@ -41,6 +43,10 @@ var badSeeds = []string{
 	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m}, expected: 1, reason: {x: 1}}\n\x01",
 	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: count, select: {group: g1, metric: m, scheme: ss16}, a: {setting: A}, b: {setting: B}, op: <, along: category, values: [VS Seq, VS Seq, X], expected: \"> 5\"}\n",
 	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: count, select: {group: g1, metric: m}, a: {}, b: {}, op: <=, along: where, values: x, expected: 2.5, direction: up, form: sym}\n",
+	"paper: x\ndefaults: {group: g1, metric: m, baseline: {setting: B}}\nclaims:\n  - {id: a, figure: F, quote: q, kind: order, a: {setting: A, baseline: {setting: B}}, b: {setting: C}, form: pct, op: <}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: order, select: {group: g1, metric: m, baseline: {setting: B, baseline: {setting: C}}}, a: {setting: A}, b: {setting: D}, form: pct, op: \">=\", factor: 0.8}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: monotonic, select: {group: g1, metric: m, setting: A, baseline: {}}, form: ratio, along: load, direction: decreasing}\n  - {id: b, figure: F, quote: q, kind: monotonic, select: {group: g1, metric: m}, form: pct, along: load, direction: increasing}\n",
+	"paper: x\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g1, metric: m, baseline: [B]}, expected: 1, grade: {agree: 1}}\n  - {id: b, figure: F, quote: q, kind: ratio, select: {group: g1, metric: m}, a: {baseline: {setting: B, setting: C, colour: x}}, b: {}, expected: 1}\n",
 }
 
 // FuzzParse feeds arbitrary bytes to the parser, seeded with the example
@@ -118,6 +124,18 @@ func FuzzParse(f *testing.F) {
 			}
 			if c.ExpectedText() == "" {
 				t.Fatalf("claim %s: no expectation text", c.ID)
+			}
+			// Only an order claim (on both sides or neither) and a
+			// monotonic claim have baselines, and then a form.
+			switch {
+			case c.Kind == claims.KindOrder && (c.A.Baseline == nil) != (c.B.Baseline == nil):
+				t.Fatalf("claim %s: an order with a baseline on one side only", c.ID)
+			case c.Kind != claims.KindOrder && (c.A.Baseline != nil || c.B.Baseline != nil):
+				t.Fatalf("claim %s: a %s claim with a baseline on a or b", c.ID, c.Kind)
+			case c.Kind != claims.KindMonotonic && c.Kind != claims.KindOrder && c.Select.Baseline != nil:
+				t.Fatalf("claim %s: a %s claim with a baseline", c.ID, c.Kind)
+			case (c.A.Baseline != nil || c.Select.Baseline != nil) && c.Form == "":
+				t.Fatalf("claim %s: a baseline without a form", c.ID)
 			}
 		}
 		again, err := claims.Parse(data, claims.Options{})

@@ -193,6 +193,10 @@ func (p *parser) parse(data []byte) {
 			}
 		case "defaults":
 			p.f.Defaults = p.selection(v, path)
+			if p.f.Defaults.Baseline != nil {
+				p.add(path+".baseline", v, problem(ErrValue, "a baseline belongs to the select, a or b of an order or monotonic claim, not to the defaults"))
+				p.f.Defaults.Baseline = nil
+			}
 		case "claims":
 			haveClaims = true
 			claimNodes = p.list(v, path)
@@ -448,6 +452,7 @@ func (p *parser) kindRules(c *Claim, in *claimInput, path string, n *yaml.Node) 
 	k.otherKindsKeys()
 	k.singleRun()
 	k.expectation()
+	k.baselines()
 }
 
 // kindCheck checks the keys of claim c (at path, node n) against its
@@ -485,7 +490,9 @@ func (k *kindCheck) sides() {
 	case KindValue, KindMonotonic, KindInvariant:
 		k.forbid("a", in.have["a"], " (a and b are for ratio and order claims)")
 		k.forbid("b", in.have["b"], " (a and b are for ratio and order claims)")
-		k.forbid("form", in.have["form"], "")
+		if c.Kind != KindMonotonic {
+			k.forbid("form", in.have["form"], "")
+		}
 		k.forbid("op", in.have["op"], "")
 		k.forbid("factor", in.have["factor"], "")
 		if !in.have["select"] && isZero(k.p.f.Defaults) {
@@ -568,6 +575,46 @@ func (k *kindCheck) expectation() {
 		k.need("expected", c.Expected.Set)
 		k.forbid("form", in.have["form"], " (it counts where an order holds)")
 		p.checkCount(c, path, n)
+	}
+}
+
+// baselines checks the baselines of the claim's selections: only the
+// sides of an order claim (both or neither) and the selection of a
+// monotonic claim have one; form compares a selection with its baseline
+// in those kinds, so it needs one, and defaults to ratio.
+func (k *kindCheck) baselines() {
+	c, in, p, path, n := k.c, k.in, k.p, k.path, k.n
+	named := []struct {
+		key string
+		s   Selection
+	}{{"select", in.sel}, {"a", in.a}, {"b", in.b}}
+	var with []string
+	for _, x := range named {
+		if x.s.Baseline != nil {
+			with = append(with, x.key)
+		}
+	}
+	switch c.Kind {
+	case KindOrder:
+		switch {
+		case c.A.Baseline != nil && c.B.Baseline == nil:
+			p.add(path+".b.baseline", n, problem(ErrRequired, "an order of two comparisons needs a baseline on both sides (a has one)"))
+		case c.A.Baseline == nil && c.B.Baseline != nil:
+			p.add(path+".a.baseline", n, problem(ErrRequired, "an order of two comparisons needs a baseline on both sides (b has one)"))
+		}
+	case KindMonotonic:
+	default:
+		for _, w := range with {
+			k.forbid(w+".baseline", true, " (a baseline is for the sides of order claims and the selection of monotonic claims)")
+		}
+		return
+	}
+	if len(with) == 0 && in.have["form"] {
+		p.add(path+".form", n, problem(ErrRequired, "form compares a selection with its baseline: %s claim with form needs a baseline (%s)",
+			article(c.Kind), map[Kind]string{KindOrder: "a.baseline and b.baseline", KindMonotonic: "select.baseline"}[c.Kind]))
+	}
+	if len(with) > 0 && c.Form == "" {
+		c.Form = "ratio"
 	}
 }
 
@@ -675,10 +722,16 @@ func selectionsOf(c *Claim) []struct {
 		name string
 		s    Selection
 	}
+	out := []ns{{"select", c.Select}}
 	if c.Kind == KindRatio || c.Kind == KindOrder || c.Kind == KindCount {
-		return []ns{{"a", c.A}, {"b", c.B}}
+		out = []ns{{"a", c.A}, {"b", c.B}}
 	}
-	return []ns{{"select", c.Select}}
+	for _, x := range out {
+		if x.s.Baseline != nil {
+			out = append(out, ns{x.name + ".baseline", x.s.base()})
+		}
+	}
+	return out
 }
 
 // expand returns one claim per combination of the each values, with the
@@ -723,7 +776,11 @@ func expand(c Claim, eachs []each) []Claim {
 	return out
 }
 
-var selKeys = []string{"group", "table", "metric", "scheme", "category", "setting", "where", "agg", "reps", "per", "batch", "over", "across"}
+var selKeys = []string{"group", "table", "metric", "scheme", "category", "setting", "where", "agg", "reps", "per", "batch", "over", "across", "baseline"}
+
+// The baseline's reader reads a selection itself, so it joins the
+// readers here rather than in their table's initializer.
+func init() { selKeyReaders["baseline"] = (*parser).readBaseline }
 
 // selection parses a selection mapping (not yet checked for
 // completeness: defaults and overlays come first).
@@ -815,6 +872,21 @@ func (p *parser) readBatch(s *Selection, v *yaml.Node, kp string) {
 			s.Batch = int(f)
 		}
 	}
+}
+
+// readBaseline reads a selection's baseline: the selection fields that
+// make the selection it is compared with, not empty and without a
+// baseline of its own.
+func (p *parser) readBaseline(s *Selection, v *yaml.Node, kp string) {
+	b := p.selection(v, kp)
+	if b.Baseline != nil {
+		p.add(kp+".baseline", v, problem(ErrValue, "a baseline is compared with, not compared: it has no baseline of its own"))
+		b.Baseline = nil
+	}
+	if yamlnode.Resolve(v) != nil && yamlnode.Resolve(v).Kind == yaml.MappingNode && b.words("") == "" {
+		p.add(kp, v, problem(ErrRequired, "an empty baseline compares the selection with itself: set the fields that differ (setting: NS)"))
+	}
+	s.Baseline = &b
 }
 
 // readWhere reads a selection's where: a filter per column or parameter

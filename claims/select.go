@@ -699,13 +699,14 @@ func (o *Outputs) Value(s Selection) (float64, error) {
 // point is one point of a trend.
 type point struct {
 	at    string
-	value float64
+	value measured
 }
 
-// series returns the selection's value at each point along key: at the
-// given values in order, else at the distinct numeric values of the key
-// among the selected rows, ascending.
-func (o *Outputs) series(s Selection, key string, values []string) ([]point, error) {
+// series returns the selection's number at each point along key (its
+// value, or with a baseline, form of its value and the baseline's at
+// that point): at the given values in order, else at the distinct
+// numeric values of the key among the selected rows, ascending.
+func (o *Outputs) series(s Selection, key string, values []string, form string) ([]point, error) {
 	if len(values) == 0 {
 		p, err := o.pick(s, key)
 		if err != nil {
@@ -735,7 +736,7 @@ func (o *Outputs) series(s Selection, key string, values []string) ([]point, err
 	}
 	out := make([]point, 0, len(values))
 	for _, v := range values {
-		x, err := o.Value(s.at(key, v))
+		x, err := o.measure(s.at(key, v), form)
 		if err != nil {
 			return nil, fmt.Errorf("at %s=%s: %w", key, v, err)
 		}
