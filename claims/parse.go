@@ -581,9 +581,10 @@ func (k *kindCheck) expectation() {
 // baselines checks the baselines of the claim's selections: only the
 // sides of an order claim (both or neither) and the selection of a
 // monotonic claim have one; form compares a selection with its baseline
-// in those kinds, so it needs one, and defaults to ratio.
+// in those kinds, so it needs one, and defaults to ratio. Each problem
+// is placed at the line of the key it names (or of its selection).
 func (k *kindCheck) baselines() {
-	c, in, p, path, n := k.c, k.in, k.p, k.path, k.n
+	c, in, p, path := k.c, k.in, k.p, k.path
 	named := []struct {
 		key string
 		s   Selection
@@ -598,19 +599,19 @@ func (k *kindCheck) baselines() {
 	case KindOrder:
 		switch {
 		case c.A.Baseline != nil && c.B.Baseline == nil:
-			p.add(path+".b.baseline", n, problem(ErrRequired, "an order of two comparisons needs a baseline on both sides (a has one)"))
+			p.add(path+".b.baseline", nil, problem(ErrRequired, "an order of two comparisons needs a baseline on both sides (a has one)"))
 		case c.A.Baseline == nil && c.B.Baseline != nil:
-			p.add(path+".a.baseline", n, problem(ErrRequired, "an order of two comparisons needs a baseline on both sides (b has one)"))
+			p.add(path+".a.baseline", nil, problem(ErrRequired, "an order of two comparisons needs a baseline on both sides (b has one)"))
 		}
 	case KindMonotonic:
 	default:
 		for _, w := range with {
-			k.forbid(w+".baseline", true, " (a baseline is for the sides of order claims and the selection of monotonic claims)")
+			p.add(path+"."+w+".baseline", nil, problem(ErrValue, "not used by %s claim (a baseline is for the sides of order claims and the selection of monotonic claims)", article(c.Kind)))
 		}
 		return
 	}
 	if len(with) == 0 && in.have["form"] {
-		p.add(path+".form", n, problem(ErrRequired, "form compares a selection with its baseline: %s claim with form needs a baseline (%s)",
+		p.add(path+".form", nil, problem(ErrRequired, "form compares a selection with its baseline: %s claim with form needs a baseline (%s)",
 			article(c.Kind), map[Kind]string{KindOrder: "a.baseline and b.baseline", KindMonotonic: "select.baseline"}[c.Kind]))
 	}
 	if len(with) > 0 && c.Form == "" {
