@@ -26,6 +26,7 @@ type Outputs struct {
 	frames    map[string]*results.Frame
 	want      map[string][]string // group/table -> columns claims read
 	byTask    map[string]taskIndex
+	params    map[string]paramIndex
 	groupings map[groupKey]*grouping
 }
 
@@ -163,11 +164,12 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 	if err := checkMetric(s, t, f, file); err != nil {
 		return nil, err
 	}
-	conds, err := selectionConds(s, t, f, file)
+	k := key(s.Group, t)
+	conds, err := selectionConds(s, t, f, file, o.frameParams(k, f))
 	if err != nil {
 		return nil, err
 	}
-	if rows := o.matchingRows(key(s.Group, t), t, f, conds); len(rows) > 0 {
+	if rows := o.matchingRows(k, t, f, conds); len(rows) > 0 {
 		slices.Sort(rows)
 		return &picked{f: f, rows: rows, file: file}, nil
 	}
@@ -207,8 +209,9 @@ func (c *cond) passes(f *results.Frame, i int) bool {
 }
 
 // selectionConds returns the conditions of a selection on table t (f, of
-// file), in order: scheme and category, setting, then each where filter.
-func selectionConds(s Selection, t string, f *results.Frame, file string) ([]cond, error) {
+// file, whose tasks have the policy parameters params), in order: scheme
+// and category, setting, then each where filter.
+func selectionConds(s Selection, t string, f *results.Frame, file string, params map[string]bool) ([]cond, error) {
 	var conds []cond
 	switch t {
 	case TableSummary:
@@ -230,7 +233,6 @@ func selectionConds(s Selection, t string, f *results.Frame, file string) ([]con
 			value:     func(i int) string { return f.Task(i).Label },
 		})
 	}
-	params := frameParams(f)
 	for _, w := range s.Where {
 		c, err := whereCond(w, f, file, params)
 		if err != nil {
@@ -257,15 +259,31 @@ func strCond(f *results.Frame, name, col, want string) cond {
 	}
 }
 
-// frameParams returns the names of the policy parameters of f's tasks.
-func frameParams(f *results.Frame) map[string]bool {
+// frameParams returns the names of the policy parameters of the tasks of
+// frame f (the table named k), computed once per frame: every selection
+// on the table reads them, and a sweep's tasks carry a few dozen each.
+// The map is shared; callers must not modify it.
+func (o *Outputs) frameParams(k string, f *results.Frame) map[string]bool {
+	if ix, ok := o.params[k]; ok && ix.f == f {
+		return ix.names
+	}
 	params := map[string]bool{}
 	for k := range f.Tasks {
 		for k := range f.Tasks[k].ParamValues {
 			params[k] = true
 		}
 	}
+	if o.params == nil {
+		o.params = map[string]paramIndex{}
+	}
+	o.params[k] = paramIndex{f, params}
 	return params
+}
+
+// paramIndex is the policy parameter names of a frame's tasks.
+type paramIndex struct {
+	f     *results.Frame
+	names map[string]bool
 }
 
 // whereCond is the condition of where filter w on f (of file): on a task
