@@ -155,7 +155,9 @@ type Selection struct {
 	// sum, count, median or cv. Without it a selection must match one row per
 	// replication. Required for jobs.
 	Agg string
-	// Reps combines the replications: mean (default), max or min.
+	// Reps combines the replications: mean (default), max, min, or cv
+	// (their population standard deviation over their mean: how much
+	// the number varies from run to run).
 	Reps string
 	// Per groups a jobs selection's rows of each task by batch (Batch
 	// consecutive jobs in submit order, the final partial batch dropped)

@@ -834,7 +834,7 @@ var selKeyReaders = map[string]selKeyReader{
 	},
 	"agg": func(p *parser, s *Selection, v *yaml.Node, kp string) { p.selChoice(&s.Agg, v, kp, "agg", aggs) },
 	"reps": func(p *parser, s *Selection, v *yaml.Node, kp string) {
-		p.selChoice(&s.Reps, v, kp, "reps", []string{"mean", "max", "min"})
+		p.selChoice(&s.Reps, v, kp, "reps", []string{"mean", "max", "min", "cv"})
 	},
 	"per": func(p *parser, s *Selection, v *yaml.Node, kp string) {
 		p.selChoice(&s.Per, v, kp, "per", []string{PerBatch, PerWeek})

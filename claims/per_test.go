@@ -144,3 +144,66 @@ claims:
 		t.Errorf("pairwise without per: %v", err)
 	}
 }
+
+// TestRepsCV checks reps: cv against the coefficient of variation of the
+// makespans of g2's 12 replications computed here from tasks.parquet
+// (read by results.ReadTasks, not by the claims package), and that an
+// order claim compares two such numbers.
+func TestRepsCV(t *testing.T) {
+	dir := fixture(t)
+	tasks, err := results.ReadTasks(filepath.Join(dir, fixtureRepsGroup, "sweep", results.TasksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []float64
+	for _, tr := range tasks {
+		if tr.Stats.Elastic == nil {
+			t.Fatalf("task %d has no elastic stats", tr.TaskIndex)
+		}
+		ms = append(ms, float64(tr.Stats.Elastic.MakespanTagged))
+	}
+	if len(ms) != 12 {
+		t.Fatalf("want 12 replications, got %d", len(ms))
+	}
+	mean := 0.0
+	for _, x := range ms {
+		mean += x
+	}
+	mean /= float64(len(ms))
+	ss := 0.0
+	for _, x := range ms {
+		ss += (x - mean) * (x - mean)
+	}
+	want := math.Sqrt(ss/float64(len(ms))) / mean
+	if !(want > 0) {
+		t.Fatalf("fixture makespans do not vary: %v", ms)
+	}
+	o := claims.NewOutputs(dir)
+	sel := claims.Selection{Group: fixtureRepsGroup, Table: claims.TableTasks, Metric: "makespan_tagged", Setting: "RTC", Reps: "cv"}
+	got, err := o.Value(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got-want) > 1e-12 {
+		t.Errorf("reps cv = %v, want %v (makespans %v)", got, want, ms)
+	}
+
+	f, err := claims.Parse([]byte(`paper: fixture
+defaults: {group: g2, table: tasks, setting: RTC}
+claims:
+  - id: makespan-varies-more-than-mrt
+    figure: Sec 6.2
+    quote: "Makespans vary."
+    kind: order
+    a: {metric: makespan_tagged, reps: cv}
+    b: {metric: makespan_tagged, reps: mean}
+    op: "<"
+`), claims.Options{Paper: fixturePaper})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := claims.Evaluate(f, o)
+	if len(sc.Rows) != 1 || sc.Rows[0].Verdict != claims.Agree || math.Abs(sc.Rows[0].Value-want/mean) > 1e-12 {
+		t.Errorf("order of cv against mean: %+v, want agree with value %v", sc.Rows, want/mean)
+	}
+}
