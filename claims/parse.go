@@ -927,6 +927,22 @@ func (p *parser) checkSelection(s Selection, path string, n *yaml.Node, c *Claim
 	} else if p.opts.Groups != nil && !slices.Contains(p.opts.Groups, s.Group) {
 		p.add(path+".group", n, problem(ErrValue, "unknown group %q (valid: %s)", s.Group, strings.Join(p.opts.Groups, ", ")))
 	}
+	p.checkTable(s, path, n)
+	if s.Scheme != "" && s.Category != "" && s.Category != metrics.Overall {
+		if sc, err := metrics.LookupScheme(s.Scheme); err == nil && !slices.Contains(sc.Labels(), s.Category) {
+			p.add(path+".category", n, problem(ErrValue, "%q is not a %s category (valid: %s, %s)", s.Category, s.Scheme,
+				strings.Join(sc.Labels(), ", "), metrics.Overall))
+		}
+	}
+	if c.Kind == KindInvariant && s.Reps != "" {
+		p.add(path+".reps", n, problem(ErrValue, "an invariant checks every replication; reps is not used"))
+	}
+	p.checkPer(s, path, n, c)
+}
+
+// checkTable checks a complete selection's metric, scheme, category and
+// agg against the table it reads.
+func (p *parser) checkTable(s Selection, path string, n *yaml.Node) {
 	t := s.table()
 	if s.Metric == "" && s.Agg != "count" {
 		p.add(path+".metric", n, problem(ErrRequired, "no metric (a column of %s.parquet)", t))
@@ -954,16 +970,6 @@ func (p *parser) checkSelection(s Selection, path string, n *yaml.Node, c *Claim
 			p.add(path+".category", n, problem(ErrRequired, "a jobs selection by category needs both scheme and category"))
 		}
 	}
-	if s.Scheme != "" && s.Category != "" && s.Category != metrics.Overall {
-		if sc, err := metrics.LookupScheme(s.Scheme); err == nil && !slices.Contains(sc.Labels(), s.Category) {
-			p.add(path+".category", n, problem(ErrValue, "%q is not a %s category (valid: %s, %s)", s.Category, s.Scheme,
-				strings.Join(sc.Labels(), ", "), metrics.Overall))
-		}
-	}
-	if c.Kind == KindInvariant && s.Reps != "" {
-		p.add(path+".reps", n, problem(ErrValue, "an invariant checks every replication; reps is not used"))
-	}
-	p.checkPer(s, path, n, c)
 }
 
 // checkPer checks the per-batch and per-week keys of a complete
