@@ -25,8 +25,7 @@ type Outputs struct {
 	Only      []string
 	frames    map[string]*results.Frame
 	want      map[string][]string // group/table -> columns claims read
-	byTask    map[string]taskIndex
-	params    map[string]paramIndex
+	indexes   map[string]*frameIndex
 	groupings map[groupKey]*grouping
 }
 
@@ -165,7 +164,7 @@ func (o *Outputs) pick(s Selection, along string) (*picked, error) {
 		return nil, err
 	}
 	k := key(s.Group, t)
-	conds, err := selectionConds(s, t, f, file, o.frameParams(k, f))
+	conds, err := selectionConds(s, t, f, file, o.index(k, f).params)
 	if err != nil {
 		return nil, err
 	}
@@ -259,33 +258,6 @@ func strCond(f *results.Frame, name, col, want string) cond {
 	}
 }
 
-// frameParams returns the names of the policy parameters of the tasks of
-// frame f (the table named k), computed once per frame: every selection
-// on the table reads them, and a sweep's tasks carry a few dozen each.
-// The map is shared; callers must not modify it.
-func (o *Outputs) frameParams(k string, f *results.Frame) map[string]bool {
-	if ix, ok := o.params[k]; ok && ix.f == f {
-		return ix.names
-	}
-	params := map[string]bool{}
-	for k := range f.Tasks {
-		for k := range f.Tasks[k].ParamValues {
-			params[k] = true
-		}
-	}
-	if o.params == nil {
-		o.params = map[string]paramIndex{}
-	}
-	o.params[k] = paramIndex{f, params}
-	return params
-}
-
-// paramIndex is the policy parameter names of a frame's tasks.
-type paramIndex struct {
-	f     *results.Frame
-	names map[string]bool
-}
-
 // whereCond is the condition of where filter w on f (of file): on a task
 // column or parameter, else on a numeric or string column of the table;
 // an error lists the valid keys when it names none.
@@ -360,7 +332,7 @@ func failedTaskRow(t string, errs []string, i int) bool {
 // task, the others on the rows of the tasks that pass them, in file
 // order.
 func (o *Outputs) matchingRows(cacheKey, t string, f *results.Frame, conds []cond) []int {
-	byTask := o.rowsByTask(cacheKey, f)
+	byTask := o.index(cacheKey, f).rows
 	errs := f.Str["error"]
 	var rows []int
 	for k := range f.Tasks {
@@ -436,27 +408,37 @@ func noMatch(t string, f *results.Frame, file string, conds []cond) error {
 // key names a group's table in the caches of [Outputs].
 func key(group, table string) string { return group + "/" + table }
 
-// rowsByTask returns the rows of each task of a frame (indexed like
-// f.Tasks), in file order, computed once per frame.
-func (o *Outputs) rowsByTask(k string, f *results.Frame) [][]int32 {
-	if ix, ok := o.byTask[k]; ok && ix.f == f {
-		return ix.rows
-	}
-	rows := make([][]int32, len(f.Tasks))
-	for i, t := range f.TaskOf {
-		rows[t] = append(rows[t], int32(i))
-	}
-	if o.byTask == nil {
-		o.byTask = map[string]taskIndex{}
-	}
-	o.byTask[k] = taskIndex{f, rows}
-	return rows
+// frameIndex is what every selection on one frame reads besides its
+// columns: the rows of each task (indexed like f.Tasks, in file order)
+// and the names of the tasks' policy parameters. Both are shared;
+// callers must not modify them.
+type frameIndex struct {
+	f      *results.Frame
+	rows   [][]int32
+	params map[string]bool
 }
 
-// taskIndex is the rows of each task of a frame.
-type taskIndex struct {
-	f    *results.Frame
-	rows [][]int32
+// index returns the index of frame f (the table named k), computed once
+// per frame: a table is read again, as a new frame, when a claim needs
+// columns not read yet.
+func (o *Outputs) index(k string, f *results.Frame) *frameIndex {
+	if ix := o.indexes[k]; ix != nil && ix.f == f {
+		return ix
+	}
+	ix := &frameIndex{f: f, rows: make([][]int32, len(f.Tasks)), params: map[string]bool{}}
+	for i, t := range f.TaskOf {
+		ix.rows[t] = append(ix.rows[t], int32(i))
+	}
+	for t := range f.Tasks {
+		for name := range f.Tasks[t].ParamValues {
+			ix.params[name] = true
+		}
+	}
+	if o.indexes == nil {
+		o.indexes = map[string]*frameIndex{}
+	}
+	o.indexes[k] = ix
+	return ix
 }
 
 // taskValue returns a row's value of a task key or parameter as text.
