@@ -1,36 +1,32 @@
 package claims
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
 
-// TestClaimKeyReaders checks that every key the unknown-key error lists
-// as valid has a reader, and that every reader's key is listed.
-func TestClaimKeyReaders(t *testing.T) {
-	for _, k := range claimKeys {
-		if claimKeyReaders[k] == nil {
-			t.Errorf("claim key %q has no reader", k)
+// checkReaders checks a key table of the claims format: every key its
+// unknown-key error lists as valid has a reader, and every reader's key
+// is listed. The readers are funcs.
+func checkReaders[R any](t *testing.T, what string, keys []string, readers map[string]R) {
+	t.Helper()
+	for _, k := range keys {
+		if r, ok := readers[k]; !ok || reflect.ValueOf(r).IsNil() {
+			t.Errorf("%s key %q has no reader", what, k)
 		}
 	}
-	for k := range claimKeyReaders {
-		if !slices.Contains(claimKeys, k) {
-			t.Errorf("reader of claim key %q: the key is not in claimKeys", k)
+	for k := range readers {
+		if !slices.Contains(keys, k) {
+			t.Errorf("reader of %s key %q: the key is not in the list of valid keys", what, k)
 		}
 	}
 }
 
-// TestSelKeyReaders checks the readers of a selection's keys against the
-// keys its unknown-key error lists.
-func TestSelKeyReaders(t *testing.T) {
-	for _, k := range selKeys {
-		if selKeyReaders[k] == nil {
-			t.Errorf("selection key %q has no reader", k)
-		}
-	}
-	for k := range selKeyReaders {
-		if !slices.Contains(selKeys, k) {
-			t.Errorf("reader of selection key %q: the key is not in selKeys", k)
-		}
-	}
-}
+// TestClaimKeyReaders checks the readers of a claim's keys against
+// claimKeys.
+func TestClaimKeyReaders(t *testing.T) { checkReaders(t, "claim", claimKeys, claimKeyReaders) }
+
+// TestSelKeyReaders checks the readers of a selection's keys against
+// selKeys.
+func TestSelKeyReaders(t *testing.T) { checkReaders(t, "selection", selKeys, selKeyReaders) }

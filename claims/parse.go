@@ -118,6 +118,17 @@ func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) { return p.w
 
 func (p *parser) number(n *yaml.Node, path string) (float64, bool) { return p.w.Number(n, path) }
 
+// name reads a non-empty string that must match re, reporting "%q rule"
+// when it does not; ok is false only when there is no string (a
+// mismatched one is still returned, as the claim's value).
+func (p *parser) name(n *yaml.Node, path string, re *regexp.Regexp, rule string) (string, bool) {
+	s, ok := p.nonEmpty(n, path)
+	if ok && !re.MatchString(s) {
+		p.add(path, n, problem(ErrValue, "%q %s", s, rule))
+	}
+	return s, ok
+}
+
 func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
 	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" {
@@ -306,10 +317,7 @@ type claimKeyReader func(p *parser, c *Claim, in *claimInput, v *yaml.Node, kp s
 // claimKeyReaders are the readers of the keys of a claim (claimKeys).
 var claimKeyReaders = map[string]claimKeyReader{
 	"id": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
-		if s, ok := p.nonEmpty(v, kp); ok {
-			if !idRE.MatchString(s) {
-				p.add(kp, v, problem(ErrValue, "%q must start with a letter or digit and hold only letters, digits, '.', '_' and '-'", s))
-			}
+		if s, ok := p.name(v, kp, idRE, "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'"); ok {
 			c.ID = s
 		}
 	},
@@ -354,10 +362,7 @@ var claimKeyReaders = map[string]claimKeyReader{
 		}
 	},
 	"along": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
-		if s, ok := p.nonEmpty(v, kp); ok {
-			if !keyRE.MatchString(s) {
-				p.add(kp, v, problem(ErrValue, "%q is not a column or parameter name", s))
-			}
+		if s, ok := p.name(v, kp, keyRE, "is not a column or parameter name"); ok {
 			c.Along = s
 		}
 	},
