@@ -134,6 +134,9 @@ func ssParams(tunable bool) []Param {
 		{Name: "defer_start", Kind: Bool, Default: false,
 			Doc: "a job that never ran and needs all its candidates suspended does not start in that pass (the end of section 4.3's suspend_jobs_1 loop) but at the next pass, " +
 				"the next event or multiple of interval, if its processors are still free (false: it starts at once)"},
+		{Name: "defer_backfill", Kind: Bool, Default: false,
+			Doc: "with defer_start, the next pass is a backfilling pass right after the routine, at the same instant: waiting jobs, in descending xfactor, " +
+				"start where they fit on free processors (false: the next event or multiple of interval)"},
 	}
 	if tunable {
 		ps = append(ps, Param{Name: "tunable", Kind: Bool, Default: false,
@@ -199,6 +202,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		StopScan:         v.Bool("stop_scan"),
 		MarksOnly:        v.Bool("marks_only"),
 		DeferStart:       v.Bool("defer_start"),
+		DeferBackfill:    v.Bool("defer_backfill"),
 		Overhead:         o,
 	}
 	p, err := preempt.NewSS(cfg, env.Procs, env.Jobs)

@@ -47,6 +47,9 @@ func BaselineSS(cfg SSConfig, procs int, jobs []sim.Job) (map[string]float64, er
 	}
 	if cfg.DeferStart {
 		tag += " defer_start"
+		if cfg.DeferBackfill {
+			tag += " defer_backfill"
+		}
 	}
 	return cachedBaseline(runcache.Key(tag, procs, jobs), func() (map[string]float64, error) {
 		p, err := NewSS(cfg, procs, jobs)

@@ -55,6 +55,51 @@ func TestSS_DeferStart(t *testing.T) {
 	checkSSSpans(t, "three/defer", later, 11, []sim.Job{e, a5, d5, b8}, []span{{0, 1000}, {0, 1020}, {0, 1020}, {60, 80}}, 2)
 }
 
+// TestSS_DeferBackfill checks [SSConfig.DeferBackfill] on hand-derived
+// schedules, against starting at once and at the next pass. On 10
+// processors A (10 processors, 1000 s) starts at 0 with priority 1 and B
+// (5 processors, 20 s, submitted at 30) suspends it at 60, as in
+// TestSS_DeferStart; with DeferBackfill the pass after the routine starts
+// B at 60, as at once.
+//
+// X (3 processors, 20 s, submitted at 20) is waiting too; at 60 its
+// priority (40+20)/20 = 3 is above B's 2.5, so the routine examines it
+// first, but A is too wide for it to suspend (10 > 2 x 3).
+//   - At once: B starts at 60 and runs to 80; X, examined before B, waits
+//     for the next event, B's end, where it starts before A (priority 4
+//     against about 1.02) on 3 of A's processors: X 80-100, A resumes at
+//     100 and ends at 1040.
+//   - DeferStart: B suspends A and waits; no event comes before 120, where
+//     X and B start: both 120-140, A 140-1080.
+//   - DeferBackfill: the pass after the routine starts X (first by
+//     priority) and B at 60: both 60-80, A resumes at 80 and ends at 1020.
+func TestSS_DeferBackfill(t *testing.T) {
+	a := sim.Job{ID: 1, Submit: 0, Runtime: 1000, Estimate: 1000, Procs: 10}
+	b := sim.Job{ID: 2, Submit: 30, Runtime: 20, Estimate: 20, Procs: 5}
+	x := sim.Job{ID: 3, Submit: 20, Runtime: 20, Estimate: 20, Procs: 3}
+	now := DefaultSSConfig()
+	later := now
+	later.DeferStart = true
+	fill := later
+	fill.DeferBackfill = true
+	checkSSSpans(t, "backfill", fill, 10, []sim.Job{a, b}, []span{{0, 1020}, {60, 80}}, 1)
+	// Spans in submission order: A, X, B.
+	checkSSSpans(t, "x/at once", now, 10, []sim.Job{a, x, b}, []span{{0, 1040}, {80, 100}, {60, 80}}, 1)
+	checkSSSpans(t, "x/defer", later, 10, []sim.Job{a, x, b}, []span{{0, 1080}, {120, 140}, {120, 140}}, 1)
+	checkSSSpans(t, "x/backfill", fill, 10, []sim.Job{a, x, b}, []span{{0, 1020}, {60, 80}, {60, 80}}, 1)
+
+	// Without DeferStart it changes nothing.
+	alone := now
+	alone.DeferBackfill = true
+	checkSSSpans(t, "x/alone", alone, 10, []sim.Job{a, x, b}, []span{{0, 1040}, {80, 100}, {60, 80}}, 1)
+}
+
+// TestSS_DeferBackfillReference compares the fast pass with the plain
+// routine under [SSConfig.DeferBackfill] (see compareOptionOnTraces).
+func TestSS_DeferBackfillReference(t *testing.T) {
+	compareOptionOnTraces(t, func(c *SSConfig) { c.DeferStart, c.DeferBackfill = true, true })
+}
+
 // TestSS_DeferStartReference compares the fast pass with the plain
 // routine under [SSConfig.DeferStart] (see compareOptionOnTraces).
 func TestSS_DeferStartReference(t *testing.T) {

@@ -121,7 +121,13 @@
 // still free, which may leave them idle up to a minute. Over the
 // Kettimuthu et al. scorecard it gives 238 claims that agree against 232,
 // by trading TSS's worst cases among categories (REPRODUCING.md); the
-// specs keep the default, which the prose states.
+// specs keep the default, which the prose states. [SSConfig.DeferBackfill]
+// reads the loop as written and the routine as followed by the
+// backfilling without reservations of section 4.2: the next pass comes at
+// the same instant, and the job starts then unless a job of higher
+// priority fits on the freed processors first or a later job of the
+// routine took them. It gives 233 claims that agree: it keeps two of the
+// SF trends that defer_start gains (CTC's L jobs) but not the others.
 //
 // The analysis of section 4.1 holds: two identical whole-machine jobs
 // submitted together never swap with SF = 2, swap once with SF =

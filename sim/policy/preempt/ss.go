@@ -94,6 +94,15 @@ type SSConfig struct {
 	// still free. When false it starts at once on the processors freed,
 	// the pseudocode's loop end being read as an omission.
 	DeferStart bool
+	// DeferBackfill (default false) refines DeferStart: the next pass of
+	// a job left waiting is a backfilling pass right after the routine,
+	// at the same instant, which starts the waiting jobs, in descending
+	// priority, that fit on the free processors (the scheduler's
+	// backfilling without reservations of section 4.2, run after the
+	// pseudocode of section 4.3). The job then starts at once unless a
+	// job of higher priority fits there first or a later job of the
+	// routine took the processors. Without DeferStart it has no effect.
+	DeferBackfill bool
 	// Overhead is the suspend/resume cost model; the zero value is none.
 	Overhead Overhead
 }
@@ -159,6 +168,7 @@ type SS struct {
 	act            []*sim.Task // scratch: idle jobs examined in a pass
 	cand           []*sim.Task // scratch
 	left           bool        // a suspension in this pass left processors free
+	deferredNow    bool        // a job was left waiting in this pass (DeferStart)
 	timer          sim.Timer   // pending timer, if timerAt > now
 	timerAt        sim.Time
 	// reference makes every pass examine every idle job, and the routine
@@ -359,6 +369,10 @@ func (p *SS) Schedule() {
 	}
 	clear(act)
 	p.act = act[:0]
+	if p.deferredNow {
+		p.deferredNow = false
+		p.backfill(now)
+	}
 	for _, v := range p.victims {
 		if v.State == sim.Suspended {
 			p.susp.set(v, 0, -1, -1)

@@ -23,13 +23,7 @@ func (p *SS) fresh(t *sim.Task) {
 	}
 	avail := base
 	if t.Procs <= avail {
-		a := free
-		if !narrowed {
-			a = p.availScratch()
-		}
-		if set, ok := p.pick(a, t.Procs); ok {
-			p.startOn(t, set)
-		}
+		p.startOnFree(t, free, narrowed)
 		return
 	}
 	if tau < p.cfg.SuspensionFactor*p.lowest() || !p.mayPreempt(p.m.Now()) {
@@ -83,12 +77,34 @@ func (p *SS) fresh(t *sim.Task) {
 	if p.deferred(k, len(cand)) {
 		p.suspendAll(victims)
 		p.left = p.left || p.over == nil
+		p.deferredNow = true
 		return
 	}
 	set := p.claimSetFrom(t, victims, freeSet())
 	p.suspendAll(victims)
 	p.left = p.left || (sum > t.Procs && p.over == nil)
 	p.commit(t, set, victims)
+}
+
+// startFree starts Waiting job t on the processors free to it ([SS.freeFor])
+// if it fits there.
+func (p *SS) startFree(t *sim.Task) {
+	if free, narrowed, n := p.freeFor(t, p.prio[t.Index]); t.Procs <= n {
+		p.startOnFree(t, free, narrowed)
+	}
+}
+
+// startOnFree starts t on processors of free, the set [SS.freeFor]
+// returned, or of every free unclaimed processor when it did not narrow
+// them; the caller has checked that enough are free.
+func (p *SS) startOnFree(t *sim.Task, free sim.ProcSet, narrowed bool) {
+	a := free
+	if !narrowed {
+		a = p.availScratch()
+	}
+	if set, ok := p.pick(a, t.Procs); ok {
+		p.startOn(t, set)
+	}
 }
 
 // freeFor returns the number of free unclaimed processors a job t that
