@@ -333,38 +333,8 @@ func (p *SS) Schedule() {
 		}
 		p.rebound()
 		if p.left && !p.reference {
-			// Examine every idle job after t that may act from now on:
-			// every Waiting job (the free processors grew) and the
-			// suspended jobs whose bound has come, including those whose
-			// watched job was just suspended. The bound of any other
-			// suspended job holds: its watched jobs still hold its
-			// processors.
 			p.left = false
-			tail := act[i+1:]
-			for _, u := range tail {
-				p.mark[u.Index] = true
-			}
-			tail = p.susp.due(now, tail)
-			for _, u := range p.waitq {
-				if u.State == sim.Waiting && !p.mark[u.Index] {
-					tail = append(tail, u)
-				}
-			}
-			for _, u := range act[i+1:] {
-				p.mark[u.Index] = false
-			}
-			tail = slices.DeleteFunc(tail, func(u *sim.Task) bool {
-				p.prio[u.Index] = xfactor(u, now)
-				if p.before(t, u) < 0 {
-					return false
-				}
-				if u.State != sim.Waiting {
-					p.susp.restore(u) // not due: it would fail its turn
-				}
-				return true
-			})
-			slices.SortFunc(tail, p.before)
-			act = append(act[:i+1], tail...)
+			act = p.reexamine(act, i, now)
 		}
 	}
 	clear(act)
@@ -386,6 +356,41 @@ func (p *SS) Schedule() {
 		p.updateWaitBounds(now)
 	}
 	p.tick(now)
+}
+
+// reexamine returns act with the idle jobs after act[i] replaced, once
+// act[i]'s suspensions left processors free, by every idle job ranked
+// after it that may act from now on: every Waiting job (the free
+// processors grew) and the suspended jobs whose bound has come, including
+// those whose watched job was just suspended. The bound of any other
+// suspended job holds: its watched jobs still hold its processors.
+func (p *SS) reexamine(act []*sim.Task, i int, now sim.Time) []*sim.Task {
+	t := act[i]
+	tail := act[i+1:]
+	for _, u := range tail {
+		p.mark[u.Index] = true
+	}
+	tail = p.susp.due(now, tail)
+	for _, u := range p.waitq {
+		if u.State == sim.Waiting && !p.mark[u.Index] {
+			tail = append(tail, u)
+		}
+	}
+	for _, u := range act[i+1:] {
+		p.mark[u.Index] = false
+	}
+	tail = slices.DeleteFunc(tail, func(u *sim.Task) bool {
+		p.prio[u.Index] = xfactor(u, now)
+		if p.before(t, u) < 0 {
+			return false
+		}
+		if u.State != sim.Waiting {
+			p.susp.restore(u) // not due: it would fail its turn
+		}
+		return true
+	})
+	slices.SortFunc(tail, p.before)
+	return append(act[:i+1], tail...)
 }
 
 // rankRunning collects the running jobs that may be suspended now (not
