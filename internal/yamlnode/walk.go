@@ -164,8 +164,12 @@ func ParentPath(path string) string {
 	return path[:i]
 }
 
-// JoinPath appends a key to a key path.
+// JoinPath appends a key to a key path. An empty key is written "" so
+// that the path still names it (a file of only `: x` or `&a :` has one).
 func JoinPath(path, key string) string {
+	if key == "" {
+		key = `""`
+	}
 	if path == "" {
 		return key
 	}

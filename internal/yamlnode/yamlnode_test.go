@@ -128,7 +128,8 @@ func TestWalker(t *testing.T) {
 	if !errors.Is(yamlnode.Problem(yamlnode.ErrType, "x %d", 1), yamlnode.ErrType) || yamlnode.Problem(yamlnode.ErrType, "x %d", 1).Error() != "x 1" {
 		t.Error("Problem does not wrap its sentinel with its own text")
 	}
-	if yamlnode.ParentPath("a.b[2].c") != "a.b[2]" || yamlnode.ParentPath("a") != "" || yamlnode.JoinPath("", "a") != "a" || yamlnode.JoinPath("a", "b") != "a.b" {
+	if yamlnode.ParentPath("a.b[2].c") != "a.b[2]" || yamlnode.ParentPath("a") != "" || yamlnode.JoinPath("", "a") != "a" || yamlnode.JoinPath("a", "b") != "a.b" ||
+		yamlnode.JoinPath("", "") != `""` || yamlnode.JoinPath("a", "") != `a.""` {
 		t.Error("ParentPath or JoinPath")
 	}
 }
