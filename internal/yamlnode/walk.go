@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -22,6 +23,10 @@ type Walker struct {
 	Report func(path string, line int, err error)
 	// Describe names a node's shape in messages ("a list", "null").
 	Describe func(n *yaml.Node) string
+	// lastLine is the number of lines of the text Decode read (0: none):
+	// the YAML parser gives a node that ends the text, such as the empty
+	// key of "?", the line after it.
+	lastLine int
 }
 
 // Collect returns a Walker that records key path lines in lines and
@@ -42,6 +47,7 @@ func Collect(lines map[string]int, errs *[]*FieldError, ownLine bool, describe f
 // and a second document as one whose text is multiple; then Decode
 // returns false.
 func (w *Walker) Decode(data []byte, multiple string) (*yaml.Node, bool) {
+	w.lastLine = bytes.Count(data, []byte("\n")) + 1
 	n, err := Decode(data)
 	if err == nil {
 		return n, true
@@ -65,6 +71,9 @@ func (w *Walker) Add(path string, n *yaml.Node, err error) {
 		if q == "" {
 			break
 		}
+	}
+	if w.lastLine > 0 {
+		line = min(line, w.lastLine)
 	}
 	w.Report(path, line, err)
 }

@@ -234,3 +234,24 @@ func TestWalker_Decode(t *testing.T) {
 		})
 	}
 }
+
+// TestWalker_LastLine checks that a problem's line stays within the text
+// Decode read: YAML gives the empty key that "?" ends the text with the
+// line after it.
+func TestWalker_LastLine(t *testing.T) {
+	for _, in := range []string{"?", "a: 1\n?"} {
+		var errs []*yamlnode.FieldError
+		w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
+		root, ok := w.Decode([]byte(in), "one document only")
+		if !ok {
+			t.Fatalf("%q: %v", in, errs)
+		}
+		w.Mapping(root, "", func(key string, v *yaml.Node, path string) {
+			w.Add(path, v, yamlnode.ErrUnknownKey)
+		})
+		last := strings.Count(in, "\n") + 1
+		if len(errs) == 0 || errs[len(errs)-1].Line != last {
+			t.Errorf("%q: problems %v, want the last on line %d", in, errs, last)
+		}
+	}
+}
