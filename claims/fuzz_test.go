@@ -1,11 +1,11 @@
 package claims_test
 
 import (
-	"bytes"
 	"errors"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/claims"
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
 )
 
 // badSeeds are malformed claims files for the fuzzer to start from, beside
@@ -97,8 +97,8 @@ func FuzzParse(f *testing.F) {
 				if p.Path == "" && !empty && !errors.Is(p, claims.ErrSyntax) && !errors.Is(p, claims.ErrType) {
 					t.Fatalf("problem %q has no key path", p)
 				}
-				if p.Line > bytes.Count(data, []byte("\n"))+1 {
-					t.Fatalf("problem %q: line %d past the end of a %d-line file", p, p.Line, bytes.Count(data, []byte("\n"))+1)
+				if n := yamlnode.Lines(data); p.Line > n {
+					t.Fatalf("problem %q: line %d past the end of a %d-line file", p, p.Line, n)
 				}
 			}
 			return

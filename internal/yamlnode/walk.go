@@ -23,9 +23,9 @@ type Walker struct {
 	Report func(path string, line int, err error)
 	// Describe names a node's shape in messages ("a list", "null").
 	Describe func(n *yaml.Node) string
-	// lastLine is the number of lines of the text Decode read (0: none):
-	// the YAML parser gives a node that ends the text, such as the empty
-	// key of "?", the line after it.
+	// lastLine is the number of lines of the text Decode read ([Lines];
+	// 0: none): the YAML parser gives a node that ends the text, such as
+	// the empty key of "?", the line after it.
 	lastLine int
 }
 
@@ -47,7 +47,7 @@ func Collect(lines map[string]int, errs *[]*FieldError, ownLine bool, describe f
 // and a second document as one whose text is multiple; then Decode
 // returns false.
 func (w *Walker) Decode(data []byte, multiple string) (*yaml.Node, bool) {
-	w.lastLine = bytes.Count(data, []byte("\n")) + 1
+	w.lastLine = Lines(data)
 	n, err := Decode(data)
 	if err == nil {
 		return n, true
@@ -59,6 +59,34 @@ func (w *Walker) Decode(data []byte, multiple string) (*yaml.Node, bool) {
 	w.Report("", ErrorLine(data, err), problem)
 	return nil, false
 }
+
+// Lines returns the number of lines of a YAML text as the YAML parser
+// counts them in its messages and node positions: one more than its line
+// breaks, which are "\r\n", "\r", "\n" and the Unicode NEL, LS and PS.
+func Lines(data []byte) int {
+	n := 1
+	for i := 0; i < len(data); i++ {
+		switch {
+		case data[i] == '\r':
+			if i+1 < len(data) && data[i+1] == '\n' {
+				i++
+			}
+			n++
+		case data[i] == '\n':
+			n++
+		case bytes.HasPrefix(data[i:], nel), bytes.HasPrefix(data[i:], ls), bytes.HasPrefix(data[i:], ps):
+			n++
+		}
+	}
+	return n
+}
+
+// The Unicode line breaks YAML counts besides CR and LF, in UTF-8.
+var (
+	nel = []byte("\u0085")
+	ls  = []byte("\u2028")
+	ps  = []byte("\u2029")
+)
 
 // Add reports a problem at path; n (may be nil) gives its line.
 func (w *Walker) Add(path string, n *yaml.Node, err error) {

@@ -238,8 +238,16 @@ func TestWalker_Decode(t *testing.T) {
 // TestWalker_LastLine checks that a problem's line stays within the text
 // Decode read: YAML gives the empty key that "?" ends the text with the
 // line after it.
+func TestLines(t *testing.T) {
+	for in, want := range map[string]int{"": 1, "a": 1, "a\n": 2, "a\r\nb": 2, "a\rb\r": 3, "a\n\rb": 3, "a\u0085b\u2028c\u2029": 4, "\xc2": 1} {
+		if got := yamlnode.Lines([]byte(in)); got != want {
+			t.Errorf("Lines(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
 func TestWalker_LastLine(t *testing.T) {
-	for _, in := range []string{"?", "a: 1\n?"} {
+	for _, in := range []string{"?", "a: 1\n?", "a: 1\r\nb: 2\r?", "a: 1\u2028?"} {
 		var errs []*yamlnode.FieldError
 		w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
 		root, ok := w.Decode([]byte(in), "one document only")
@@ -249,7 +257,7 @@ func TestWalker_LastLine(t *testing.T) {
 		w.Mapping(root, "", func(key string, v *yaml.Node, path string) {
 			w.Add(path, v, yamlnode.ErrUnknownKey)
 		})
-		last := strings.Count(in, "\n") + 1
+		last := yamlnode.Lines([]byte(in))
 		if len(errs) == 0 || errs[len(errs)-1].Line != last {
 			t.Errorf("%q: problems %v, want the last on line %d", in, errs, last)
 		}
