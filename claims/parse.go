@@ -174,16 +174,8 @@ func joinStrings[T ~string](vs []T) string {
 }
 
 func (p *parser) parse(data []byte) {
-	root, ok := p.w.Decode(data, "must be a single YAML document")
+	root, ok := p.w.DecodeRoot(data, "must be a single YAML document", "claims file")
 	if !ok {
-		return
-	}
-	if root == nil {
-		p.add("", nil, problem(ErrRequired, "claims file is empty"))
-		return
-	}
-	if root.Kind != yaml.MappingNode {
-		p.add("", root, problem(ErrType, "must be a mapping, got %s", describe(root)))
 		return
 	}
 	p.lines[""] = root.Line // a missing top-level key points at the mapping

@@ -56,16 +56,8 @@ func (p *parser) line(path string, n *yaml.Node) { p.w.Line(path, n) }
 var nameRE = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 func (p *parser) parse(data []byte) {
-	root, ok := p.w.Decode(data, "spec must be a single YAML document")
+	root, ok := p.w.DecodeRoot(data, "spec must be a single YAML document", "spec")
 	if !ok {
-		return
-	}
-	if root == nil {
-		p.add("", nil, problem(ErrRequired, "spec is empty"))
-		return
-	}
-	if root.Kind != yaml.MappingNode {
-		p.add("", root, problem(ErrType, "must be a mapping, got %s", describe(root)))
 		return
 	}
 	s := p.spec

@@ -60,6 +60,25 @@ func (w *Walker) Decode(data []byte, multiple string) (*yaml.Node, bool) {
 	return nil, false
 }
 
+// DecodeRoot decodes a file's one YAML document with [Walker.Decode] and
+// checks that it is a mapping. It reports an empty document as "<what>
+// is empty" ([ErrRequired]) and any other shape as [ErrType], both at the
+// key path "", and then returns false.
+func (w *Walker) DecodeRoot(data []byte, multiple, what string) (*yaml.Node, bool) {
+	root, ok := w.Decode(data, multiple)
+	switch {
+	case !ok:
+		return nil, false
+	case root == nil:
+		w.Add("", nil, Problem(ErrRequired, "%s is empty", what))
+		return nil, false
+	case root.Kind != yaml.MappingNode:
+		w.Add("", root, Problem(ErrType, "must be a mapping, got %s", w.Describe(root)))
+		return nil, false
+	}
+	return root, true
+}
+
 // Lines returns the number of lines of a YAML text as the YAML parser
 // counts them in its messages and node positions: one more than its line
 // breaks, which are "\r\n", "\r", "\n" and the Unicode NEL, LS and PS.

@@ -263,3 +263,24 @@ func TestWalker_LastLine(t *testing.T) {
 		}
 	}
 }
+
+func TestWalker_DecodeRoot(t *testing.T) {
+	for in, want := range map[string]string{
+		"a: 1\n":      "",
+		"":            "thing is empty",
+		"- a\n":       `line 1: must be a mapping, got a list`,
+		"x\n":         `line 1: must be a mapping, got "x"`,
+		"a: 1\n---\n": "line 2: one document only",
+	} {
+		var errs []*yamlnode.FieldError
+		w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
+		root, ok := w.DecodeRoot([]byte(in), "one document only", "thing")
+		var got string
+		if len(errs) > 0 {
+			got = errs[0].Error()
+		}
+		if ok != (want == "") || (ok && root == nil) || len(errs) > 1 || got != want {
+			t.Errorf("DecodeRoot(%q) = %v, %v with %v, want %q", in, root != nil, ok, errs, want)
+		}
+	}
+}
