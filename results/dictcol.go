@@ -112,7 +112,11 @@ func (d *dictCol) direct() bool {
 
 // newArray returns the rows as an Arrow array: a dictionary array of
 // string values with int32 indices ([dictCol.dictArray]) where
-// [dictCol.direct] allows it, a string array otherwise.
+// [dictCol.direct] allows it, a string array otherwise. The string
+// array's value bytes are allocated once at their size: grown by
+// doubling, a full row group of a long value (a task's parameters, a few
+// hundred bytes a row) took about twice its size at once, and left the
+// smaller buffers it grew through to the writers' reuse pool.
 func (d *dictCol) newArray(mem memory.Allocator) arrow.Array {
 	if d.direct() {
 		return d.dictArray(mem)
@@ -120,6 +124,7 @@ func (d *dictCol) newArray(mem memory.Allocator) arrow.Array {
 	b := array.NewStringBuilder(mem)
 	defer b.Release()
 	b.Reserve(len(d.idx))
+	b.ReserveData(d.valueBytes())
 	for _, k := range d.idx {
 		if k < 0 {
 			b.AppendNull()
@@ -128,6 +133,17 @@ func (d *dictCol) newArray(mem memory.Allocator) arrow.Array {
 		}
 	}
 	return b.NewArray()
+}
+
+// valueBytes returns the bytes of the rows' values, nulls having none.
+func (d *dictCol) valueBytes() int {
+	n := 0
+	for _, k := range d.idx {
+		if k >= 0 {
+			n += len(d.values[k])
+		}
+	}
+	return n
 }
 
 // dictArray returns the rows as a dictionary array of string values with
