@@ -150,9 +150,9 @@ func mustDense(t *testing.T, col arrow.Array) arrow.Array {
 	return b.NewArray()
 }
 
-// TestDictCol_newArrayMemory checks that the string array newArray falls
-// back to allocates its value bytes once: for a full row group of a
-// long value (a task's parameters; 14.4 MB of values) it held 25.7 MB at
+// TestDictCol_newArrayMemory checks that newArray, when it falls back to
+// a string array, allocates the array's value bytes once: for a full row
+// group of a long value (a task's parameters; 14.4 MB of values) it held 25.7 MB at
 // once and allocated 34.1 MB while its value buffer grew by doubling.
 func TestDictCol_newArrayMemory(t *testing.T) {
 	long := strings.Repeat("p", 223)
