@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/testkit"
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -55,6 +56,9 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(""))
+	for _, s := range []string{"\"\": 1\n", "?", "name: x\r?", "\"\r0"} {
+		f.Add([]byte(s))
+	}
 	f.Add([]byte("name: x\nworkloads: [{trace: ../tiny.swf, load: [1, 2], zip: [[load, trace]]}]\npolicies: [{name: is, params: {timeslice: [1, 2]}}]\n"))
 	// Parse in a temporary tree with only tiny.swf: the shipped traces
 	// (megabytes, read once per machine size) would slow fuzzing down to
@@ -76,6 +80,15 @@ func FuzzParse(f *testing.F) {
 			var ve *sweep.ValidationError
 			if !errors.As(err, &ve) || len(ve.Problems) == 0 || err.Error() == "" {
 				t.Fatalf("Parse error %T %q, want a *ValidationError with problems", err, err)
+			}
+			n := yamlnode.Lines(data)
+			for _, p := range ve.Problems {
+				if p.Err == nil || p.Error() == "" {
+					t.Fatalf("empty problem in %v", err)
+				}
+				if p.Line < 0 || p.Line > n {
+					t.Fatalf("problem %q: line %d outside a %d-line file", p, p.Line, n)
+				}
 			}
 			return
 		}
