@@ -132,12 +132,18 @@ func runSim(c *cli.Context) error {
 			return err
 		}
 	}
-	w := c.App.Writer
+	return a.printSim(c.App.Writer, wl, c.Float64("load"), st, recs, elapsed)
+}
+
+// printSim writes the report of a run of schedfarm sim: the workload and
+// its drops, the policy, the overall figures and the table of a's metric
+// by a's categories.
+func (a *simArgs) printSim(w io.Writer, wl *workload.Workload, load float64, st metrics.RunStats, recs []metrics.Record, elapsed time.Duration) error {
 	scheme, metric := a.scheme, a.metric
 	aggs := metrics.Summarize(scheme, recs)
 	all := aggs[len(aggs)-1]
 	fmt.Fprintf(w, "trace %s: %d jobs on %d processors; %v\n", wl.Name, len(wl.Jobs), wl.Procs, wl.Drops)
-	fmt.Fprintf(w, "policy %s (%s), estimates %v, load %g (%v)\n", entry.Name, orNone(params.Canonical()), est, c.Float64("load"), mode)
+	fmt.Fprintf(w, "policy %s (%s), estimates %v, load %g (%v)\n", a.entry.Name, orNone(a.params.Canonical()), a.est, load, a.mode)
 	fmt.Fprintf(w, "utilization %.4f, makespan %d s, suspensions %d, kills %d, simulated in %v\n",
 		st.Utilization, st.Makespan, st.Suspensions, st.Kills, elapsed.Round(time.Millisecond))
 	if st.Admitted < st.Jobs || st.QoPS != nil {
