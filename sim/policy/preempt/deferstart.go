@@ -26,9 +26,6 @@ func (p *SS) deferred(k, n int) bool {
 // started here only holds processors longer than the bounds assumed, and
 // the wait bounds are made after it.
 func (p *SS) backfill(now sim.Time) {
-	if !p.cfg.DeferBackfill {
-		return
-	}
 	act := p.act[:0]
 	for _, t := range p.waitq {
 		if t.State == sim.Waiting && !p.pending[t.Index] {

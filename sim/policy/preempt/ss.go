@@ -168,7 +168,7 @@ type SS struct {
 	act            []*sim.Task // scratch: idle jobs examined in a pass
 	cand           []*sim.Task // scratch
 	left           bool        // a suspension in this pass left processors free
-	deferredNow    bool        // a job was left waiting in this pass (DeferStart)
+	backfillDue    bool        // DeferBackfill: a job was left waiting in this pass
 	timer          sim.Timer   // pending timer, if timerAt > now
 	timerAt        sim.Time
 	// reference makes every pass examine every idle job, and the routine
@@ -339,8 +339,8 @@ func (p *SS) Schedule() {
 	}
 	clear(act)
 	p.act = act[:0]
-	if p.deferredNow {
-		p.deferredNow = false
+	if p.backfillDue {
+		p.backfillDue = false
 		p.backfill(now)
 	}
 	for _, v := range p.victims {

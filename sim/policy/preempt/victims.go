@@ -77,7 +77,7 @@ func (p *SS) fresh(t *sim.Task) {
 	if p.deferred(k, len(cand)) {
 		p.suspendAll(victims)
 		p.left = p.left || p.over == nil
-		p.deferredNow = true
+		p.backfillDue = p.cfg.DeferBackfill
 		return
 	}
 	set := p.claimSetFrom(t, victims, freeSet())
