@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/claims"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -53,6 +54,9 @@ func reproduceCommand() *cli.Command {
 	}
 }
 
+// runReproduce is the reproduce command: it re-grades DIR (--claims-only),
+// or runs the named figure groups, grades their papers' claims and, with
+// --readings, runs and grades each reading of those papers.
 func runReproduce(c *cli.Context) (err error) {
 	stopProfile := startMemProfile(c)
 	defer func() { err = errors.Join(err, stopProfile()) }()
@@ -74,24 +78,7 @@ func runReproduce(c *cli.Context) (err error) {
 			return err
 		}
 	}
-	root := c.String("root")
-	// Load every spec and claims file first, so a bad one stops
-	// everything before any run.
-	specs := make([]*sweep.Spec, len(recipes))
-	for i, r := range recipes {
-		s, err := sweep.Load(filepath.Join(root, r.Spec))
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.Name, err)
-		}
-		specs[i] = s
-	}
-	var papers []string
-	for _, r := range recipes {
-		if p, _ := report.Paper(r.Name); !slices.Contains(papers, p) {
-			papers = append(papers, p)
-		}
-	}
-	files, err := loadClaims(root, papers)
+	specs, papers, files, err := loadReproduceInputs(c.String("root"), recipes)
 	if err != nil {
 		return err
 	}
@@ -99,6 +86,44 @@ func runReproduce(c *cli.Context) (err error) {
 	if outRoot == "" {
 		outRoot = filepath.Join("out", "reproduce")
 	}
+	if err := runRecipes(c, outRoot, recipes, specs); err != nil {
+		return err
+	}
+	cards, err := grade(c, outRoot, files, nil)
+	if err != nil || !c.Bool("readings") {
+		return err
+	}
+	return gradeReadings(c, outRoot, papers, files, cards, runReading)
+}
+
+// loadReproduceInputs loads the spec of every recipe and the claims file
+// of every paper they belong to (the papers in recipe order), so a bad
+// file stops the command before any run.
+func loadReproduceInputs(root string, recipes []*report.Recipe) ([]*sweep.Spec, []string, map[string]*claims.File, error) {
+	specs := make([]*sweep.Spec, len(recipes))
+	var papers []string
+	for i, r := range recipes {
+		s, err := sweep.Load(filepath.Join(root, r.Spec))
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", r.Name, err)
+		}
+		specs[i] = s
+		if p, _ := report.Paper(r.Name); !slices.Contains(papers, p) {
+			papers = append(papers, p)
+		}
+	}
+	files, err := loadClaims(root, papers)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return specs, papers, files, nil
+}
+
+// runRecipes runs each recipe's sweep (specs[i] is recipes[i]'s) into
+// OUT/GROUP/sweep on the embedded farm and makes its tables and figures
+// in OUT/GROUP. A recipe whose spec file an earlier one ran shares that
+// one's sweep outputs instead of running it again.
+func runRecipes(c *cli.Context, outRoot string, recipes []*report.Recipe, specs []*sweep.Spec) error {
 	w := c.App.Writer
 	began := time.Now()
 	written := map[string]string{} // spec -> sweep folder written by this reproduce
@@ -108,8 +133,6 @@ func runReproduce(c *cli.Context) (err error) {
 		start := time.Now()
 		fmt.Fprintf(w, "== %s: %s\n", r.Name, r.Doc)
 		if prev, ok := written[r.Spec]; ok {
-			// Same spec, same results: share the outputs instead of
-			// writing them again.
 			if err := shareSweep(prev, sweepDir); err != nil {
 				return fmt.Errorf("%s: %w", r.Name, err)
 			}
@@ -127,11 +150,7 @@ func runReproduce(c *cli.Context) (err error) {
 		fmt.Fprintf(w, "%s: %d tables and figures in %s (%v)\n", r.Name, len(files), dir, time.Since(start).Round(time.Millisecond))
 	}
 	fmt.Fprintf(w, "reproduced %s in %v\n", count(len(recipes), "figure group"), time.Since(began).Round(time.Second))
-	cards, err := grade(c, outRoot, files, nil)
-	if err != nil || !c.Bool("readings") {
-		return err
-	}
-	return gradeReadings(c, outRoot, papers, files, cards, runReading)
+	return nil
 }
 
 // reproduceRecipes resolves figure group names, paper names and all.
