@@ -64,18 +64,48 @@ func (p *Policy) preempt() {
 	}
 	// Then let waiting jobs preempt running ones, highest key first. The
 	// queued jobs' keys do not change during the decision.
-	running := p.run[:0]
-	for _, t := range p.m.Active() {
-		if t.State == sim.Running && !p.protected(t) {
-			running = append(running, t)
-		}
-	}
+	running := p.preemptible()
 	defer func() { clear(running); p.run = running[:0] }()
 	if len(running) == 0 || !q.queued() {
 		return // nothing to preempt, or no job to preempt with
 	}
 	p.byKey(running)
 	slices.Reverse(running)
+	rule := p.preemptRule()
+	for _, r := range running {
+		best, found := p.preemptor(r, rule)
+		if !found {
+			continue
+		}
+		if !p.preemptWith(r, best) {
+			return
+		}
+	}
+}
+
+// preemptible collects, in p.run's buffer, the running jobs that are not
+// protected (criterion (3)). The caller hands the buffer back to p.run.
+func (p *Policy) preemptible() []*sim.Task {
+	running := p.run[:0]
+	for _, t := range p.m.Active() {
+		if t.State == sim.Running && !p.protected(t) {
+			running = append(running, t)
+		}
+	}
+	return running
+}
+
+// keyRule is LSF-PREEMPT's criterion (2) for one decision: a candidate
+// preempts a running job only when its key is below ratio times the
+// running job's key, or with total its whole demand below ratio times the
+// running job's whole demand.
+type keyRule struct {
+	ratio float64 // AcquiredRatio, or DemandRatio with demand knowledge
+	total bool    // demand knowledge with PreemptDemand total
+}
+
+// preemptRule returns the decision's criterion (2).
+func (p *Policy) preemptRule() keyRule {
 	// Candidates preempt by key: least acquired processor time, or
 	// shortest remaining demand.
 	ratio := p.cfg.AcquiredRatio
@@ -83,68 +113,101 @@ func (p *Policy) preempt() {
 		ratio = p.cfg.DemandRatio
 	}
 	total := p.cfg.KnowDemand && p.cfg.PreemptDemand == DemandTotal
-	// below reports whether a candidate's key (its demand with total)
-	// is below limit.
-	below := func(e keyed, limit float64) bool {
-		if total {
-			return e.t.Elastic.Work < limit
-		}
-		return e.k < limit
+	return keyRule{ratio: ratio, total: total}
+}
+
+// limit returns what a candidate's key (its demand with total) must be
+// below to preempt the running job r.
+func (c keyRule) limit(p *Policy, r *sim.Task) float64 {
+	limit := c.ratio * p.Key(r)
+	if c.total {
+		limit = c.ratio * r.Elastic.Work
 	}
-	for _, r := range running {
-		limit := ratio * p.Key(r)
-		if total {
-			limit = ratio * r.Elastic.Work
+	return limit
+}
+
+// below reports whether a candidate's key (its demand with total) is
+// below limit.
+func (c keyRule) below(e keyed, limit float64) bool {
+	if c.total {
+		return e.t.Elastic.Work < limit
+	}
+	return e.k < limit
+}
+
+// preemptor returns the queued job that preempts the running job r under
+// criteria (1), (2) and (4) of the package doc, and whether there is one:
+// the first candidate in key order, a job suspended on r's processors or
+// a pending job of r's size when r's processors have room for one more
+// job.
+func (p *Policy) preemptor(r *sim.Task, rule keyRule) (best keyed, found bool) {
+	limit := rule.limit(p, r)
+	best, found = p.suspendedPreemptor(r, rule, limit)
+	if e, ok := p.pendingPreemptor(r, rule, limit, best, found); ok {
+		best, found = e, true
+	}
+	return best, found
+}
+
+// suspendedPreemptor returns the first suspended job in key order whose
+// key is below limit and that is suspended on r's processor set, and
+// whether there is one.
+func (p *Policy) suspendedPreemptor(r *sim.Task, rule keyRule, limit float64) (keyed, bool) {
+	for _, e := range p.q.susp {
+		if rule.below(e, limit) && sameSet(e.t.Set, r.Set) {
+			return e, true
 		}
-		// The first candidate in key order: a job suspended on r's
-		// processors, or a pending job of r's size when r's processors
-		// have room for one more job.
-		var best keyed
-		found := false
-		for _, e := range q.susp {
-			if below(e, limit) && sameSet(e.t.Set, r.Set) {
-				best, found = e, true
-				break
-			}
-		}
-		roomChecked, fits := false, false
-		for _, e := range q.bucket(r.Procs) {
-			if found && !before(e, best) {
-				break
-			}
-			if !below(e, limit) {
-				if total {
-					continue
-				}
-				break // the rest of the bucket has larger keys
-			}
-			if !roomChecked {
-				roomChecked, fits = true, p.roomy(r.Set).Len() == r.Procs
-			}
-			if fits {
-				best, found = e, true
-			}
+	}
+	return keyed{}, false
+}
+
+// pendingPreemptor returns the first pending job of r's size in key order
+// whose key is below limit, when it comes before best (if found) and r's
+// processors have room for one more job, and whether it does.
+func (p *Policy) pendingPreemptor(r *sim.Task, rule keyRule, limit float64, best keyed, found bool) (keyed, bool) {
+	roomChecked, fits := false, false
+	for _, e := range p.q.bucket(r.Procs) {
+		if found && !before(e, best) {
 			break
 		}
-		if !found {
-			continue
+		if !rule.below(e, limit) {
+			if rule.total {
+				continue
+			}
+			break // the rest of the bucket has larger keys
 		}
-		c := best.t
-		set := r.Set.Clone()
-		if p.m.Suspend(r, 0) != nil {
-			return
+		if !roomChecked {
+			roomChecked, fits = true, p.roomy(r.Set).Len() == r.Procs
 		}
-		q.suspended(r, p.Key(r))
-		if c.State == sim.Suspended {
-			_ = p.m.Resume(c, 0) // a refused call ends the run (sim.ErrPolicy)
-			q.resumed(best)
-		} else {
-			q.removePending(best)
-			_ = p.dispatchOn(c, set)
-			p.addCounts(set)
+		if fits {
+			return e, true
 		}
-		p.setMark(c)
+		break
 	}
+	return keyed{}, false
+}
+
+// preemptWith suspends the running job r and runs best on its processors:
+// a suspended job resumes, a pending one starts on r's set. It reports
+// false when r's suspension is refused, which ends the decision.
+func (p *Policy) preemptWith(r *sim.Task, best keyed) bool {
+	q := &p.q
+	c := best.t
+	set := r.Set.Clone()
+	if p.m.Suspend(r, 0) != nil {
+		return false
+	}
+	q.suspended(r, p.Key(r))
+	if c.State == sim.Suspended {
+		_ = p.m.Resume(c, 0) // a refused call ends the run (sim.ErrPolicy)
+		q.resumed(best)
+	} else {
+		q.removePending(best)
+		_ = p.dispatchOn(c, set)
+		p.addCounts(set)
+	}
+	p.setMark(c)
+	return true
 }
 
 // fill is LSF-PREEMPT's filling of free processors: with FillResumeFirst
