@@ -219,27 +219,12 @@ func (p *Policy) preemptWith(r *sim.Task, best keyed) bool {
 // candidate and buckets of larger sizes are skipped; with in_order the
 // first job that does not start ends the fill, so every bucket is looked at.
 func (p *Policy) fill() {
-	q := &p.q
-	// fillBefore is LSF-RTC's order: arrival, or key with demand knowledge.
-	fillBefore := func(a, b keyed) bool {
-		if p.cfg.KnowDemand {
-			return before(a, b)
-		}
-		return a.t.Index < b.t.Index
-	}
-	susp := append(p.keyBuf[:0], q.susp...)
-	if !p.cfg.KnowDemand {
-		slices.SortFunc(susp, func(a, b keyed) int { return a.t.Index - b.t.Index })
-	}
+	susp := p.suspendedInFillOrder()
 	defer func() { clear(susp); p.keyBuf = susp[:0] }()
 	si := 0
 	if p.cfg.Fill == FillResumeFirst {
 		for _, e := range susp {
-			if p.m.CanResume(e.t) {
-				_ = p.m.Resume(e.t, 0)
-				q.resumed(e)
-				p.setMark(e.t)
-			}
+			p.resumeIfFree(e)
 		}
 		si = len(susp) // the scan below places pending jobs only
 	}
@@ -249,32 +234,16 @@ func (p *Policy) fill() {
 		if !roomOK {
 			room, roomOK = p.roomy(p.m.FreeSet()), true
 		}
-		limit := room.Len()
-		if p.cfg.Scan == ScanInOrder {
-			limit = p.m.Size()
-		}
-		var w keyed
-		wok := false
-		for _, s := range q.sizes {
-			if s > limit {
-				break
-			}
-			if e := q.bucket(s)[0]; !wok || fillBefore(e, w) {
-				w, wok = e, true
-			}
-		}
+		w, wok := p.nextPending(room)
 		sok := si < len(susp)
 		if !wok && !sok {
 			return
 		}
 		started := false
-		if sok && (!wok || fillBefore(susp[si], w)) {
+		if sok && (!wok || p.fillBefore(susp[si], w)) {
 			e := susp[si]
 			si++
-			if p.m.CanResume(e.t) {
-				_ = p.m.Resume(e.t, 0) // a refused call ends the run (sim.ErrPolicy)
-				q.resumed(e)
-				p.setMark(e.t)
+			if p.resumeIfFree(e) {
 				roomOK = false
 				started = true
 			}
@@ -284,17 +253,75 @@ func (p *Policy) fill() {
 				return // in_order: the first job that does not fit ends the scan
 			}
 			roomOK = false
-			q.removePending(w)
-			if p.dispatchOn(w.t, set) == nil {
-				p.addCounts(set)
-				p.setMark(w.t)
-				started = true
-			}
+			started = p.startPending(w, set)
 		}
 		if p.cfg.Scan.stops(started) {
 			return
 		}
 	}
+}
+
+// fillBefore is LSF-RTC's order: arrival, or key with demand knowledge.
+func (p *Policy) fillBefore(a, b keyed) bool {
+	if p.cfg.KnowDemand {
+		return before(a, b)
+	}
+	return a.t.Index < b.t.Index
+}
+
+// suspendedInFillOrder returns the suspended jobs in LSF-RTC's order
+// (fillBefore), copied into p.keyBuf's buffer. The caller hands the buffer
+// back to p.keyBuf.
+func (p *Policy) suspendedInFillOrder() []keyed {
+	susp := append(p.keyBuf[:0], p.q.susp...)
+	if !p.cfg.KnowDemand {
+		slices.SortFunc(susp, func(a, b keyed) int { return a.t.Index - b.t.Index })
+	}
+	return susp
+}
+
+// nextPending returns the fill's next pending candidate, the first in
+// LSF-RTC's order among the heads of the buckets no larger than room (the
+// roomy free processors; with in_order, of every bucket), and whether
+// there is one.
+func (p *Policy) nextPending(room sim.ProcSet) (w keyed, ok bool) {
+	limit := room.Len()
+	if p.cfg.Scan == ScanInOrder {
+		limit = p.m.Size()
+	}
+	for _, s := range p.q.sizes {
+		if s > limit {
+			break
+		}
+		if e := p.q.bucket(s)[0]; !ok || p.fillBefore(e, w) {
+			w, ok = e, true
+		}
+	}
+	return w, ok
+}
+
+// resumeIfFree resumes the suspended job e when its processors are all
+// free, marks it, and reports whether it did.
+func (p *Policy) resumeIfFree(e keyed) bool {
+	if !p.m.CanResume(e.t) {
+		return false
+	}
+	_ = p.m.Resume(e.t, 0) // a refused call ends the run (sim.ErrPolicy)
+	p.q.resumed(e)
+	p.setMark(e.t)
+	return true
+}
+
+// startPending takes the pending job w out of its bucket and starts it on
+// set; when it starts, it counts it on set, marks it and reports true.
+func (p *Policy) startPending(w keyed, set sim.ProcSet) bool {
+	p.q.removePending(w)
+	if p.dispatchOn(w.t, set) != nil {
+		return false
+	}
+	p.addCounts(set)
+	p.setMark(w.t)
+	return true
 }
 
 func sameSet(a, b sim.ProcSet) bool { return a.Contains(b) && b.Contains(a) }
