@@ -165,7 +165,6 @@ func (p *Policy) suspendedPreemptor(r *sim.Task, rule keyRule, limit float64) (k
 // whose key is below limit, when it comes before best (if found) and r's
 // processors have room for one more job, and whether it does.
 func (p *Policy) pendingPreemptor(r *sim.Task, rule keyRule, limit float64, best keyed, found bool) (keyed, bool) {
-	roomChecked, fits := false, false
 	for _, e := range p.q.bucket(r.Procs) {
 		if found && !before(e, best) {
 			break
@@ -176,10 +175,9 @@ func (p *Policy) pendingPreemptor(r *sim.Task, rule keyRule, limit float64, best
 			}
 			break // the rest of the bucket has larger keys
 		}
-		if !roomChecked {
-			roomChecked, fits = true, p.roomy(r.Set).Len() == r.Procs
-		}
-		if fits {
+		// The first candidate below the limit decides: the others
+		// would take the same processors.
+		if p.roomy(r.Set).Len() == r.Procs {
 			return e, true
 		}
 		break
