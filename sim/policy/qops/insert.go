@@ -192,12 +192,9 @@ func (in *inserter) insert(base plan, run *sim.Profile, j entry) (plan, bool) {
 // tryPoint is one insertion point p of Figure 1. base.prof must be run
 // plus the reservations of base.q.
 //
-// The point's profile holds the running jobs and the reservations of
-// base.q[:p]. It is made from whichever side needs fewer edits: base's
-// profile without the reservations of base.q[p:], or run with those of
-// base.q[:p] (a profile is a merged step function, so both give the same
-// steps). The temporary list takes base.q[p:] in the list order sortBase
-// found, with j merged in, instead of sorting them again.
+// The point's profile is made by [inserter.pointProfile]. The temporary
+// list takes base.q[p:] in the list order sortBase found, with j merged
+// in, instead of sorting them again.
 func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan, bool) {
 	pl := in.get()
 	prof := pl.prof
@@ -208,17 +205,7 @@ func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan,
 		return plan{}, false
 	}
 	in.memos = in.memos[:0]
-	if in.plain || len(base.q)-p <= p {
-		prof.CopyFrom(base.prof)
-		for _, e := range base.q[p:] {
-			in.m.Check(prof.Release(e.start, e.t.Estimate, e.t.Procs))
-		}
-	} else {
-		prof.CopyFrom(run)
-		for _, e := range base.q[:p] {
-			in.m.Check(prof.Reserve(e.start, e.t.Estimate, e.t.Procs))
-		}
-	}
+	in.pointProfile(prof, base, run, p)
 	var tl []entry
 	if in.plain {
 		tl = append(in.tl[:0], base.q[p:]...)
@@ -297,6 +284,26 @@ func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan,
 	}
 	in.tl = tl
 	return plan{q: sched, prof: prof}, true
+}
+
+// pointProfile sets prof to the profile of point p: the running jobs and
+// the reservations of base.q[:p]. base.prof must be run plus the
+// reservations of base.q. It is made from whichever side needs fewer
+// edits (always base's side with in.plain): base's profile without the
+// reservations of base.q[p:], or run with those of base.q[:p] (a profile
+// is a merged step function, so both give the same steps).
+func (in *inserter) pointProfile(prof *sim.Profile, base plan, run *sim.Profile, p int) {
+	if in.plain || len(base.q)-p <= p {
+		prof.CopyFrom(base.prof)
+		for _, e := range base.q[p:] {
+			in.m.Check(prof.Release(e.start, e.t.Estimate, e.t.Procs))
+		}
+		return
+	}
+	prof.CopyFrom(run)
+	for _, e := range base.q[:p] {
+		in.m.Check(prof.Reserve(e.start, e.t.Estimate, e.t.Procs))
+	}
 }
 
 // sortSearch returns the number of entries of sched (sorted by start)
