@@ -192,9 +192,8 @@ func (in *inserter) insert(base plan, run *sim.Profile, j entry) (plan, bool) {
 // tryPoint is one insertion point p of Figure 1. base.prof must be run
 // plus the reservations of base.q.
 //
-// The point's profile is made by [inserter.pointProfile]. The temporary
-// list takes base.q[p:] in the list order sortBase found, with j merged
-// in, instead of sorting them again.
+// The point's profile is made by [inserter.pointProfile], its temporary
+// list by [inserter.pointList].
 func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan, bool) {
 	pl := in.get()
 	prof := pl.prof
@@ -206,35 +205,7 @@ func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan,
 	}
 	in.memos = in.memos[:0]
 	in.pointProfile(prof, base, run, p)
-	var tl []entry
-	if in.plain {
-		tl = append(in.tl[:0], base.q[p:]...)
-		tl = append(tl, j)
-		in.sortTL(tl)
-		if in.newJobFirst && p > 0 {
-			i := slices.IndexFunc(tl, func(e entry) bool { return e.t == j.t })
-			copy(tl[1:i+1], tl[:i])
-			tl[0] = j
-		}
-	} else {
-		tl = in.tl[:0]
-		placed := in.newJobFirst && p > 0 // j goes first
-		if placed {
-			tl = append(tl, j)
-		}
-		for _, i := range in.order {
-			if int(i) < p {
-				continue
-			}
-			if !placed && in.cmpTL(&j, &base.q[i]) < 0 {
-				tl, placed = append(tl, j), true
-			}
-			tl = append(tl, base.q[i])
-		}
-		if !placed {
-			tl = append(tl, j)
-		}
-	}
+	tl := in.pointList(base.q, j, p)
 	violations := 0
 	head := 0 // tl[head:] is the list still to place
 	for head < len(tl) {
@@ -304,6 +275,57 @@ func (in *inserter) pointProfile(prof *sim.Profile, base plan, run *sim.Profile,
 	for _, e := range base.q[:p] {
 		in.m.Check(prof.Reserve(e.start, e.t.Estimate, e.t.Procs))
 	}
+}
+
+// pointList returns the temporary list of point p, built in in.tl's
+// storage: base[p:] and j in list order ([inserter.cmpTL]), with j
+// first instead at points after 0 under in.newJobFirst. With !in.plain,
+// in.order must be base's list order.
+func (in *inserter) pointList(base []entry, j entry, p int) []entry {
+	if in.plain {
+		return in.sortedList(base, j, p)
+	}
+	return in.mergedList(base, j, p)
+}
+
+// sortedList is [inserter.pointList] the plain way: it copies base[p:]
+// and j into in.tl's storage and sorts them, then moves j to the front
+// under in.newJobFirst when p > 0.
+func (in *inserter) sortedList(base []entry, j entry, p int) []entry {
+	tl := append(in.tl[:0], base[p:]...)
+	tl = append(tl, j)
+	in.sortTL(tl)
+	if in.newJobFirst && p > 0 {
+		i := slices.IndexFunc(tl, func(e entry) bool { return e.t == j.t })
+		copy(tl[1:i+1], tl[:i])
+		tl[0] = j
+	}
+	return tl
+}
+
+// mergedList is [inserter.pointList] without sorting: it takes the
+// positions >= p of base in the list order in.order holds (set by
+// [inserter.sortBase] for this base) and merges j in, or puts j first
+// under in.newJobFirst when p > 0.
+func (in *inserter) mergedList(base []entry, j entry, p int) []entry {
+	tl := in.tl[:0]
+	placed := in.newJobFirst && p > 0 // j goes first
+	if placed {
+		tl = append(tl, j)
+	}
+	for _, i := range in.order {
+		if int(i) < p {
+			continue
+		}
+		if !placed && in.cmpTL(&j, &base[i]) < 0 {
+			tl, placed = append(tl, j), true
+		}
+		tl = append(tl, base[i])
+	}
+	if !placed {
+		tl = append(tl, j)
+	}
+	return tl
 }
 
 // sortSearch returns the number of entries of sched (sorted by start)
