@@ -190,71 +190,27 @@ func (in *inserter) insert(base plan, run *sim.Profile, j entry) (plan, bool) {
 }
 
 // tryPoint is one insertion point p of Figure 1. base.prof must be run
-// plus the reservations of base.q.
+// plus the reservations of base.q, and with !in.plain, in.order must be
+// base.q's list order ([inserter.sortBase]).
 //
-// The point's profile is made by [inserter.pointProfile], its temporary
-// list by [inserter.pointList].
+// It keeps base.q[:p] where they are, builds the point's profile and
+// temporary list, and places the list. On success it returns the new
+// plan and true; on failure the plan's storage goes back to the pool and
+// it returns false. Either way base is left unchanged and in.tl keeps
+// the list's storage for the next point.
 func (in *inserter) tryPoint(base plan, run *sim.Profile, j entry, p int) (plan, bool) {
 	pl := in.get()
-	prof := pl.prof
 	sched := append(pl.q[:0], base.q[:p]...)
-	fail := func(tl []entry) (plan, bool) {
-		in.tl = tl
-		in.put(plan{q: sched, prof: prof})
+	in.memos = in.memos[:0]
+	in.pointProfile(pl.prof, base, run, p)
+	tl := in.pointList(base.q, j, p)
+	sched, tl, ok := in.place(pl.prof, sched, tl, p)
+	in.tl = tl
+	if !ok {
+		in.put(plan{q: sched, prof: pl.prof})
 		return plan{}, false
 	}
-	in.memos = in.memos[:0]
-	in.pointProfile(prof, base, run, p)
-	tl := in.pointList(base.q, j, p)
-	violations := 0
-	head := 0 // tl[head:] is the list still to place
-	for head < len(tl) {
-		jc := tl[head]
-		head++
-		jc.start = in.earliest(prof, jc.t.Procs, jc.t.Estimate)
-		in.m.Check(prof.Reserve(jc.start, jc.t.Estimate, jc.t.Procs))
-		if jc.end() <= jc.deadline {
-			i, _ := slices.BinarySearchFunc(sched, jc, byStart)
-			sched = slices.Insert(sched, i, jc)
-			continue
-		}
-		violations++
-		if violations > in.k {
-			return fail(tl)
-		}
-		// T: the reservations starting at or before Jc's; they are
-		// sched[:T]. Positions m..T-1 go back to the list with Jc.
-		t := sortSearch(sched, jc.start)
-		m := (p + t) / 2
-		if m >= t {
-			// Nothing to move: Jc would land on the same slot and
-			// violate again until more than K violations.
-			return fail(tl)
-		}
-		in.memos = in.memos[:0] // releases void what the searches found
-		in.m.Check(prof.Release(jc.start, jc.t.Estimate, jc.t.Procs))
-		moved := sched[m:t]
-		for i := range moved {
-			in.m.Check(prof.Release(moved[i].start, moved[i].t.Estimate, moved[i].t.Procs))
-		}
-		var rest []entry
-		if in.plain {
-			rest = append(append(in.rest[:0], moved...), tl[head:]...)
-			in.sortTL(rest)
-		} else {
-			// tl[head:] is still in list order: sort the moved jobs
-			// alone and merge.
-			in.moved = append(in.moved[:0], moved...)
-			in.sortTL(in.moved)
-			rest = in.mergeTL(in.rest[:0], in.moved, tl[head:])
-		}
-		sched = slices.Delete(sched, m, t)
-		tl = append(append(tl[:0], jc), rest...)
-		in.rest = rest
-		head = 0
-	}
-	in.tl = tl
-	return plan{q: sched, prof: prof}, true
+	return plan{q: sched, prof: pl.prof}, true
 }
 
 // pointProfile sets prof to the profile of point p: the running jobs and
@@ -326,6 +282,79 @@ func (in *inserter) mergedList(base []entry, j entry, p int) []entry {
 		tl = append(tl, j)
 	}
 	return tl
+}
+
+// place runs the placement loop of point p (steps 3 and 4 of Figure 1):
+// it reserves the head of tl at its earliest fit on prof and inserts it
+// into sched by start, until tl is empty; a job that ends after its
+// deadline is a violation, repaired by [inserter.repair]. Preconditions:
+// sched holds base.q[:p] sorted by start; prof holds the running jobs
+// and the reservations of sched; tl is the point's temporary list, in
+// list order after its head; in.memos is empty. It returns sched and tl
+// (for their storage) and whether the point succeeded: false after more
+// than in.k violations, or at a violation that has nothing to move.
+func (in *inserter) place(prof *sim.Profile, sched, tl []entry, p int) ([]entry, []entry, bool) {
+	violations := 0
+	head := 0 // tl[head:] is the list still to place
+	for head < len(tl) {
+		jc := tl[head]
+		head++
+		jc.start = in.earliest(prof, jc.t.Procs, jc.t.Estimate)
+		in.m.Check(prof.Reserve(jc.start, jc.t.Estimate, jc.t.Procs))
+		if jc.end() <= jc.deadline {
+			i, _ := slices.BinarySearchFunc(sched, jc, byStart)
+			sched = slices.Insert(sched, i, jc)
+			continue
+		}
+		violations++
+		if violations > in.k {
+			return sched, tl, false
+		}
+		// T: the reservations starting at or before Jc's; they are
+		// sched[:T]. Positions m..T-1 go back to the list with Jc.
+		t := sortSearch(sched, jc.start)
+		m := (p + t) / 2
+		if m >= t {
+			// Nothing to move: Jc would land on the same slot and
+			// violate again until more than K violations.
+			return sched, tl, false
+		}
+		sched, tl = in.repair(prof, sched, tl, head, jc, m, t)
+		head = 0
+	}
+	return sched, tl, true
+}
+
+// repair handles a violation (step 4 of Figure 1): jc, the list's head
+// tl[head-1] with its start set, is reserved on prof but not in sched.
+// It releases jc and sched[m:t] from prof, drops sched[m:t] from sched,
+// and returns sched and the new temporary list, built in tl's storage:
+// jc, then the moved jobs and tl[head:] in list order (in.rest keeps the
+// latter for its storage). It voids the point's memos. Preconditions:
+// 0 < head <= len(tl); m < t <= len(sched); with !in.plain, tl[head:],
+// the list still to place, is in list order.
+func (in *inserter) repair(prof *sim.Profile, sched, tl []entry, head int, jc entry, m, t int) ([]entry, []entry) {
+	in.memos = in.memos[:0] // releases void what the searches found
+	in.m.Check(prof.Release(jc.start, jc.t.Estimate, jc.t.Procs))
+	moved := sched[m:t]
+	for i := range moved {
+		in.m.Check(prof.Release(moved[i].start, moved[i].t.Estimate, moved[i].t.Procs))
+	}
+	var rest []entry
+	if in.plain {
+		rest = append(append(in.rest[:0], moved...), tl[head:]...)
+		in.sortTL(rest)
+	} else {
+		// tl[head:] is still in list order: sort the moved jobs
+		// alone and merge.
+		in.moved = append(in.moved[:0], moved...)
+		in.sortTL(in.moved)
+		rest = in.mergeTL(in.rest[:0], in.moved, tl[head:])
+	}
+	sched = slices.Delete(sched, m, t)
+	tl = append(append(tl[:0], jc), rest...)
+	in.rest = rest
+	return sched, tl
 }
 
 // sortSearch returns the number of entries of sched (sorted by start)
