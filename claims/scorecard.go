@@ -230,10 +230,15 @@ func (s *Scorecard) Figures() []string {
 }
 
 // MarkdownTable returns the Markdown table of the rows of the given
-// figures (all rows when none are given).
+// figures (all rows when none are given). A reason given in full on an
+// earlier row of the table is not repeated: the row names that claim
+// instead ("as for ID"), and a quote the row before has is given as
+// "as above" (each only where it is shorter). The CSV and Parquet scorecards keep every row whole.
 func (s *Scorecard) MarkdownTable(figures ...string) string {
 	var b strings.Builder
 	b.WriteString("| claim | figure | paper | expected | ours | grade | reason |\n|---|---|---|---|---|---|---|\n")
+	firstWith := map[string]string{} // reason -> the first claim of the table that gives it
+	prevQuote := ""
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		if len(figures) > 0 && !containsString(figures, r.Figure) {
@@ -243,8 +248,19 @@ func (s *Scorecard) MarkdownTable(figures ...string) string {
 		if r.Must {
 			id += " (must)"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | **%s** | %s |\n", cell(id), cell(r.Figure), cell(r.Quote), cell(r.Expected), cell(r.Ours),
-			r.Verdict, cell(r.reasonText()))
+		quote := r.Quote
+		if quote == prevQuote && len(quote) > len("as above") {
+			quote = "as above"
+		}
+		prevQuote = r.Quote
+		reason := r.reasonText()
+		if first, ok := firstWith[reason]; ok && len(reason) > len(first)+len("as for ") {
+			reason = "as for " + first
+		} else if !ok {
+			firstWith[reason] = r.ID
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | **%s** | %s |\n", cell(id), cell(r.Figure), cell(quote), cell(r.Expected), cell(r.Ours),
+			r.Verdict, cell(reason))
 	}
 	return b.String()
 }
