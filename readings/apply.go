@@ -199,80 +199,99 @@ var paramPathRE = regexp.MustCompile(`^policies\[\d+\]\.params\.[^.\[]+`)
 // a spec with the reading applied (a parameter the policy does not have,
 // a bad value, a combination the policy rejects).
 func (p *parser) check(r *Reading) {
-	matched := make([]int, len(r.Set))
-	hits := map[string]bool{}
-	entries := map[string][]string{}
-	reported := map[*Param]bool{}
+	c := checked{matched: make([]int, len(r.Set)), hits: map[string]bool{}, entries: map[string][]string{}, reported: map[*Param]bool{}}
 	for _, g := range p.opts.Groups {
-		a, err := r.apply(g.Name, g.Spec.Raw)
+		p.checkGroup(r, g, &c)
+	}
+	for k, n := range c.matched {
+		p.checkMatch(&r.Set[k], k, n, &c)
+	}
+}
+
+// checked gathers what a reading's overrides matched over every group.
+type checked struct {
+	matched  []int               // per override: the policy entries it matched
+	hits     map[string]bool     // the policy names and labels that matched ([hit])
+	entries  map[string][]string // per group: its policy entries
+	reported map[*Param]bool     // parameters already reported as set twice
+}
+
+// checkGroup applies the reading to group g's spec, adds what it matched
+// to c and reports the parameters it sets twice and every problem of the
+// spec with the reading applied.
+func (p *parser) checkGroup(r *Reading, g Group, c *checked) {
+	a, err := r.apply(g.Name, g.Spec.Raw)
+	if err != nil {
+		p.add(r.path, nil, problem(ErrSpec, "group %s: %v", g.Name, err))
+		return
+	}
+	c.entries[g.Name] = a.entries
+	for k, n := range a.matched {
+		c.matched[k] += n
+	}
+	for h := range a.hits {
+		c.hits[h] = true
+	}
+	for _, d := range a.dup {
+		if !c.reported[d.p] {
+			c.reported[d.p] = true
+			p.add(d.p.path, d.p.Value, problem(ErrValue, "group %s: entry %s: %s is set by another override of this reading too", g.Name, d.entry, d.p.Name))
+		}
+	}
+	if !a.changed {
+		return
+	}
+	_, err = sweep.Parse(a.data, g.Spec.BaseDir)
+	var ve *sweep.ValidationError
+	if !errors.As(err, &ve) {
 		if err != nil {
 			p.add(r.path, nil, problem(ErrSpec, "group %s: %v", g.Name, err))
+		}
+		return
+	}
+	for _, fe := range ve.Problems {
+		if prm := a.origin[paramPathRE.FindString(fe.Path)]; prm != nil {
+			p.add(prm.path, prm.Value, problem(ErrSpec, "group %s: %s: %v", g.Name, fe.Path, fe.Err))
 			continue
 		}
-		entries[g.Name] = a.entries
-		for k, n := range a.matched {
-			matched[k] += n
-		}
-		for h := range a.hits {
-			hits[h] = true
-		}
-		for _, d := range a.dup {
-			if !reported[d.p] {
-				reported[d.p] = true
-				p.add(d.p.path, d.p.Value, problem(ErrValue, "group %s: entry %s: %s is set by another override of this reading too", g.Name, d.entry, d.p.Name))
+		p.add(r.path+".set", nil, problem(ErrSpec, "group %s: %v", g.Name, fe))
+	}
+}
+
+// checkMatch reports override o (the k-th of its reading, which matched n
+// policy entries over every group) when it matched none, naming the
+// entries its groups have, or when one of its policy names or labels
+// matched nothing its other conditions select.
+func (p *parser) checkMatch(o *Override, k, n int, c *checked) {
+	if n > 0 {
+		// Each name of a list must match too.
+		for _, name := range o.Policies {
+			if !c.hits[hit(k, "policy", name)] {
+				p.add(o.path+".policy", nil, problem(ErrNoMatch, "policy %s matches no entry the override's other conditions select", name))
 			}
 		}
-		if !a.changed {
-			continue
-		}
-		_, err = sweep.Parse(a.data, g.Spec.BaseDir)
-		var ve *sweep.ValidationError
-		if !errors.As(err, &ve) {
-			if err != nil {
-				p.add(r.path, nil, problem(ErrSpec, "group %s: %v", g.Name, err))
+		for _, name := range o.Labels {
+			if !c.hits[hit(k, "label", name)] {
+				p.add(o.path+".label", nil, problem(ErrNoMatch, "label %q matches no entry the override's other conditions select", name))
 			}
-			continue
 		}
-		for _, fe := range ve.Problems {
-			if prm := a.origin[paramPathRE.FindString(fe.Path)]; prm != nil {
-				p.add(prm.path, prm.Value, problem(ErrSpec, "group %s: %s: %v", g.Name, fe.Path, fe.Err))
-				continue
+		return
+	}
+	groups := o.Groups
+	if len(groups) == 0 {
+		groups = groupNames(p.opts.Groups)
+	}
+	var have []string
+	for _, g := range groups {
+		for _, e := range c.entries[g] {
+			if !slices.Contains(have, e) {
+				have = append(have, e)
 			}
-			p.add(r.path+".set", nil, problem(ErrSpec, "group %s: %v", g.Name, fe))
 		}
 	}
-	for k, n := range matched {
-		o := &r.Set[k]
-		if n > 0 {
-			// Each name of a list must match too.
-			for _, name := range o.Policies {
-				if !hits[hit(k, "policy", name)] {
-					p.add(o.path+".policy", nil, problem(ErrNoMatch, "policy %s matches no entry the override's other conditions select", name))
-				}
-			}
-			for _, name := range o.Labels {
-				if !hits[hit(k, "label", name)] {
-					p.add(o.path+".label", nil, problem(ErrNoMatch, "label %q matches no entry the override's other conditions select", name))
-				}
-			}
-			continue
-		}
-		groups := o.Groups
-		if len(groups) == 0 {
-			groups = groupNames(p.opts.Groups)
-		}
-		var have []string
-		for _, g := range groups {
-			for _, e := range entries[g] {
-				if !slices.Contains(have, e) {
-					have = append(have, e)
-				}
-			}
-		}
-		what := fmt.Sprintf("policy %s", strings.Join(o.Policies, " or "))
-		if len(o.Labels) > 0 {
-			what += fmt.Sprintf(" labelled %s", strings.Join(o.Labels, " or "))
-		}
-		p.add(o.path+".policy", nil, problem(ErrNoMatch, "no entry of %s in groups %s (entries: %s)", what, strings.Join(groups, ", "), strings.Join(have, ", ")))
+	what := fmt.Sprintf("policy %s", strings.Join(o.Policies, " or "))
+	if len(o.Labels) > 0 {
+		what += fmt.Sprintf(" labelled %s", strings.Join(o.Labels, " or "))
 	}
+	p.add(o.path+".policy", nil, problem(ErrNoMatch, "no entry of %s in groups %s (entries: %s)", what, strings.Join(groups, ", "), strings.Join(have, ", ")))
 }
