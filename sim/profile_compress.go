@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // Compression that visits cheaply the reservations that cannot move.
 //
 // [Profile.Compress] checks every reservation with a scan of the profile
@@ -81,6 +83,7 @@ type Compaction struct {
 	cur     runBound      // releases of this compression
 	prev    runBound      // releases of the last one (with Carry)
 	stack   []int         // scratch: steps of rising free counts
+	runs    []run         // scratch: the runs of a bound
 	ed      [2]edit       // scratch: the two changes of a slide
 	near    int           // the step last looked up
 
@@ -216,7 +219,7 @@ func (c *Compaction) begin(p *Profile) {
 		c.memo = make([]memo, p.size+1)
 	}
 	for _, rv := range c.pending {
-		p.bound(&c.cur, c, rv.Start, rv.Start+rv.Dur)
+		p.bound(&c.cur, c, rv.Start, rv.Start+rv.Dur, c.near)
 	}
 	c.pending = c.pending[:0]
 }
@@ -286,10 +289,10 @@ func (c *Compaction) applyMemo(m *memo, rv *Reservation, from Time) (Time, Time)
 // overlap the new.
 func (p *Profile) move(c *Compaction, i int, rv *Reservation, at Time) {
 	old := rv.Start
-	p.slide(c, rv, at, c.near)
+	near := p.slide(c, rv, at, c.near)
 	rv.Start = at
 	c.Moved = append(c.Moved, i)
-	p.bound(&c.cur, c, max(old, at+rv.Dur), old+rv.Dur)
+	p.bound(&c.cur, c, max(old, at+rv.Dur), old+rv.Dur, near)
 }
 
 // slide moves rv, which is in the profile, to start at at (before
@@ -300,8 +303,10 @@ func (p *Profile) move(c *Compaction, i int, rv *Reservation, at Time) {
 // new place before the old one, the uncovered tail of the old place) are
 // planned apart and written together, so that the steps after them move
 // only when their number changes; the steps between them, when they
-// share a step, are changed one after the other instead.
-func (p *Profile) slide(c *Compaction, rv *Reservation, at Time, hint int) {
+// share a step, are changed one after the other instead. It returns a
+// step near the start of the uncovered tail, max(rv.Start, at+rv.Dur),
+// after the change.
+func (p *Profile) slide(c *Compaction, rv *Reservation, at Time, hint int) int {
 	old, end := rv.Start, rv.Start+rv.Dur
 	e1, s2 := min(at+rv.Dur, old), max(old, at+rv.Dur)
 	if at < e1 && s2 < end {
@@ -310,7 +315,8 @@ func (p *Profile) slide(c *Compaction, rv *Reservation, at Time, hint int) {
 		p.plan(&c.ed[1], p.indexNear(i, s2), s2, end, rv.Procs)
 		if c.ed[0].hi <= c.ed[1].lo {
 			p.apply(&c.ed[0], &c.ed[1])
-			return
+			// The tail's window, moved by the change of the first.
+			return c.ed[1].lo + len(c.ed[0].out) - (c.ed[0].hi - c.ed[0].lo)
 		}
 	}
 	// Neither edit can fail: the new place had room with rv's own
@@ -319,8 +325,10 @@ func (p *Profile) slide(c *Compaction, rv *Reservation, at Time, hint int) {
 		_ = p.addAt(p.indexNear(hint, at), at, e1, -rv.Procs)
 	}
 	if s2 < end {
-		_ = p.addAt(p.indexNear(hint, s2), s2, end, rv.Procs)
+		hint = p.indexNear(hint, s2)
+		_ = p.addAt(hint, s2, end, rv.Procs)
 	}
+	return hint
 }
 
 // indexNear is index(t) (t >= origin), searched from step h outwards:
@@ -434,65 +442,104 @@ func (b *runBound) allows(rv *Reservation) bool {
 // bound adds to b the runs of free steps that overlap [a, e) now. Every
 // such run is the largest rectangle under the profile of its narrowest
 // step (a run of steps with at least P free, whose least free count h is
-// at least P); the rectangles are found with a stack over the steps from
-// the last full step before a to the first full step after e, as in the
-// largest-rectangle-in-a-histogram algorithm. len[P] becomes at least the
-// longest rectangle with h >= P that overlaps [a, e).
-func (p *Profile) bound(b *runBound, c *Compaction, a, e Time) {
+// at least P), found as in the largest-rectangle-in-a-histogram algorithm
+// (a stack of steps of rising free counts, each popped by the first step
+// after it with no more free) over the steps from the last full step
+// before a to the first full step after e. Only the rectangles that
+// overlap [a, e) are wanted, so the steps on either side are not all
+// pushed: the stack as the algorithm reaches a's step is the steps before
+// it, back to the last full one, each with fewer free than every step
+// after it up to a's (found by a walk back); after e's step only a step
+// with no more free than every step from e's step on can make a
+// rectangle that reaches back over e's step. len[P] becomes at least the
+// longest rectangle with h >= P that overlaps [a, e). near is a step near
+// a's, where the search for it starts.
+func (p *Profile) bound(b *runBound, c *Compaction, a, e Time, near int) {
 	a = max(a, p.times[0])
 	if e <= a {
 		return
 	}
 	b.any = true
 	b.touch = max(b.touch, e)
-	i0 := p.indexNear(c.near, a)
+	i0 := p.indexNear(near, a)
 	i1 := p.indexNear(i0, e-1)
+	free := p.free
 	mx := 0
 	for i := i0; i <= i1; i++ {
-		mx = max(mx, p.free[i])
+		mx = max(mx, free[i])
 	}
 	if mx == 0 {
 		return
 	}
-	lo, hi := i0, i1
-	for lo > 0 && p.free[lo-1] > 0 {
-		lo--
-	}
-	for hi+1 < len(p.times) && p.free[hi+1] > 0 {
-		hi++
-	}
+	// The stack before i0: the steps back to the last full one with fewer
+	// free than every later step before i0, pushed lowest first.
 	st := c.stack[:0]
-	for i := lo; i <= hi+1; i++ {
-		f := 0
-		if i <= hi {
-			f = p.free[i]
+	lo, m := i0, p.size+1
+	for ; lo > 0 && free[lo-1] > 0; lo-- {
+		if free[lo-1] < m {
+			m = free[lo-1]
+			st = append(st, lo-1)
 		}
-		for len(st) > 0 && p.free[st[len(st)-1]] >= f {
+	}
+	slices.Reverse(st)
+	rs := c.runs[:0]
+	// pop pops the steps with at least f free off the stack, for step i,
+	// and keeps the rectangles that overlap [a, e) (from i0+1 on, the
+	// rectangle of every step popped reaches i0).
+	pop := func(i, f int) {
+		for len(st) > 0 && free[st[len(st)-1]] >= f {
 			top := st[len(st)-1]
 			st = st[:len(st)-1]
+			h := free[top]
+			if i <= i0 || h == 0 {
+				continue
+			}
 			l := lo
 			if len(st) > 0 {
 				l = st[len(st)-1] + 1
 			}
-			start, end := p.times[l], Never
+			start, end, n := p.times[l], Never, Never
 			if i < len(p.times) {
 				end = p.times[i]
+				n = end - start
 			}
-			if h := p.free[top]; h > 0 && h <= mx && start < e && end > a {
-				n := Never
-				if end != Never {
-					n = end - start
-				}
-				b.add(h, n, start, end)
-				if start < c.memoUpTo {
-					// A run starting after every memo's limit changes none.
-					c.acts = append(c.acts, run{h, n, start, end})
-				}
+			rs = append(rs, run{h, n, start, end})
+			if start < c.memoUpTo {
+				// A run starting after every memo's limit changes none.
+				c.acts = append(c.acts, run{h, n, start, end})
 			}
+		}
+	}
+	for i := i0; i <= i1; i++ {
+		pop(i, free[i])
+		st = append(st, i)
+	}
+	// After i1 a step whose rectangle reaches back over i1 has no more
+	// free than every step from i1 on; the others are left out.
+	least := free[i1]
+	for i := i1 + 1; ; i++ {
+		f := 0
+		if i < len(free) {
+			f = free[i]
+		}
+		if f > least {
+			continue
+		}
+		least = f
+		pop(i, f)
+		if f == 0 {
+			break
 		}
 		st = append(st, i)
 	}
-	c.stack = st[:0]
+	// A rectangle is popped after those it contains: taken in reverse,
+	// each one's walk down the levels stops where its container, already
+	// added, covers it.
+	for k := len(rs) - 1; k >= 0; k-- {
+		r := &rs[k]
+		b.add(r.h, r.n, r.start, r.end)
+	}
+	c.stack, c.runs = st[:0], rs[:0]
 }
 
 // add records a run of n seconds, from start to end, with h free: it
