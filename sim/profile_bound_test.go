@@ -26,7 +26,6 @@ func TestCompaction_bound(t *testing.T) {
 		}
 		c := &Compaction{memoUpTo: Never}
 		c.cur.init(size + 2)
-		c.cur.reset()
 		want := make([]level, size+2)
 		for l := range want {
 			want[l] = level{0, Never, 0}
