@@ -49,6 +49,9 @@ type TaskResult struct {
 	Drops Drops
 	// Jobs holds one record per job in the run's job order (submit order).
 	Jobs []metrics.Record
+	// Series is the run's time series when the task asked for one
+	// (sweep.Task.SeriesStep); nil otherwise.
+	Series []sim.Sample
 	// Baseline is what a policy computed from a reference run of the same
 	// workload and used to decide (TSS: the mean bounded slowdown of each
 	// ss16 category under EASY); nil for other policies.
@@ -91,6 +94,7 @@ func (r *TaskResult) Summary(s *metrics.Scheme) []metrics.Aggregate {
 //
 //	magic "SFTR", format version byte,
 //	uint32 big-endian length of the header, the header as JSON,
+//	the time series when there is one (see marshalSeries),
 //	one zstd frame holding the jobs as an Arrow IPC stream of record
 //	batches of at most 16,384 jobs (absent for a failed task).
 //
@@ -147,6 +151,10 @@ type header struct {
 	Drops      Drops              `json:"drops"`
 	Jobs       int                `json:"jobs"`
 	Baseline   map[string]float64 `json:"baseline,omitempty"`
+	// Series and SeriesBytes are the samples of the time series and
+	// their bytes after the header (see marshalSeries); absent without one.
+	Series      int `json:"series,omitempty"`
+	SeriesBytes int `json:"series_bytes,omitempty"`
 }
 
 // recordSchema is the schema of the per-job rows in a marshalled result.
@@ -189,6 +197,11 @@ func (r *TaskResult) Marshal() ([]byte, error) {
 		WallTimeNS: int64(r.WallTime), Stats: r.Stats, Drops: r.Drops, Jobs: len(r.Jobs),
 		Baseline: r.Baseline,
 	}
+	var series []byte
+	if r.Err == "" && len(r.Series) > 0 {
+		series = marshalSeries(r.Series)
+		h.Series, h.SeriesBytes = len(r.Series), len(series)
+	}
 	hj, err := json.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("marshal result header: %w", err)
@@ -198,6 +211,7 @@ func (r *TaskResult) Marshal() ([]byte, error) {
 	buf.WriteByte(formatVersion)
 	buf.Write(binary.BigEndian.AppendUint32(nil, uint32(len(hj))))
 	buf.Write(hj)
+	buf.Write(series)
 	if r.Err != "" {
 		return buf.Bytes(), nil
 	}
@@ -287,6 +301,17 @@ func Unmarshal(b []byte) (*TaskResult, error) {
 	}
 	if h.Jobs < 0 {
 		return nil, fmt.Errorf("%w: %d jobs", ErrCorrupt, h.Jobs)
+	}
+	if h.Series != 0 || h.SeriesBytes != 0 {
+		if h.SeriesBytes <= 0 || h.SeriesBytes > len(b) {
+			return nil, fmt.Errorf("%w: series of %d bytes in %d", ErrCorrupt, h.SeriesBytes, len(b))
+		}
+		series, err := unmarshalSeries(b[:h.SeriesBytes], h.Series)
+		if err != nil {
+			return nil, err
+		}
+		r.Series = series
+		b = b[h.SeriesBytes:]
 	}
 	jobs, err := readRecords(b, h.Jobs)
 	if err != nil {

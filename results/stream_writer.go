@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
@@ -69,13 +70,14 @@ func (w *streamWriter) open(name string) (*tempFile, error) {
 }
 
 // openParquet starts jobs.parquet, summary.parquet and tasks.parquet, in
-// that order. With own (OwnResults), the jobs sink keeps the results
+// that order, then timeseries.parquet when the spec asks for it. With own (OwnResults), the jobs sink keeps the results
 // whose rows are written, for writeTask to recycle.
 func (w *streamWriter) openParquet(own bool) error {
-	for _, f := range []struct {
+	type sinkMaker struct {
 		name string
 		make func(io.Writer) (fileSink, error)
-	}{
+	}
+	files := []sinkMaker{
 		{JobsFile, func(iw io.Writer) (fileSink, error) {
 			g, err := w.o.newJobs(iw)
 			if err == nil && own {
@@ -86,7 +88,11 @@ func (w *streamWriter) openParquet(own bool) error {
 		}},
 		{SummaryFile, func(iw io.Writer) (fileSink, error) { return w.o.newSummary(iw) }},
 		{TasksFile, func(iw io.Writer) (fileSink, error) { return w.o.newTasks(iw) }},
-	} {
+	}
+	if w.o.spec.Outputs.Timeseries.Step > 0 {
+		files = append(files, sinkMaker{TimeseriesFile, func(iw io.Writer) (fileSink, error) { return w.o.newTimeseries(iw) }})
+	}
+	for _, f := range files {
 		tf, err := w.open(f.name)
 		if err != nil {
 			return err
@@ -192,11 +198,18 @@ func (w *streamWriter) writeTables() error {
 	return nil
 }
 
-// commit renames every finished temporary file into place.
+// commit renames every finished temporary file into place, and removes
+// a timeseries.parquet of an earlier sweep that the spec no longer asks
+// for (its rows would not be this sweep's).
 func (w *streamWriter) commit() error {
 	for _, t := range w.temps {
 		if err := t.rename(); err != nil {
 			return fmt.Errorf("write outputs: %w", err)
+		}
+	}
+	if w.o.spec.Outputs.Timeseries.Step == 0 {
+		if err := os.Remove(filepath.Join(w.dir, TimeseriesFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("write outputs: remove stale %s: %w", TimeseriesFile, err)
 		}
 	}
 	return nil

@@ -92,6 +92,7 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	if err != nil {
 		return nil, fmt.Errorf("task %d: %w: build policy: %w", t.Index, ErrDeterministic, err)
 	}
+	simOpts.SeriesStep = sim.Time(t.SeriesStep)
 	res, err := sim.Run(ctx, w.Procs, w.Jobs, p, simOpts)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
@@ -116,6 +117,7 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 		Stats:    stats,
 		Drops:    results.Drops{Runtime: w.Drops.Runtime, Procs: w.Drops.Procs, TooBig: w.Drops.TooBig},
 		Jobs:     recs,
+		Series:   res.Series,
 		WallTime: time.Since(start),
 	}, nil
 }

@@ -26,6 +26,10 @@ type Options struct {
 	// Horizon, when > 0, ends the run at that time even if jobs are
 	// unfinished (see [Result.End]); 0 runs until every job is done.
 	Horizon Time
+	// SeriesStep, when > 0, records the machine's state every SeriesStep
+	// seconds in [Result.Series] (at least [MinSeriesStep]); 0 records
+	// nothing and costs nothing.
+	SeriesStep Time
 }
 
 // Segment is one interval during which a job held a set of processors.
@@ -61,6 +65,9 @@ type Result struct {
 	// QueueTime[k] is how long exactly k jobs were queued, from the first
 	// instant to End (see [Result.QueueQuantile], [Result.QueueMean]).
 	QueueTime []Time
+	// Series is the time series of [Options.SeriesStep]: one sample per
+	// step from the step holding the first instant to End.
+	Series []Sample
 }
 
 // Machine is the engine's state as a policy sees it. Its methods may only be
@@ -83,6 +90,7 @@ type Machine struct {
 	dirty  bool // a decision created work for the current instant
 
 	done       int // completed or rejected jobs
+	suspended  int // Suspended jobs
 	tagged     int // tagged jobs of the run
 	taggedLeft int // tagged jobs not yet done
 	cut        bool
@@ -249,6 +257,7 @@ func (m *Machine) Suspend(t *Task, overhead Time) error {
 	}
 	m.release(t)
 	t.State = Suspended
+	m.suspended++
 	t.Since = m.now
 	t.completion = nil
 	return nil
@@ -268,6 +277,7 @@ func (m *Machine) Resume(t *Task, overhead Time) error {
 		return m.fail(fmt.Errorf("resume job %d: its processors %v are not all free", t.ID, t.Set))
 	}
 	t.SuspendedTime += m.now - t.Since
+	m.suspended--
 	m.free.Subtract(t.Set)
 	m.nfree -= t.Procs
 	m.addActive(t)
@@ -298,6 +308,7 @@ func (m *Machine) Kill(t *Task) error {
 		}
 	case Suspended:
 		t.SuspendedTime += m.now - t.Since
+		m.suspended--
 	default:
 		return m.fail(fmt.Errorf("kill job %d: job is %v", t.ID, t.State))
 	}
@@ -401,6 +412,7 @@ func (m *Machine) apply(e *event) {
 		case Suspending:
 			m.release(t)
 			t.State = Suspended
+			m.suspended++
 			t.Since = m.now
 		case Checkpointing:
 			m.stop(t)
@@ -424,6 +436,13 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 	if procs <= 0 {
 		return nil, fmt.Errorf("%w: machine size %d", ErrInput, procs)
 	}
+	var ser *sampler
+	if opts.SeriesStep != 0 {
+		if opts.SeriesStep < MinSeriesStep {
+			return nil, fmt.Errorf("%w: time series step %d s, want at least %d", ErrInput, opts.SeriesStep, MinSeriesStep)
+		}
+		ser = &sampler{step: opts.SeriesStep}
+	}
 	m := &Machine{size: procs, free: FullProcSet(procs), nfree: procs, opts: opts, policy: p}
 	if err := m.load(jobs); err != nil {
 		return nil, err
@@ -443,6 +462,9 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 			m.cutOff()
 			break
 		}
+		if ser != nil {
+			ser.advance(m, at)
+		}
 		if err := m.simulateInstant(at, res); err != nil {
 			return nil, err
 		}
@@ -458,6 +480,9 @@ func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*R
 		}
 	}
 	res.queueFor(queued, queuedAt, m.now)
+	if ser != nil {
+		res.Series = ser.finish(m, m.now)
+	}
 	return m.result(res)
 }
 

@@ -224,6 +224,7 @@ func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 					Seed:        DeriveSeed(s.Seed, wp.w, rep),
 					Schemes:     slices.Clone(s.Categories),
 					SimVersion:  sim.Version,
+					SeriesStep:  s.Outputs.Timeseries.Step,
 				}
 				t.ID = t.ComputeID()
 				desc := t.Describe()

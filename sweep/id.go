@@ -11,7 +11,7 @@ import (
 
 // idView is what a task's ID covers: the workload (with the trace's
 // sha256), the policy and its parameters, the replication and seed, and
-// the simulator version. Sweep, Label and Schemes are left out: they do
+// the simulator version, and the time series' step when there is one. Sweep, Label and Schemes are left out: they do
 // not change the simulation (category labels and aggregates are computed
 // from the per-job records when outputs are written).
 type idView struct {
@@ -21,6 +21,7 @@ type idView struct {
 	Replication int               `json:"replication"`
 	Seed        uint64            `json:"seed"`
 	SimVersion  string            `json:"sim_version"`
+	SeriesStep  int64             `json:"series_step,omitempty"`
 }
 
 // ComputeID returns the hex sha256 of the task's canonical JSON: the
@@ -36,6 +37,7 @@ func (t *Task) ComputeID() string {
 		Replication: t.Replication,
 		Seed:        t.Seed,
 		SimVersion:  t.SimVersion,
+		SeriesStep:  t.SeriesStep,
 	}
 	for k, p := range t.Params {
 		v.Params[k] = canonicalParam(p)

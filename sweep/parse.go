@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
@@ -307,11 +308,38 @@ func (p *parser) outputs(n *yaml.Node, path string) {
 					p.add(kp, v, ErrUnknownKey)
 				}
 			})
+		case "timeseries":
+			p.timeseries(v, kp)
 		default:
 			p.add(kp, v, ErrUnknownKey)
 		}
 	})
 }
+
+// timeseries reads outputs.timeseries: a mapping with an optional step
+// in seconds (default [DefaultSeriesStep]).
+func (p *parser) timeseries(n *yaml.Node, path string) {
+	s := p.spec
+	s.Outputs.Timeseries.Step = DefaultSeriesStep
+	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
+		switch key {
+		case "step":
+			step, ok := p.integer(v, kp)
+			switch {
+			case !ok:
+			case step < int64(sim.MinSeriesStep) || step > maxSeriesStep:
+				p.add(kp, v, problem(ErrValue, "%d seconds, want %d to %d", step, sim.MinSeriesStep, maxSeriesStep))
+			default:
+				s.Outputs.Timeseries.Step = step
+			}
+		default:
+			p.add(kp, v, ErrUnknownKey)
+		}
+	})
+}
+
+// maxSeriesStep bounds outputs.timeseries.step: a year.
+const maxSeriesStep = 366 * 24 * 3600
 
 // workloadKeys are the axis keys of a workload entry, in expansion order.
 var workloadKeys = []string{"trace", "procs", "skip", "count", "estimates", "load_mode", "load", "sigma", "range_factor"}

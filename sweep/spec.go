@@ -31,6 +31,9 @@ const (
 	DefaultScheme = "ss16"
 	// DefaultTableMetric is the metric of the tables when the spec gives none.
 	DefaultTableMetric = "bsd_mean"
+	// DefaultSeriesStep is the step of outputs.timeseries when the spec
+	// gives none: one hour.
+	DefaultSeriesStep = 3600
 	// MaxTasks is the largest number of tasks a spec may expand to.
 	MaxTasks = 100000
 	// MaxNameLength is the longest sweep name.
@@ -139,6 +142,17 @@ type ParamAxis struct {
 type Outputs struct {
 	// Tables configures tables.md and tables.csv.
 	Tables TableOutput
+	// Timeseries, when its Step is set, asks for timeseries.parquet.
+	Timeseries TimeseriesOutput
+}
+
+// TimeseriesOutput asks for each task's time series (the machine's state
+// every Step seconds of simulated time, see sim.Sample).
+type TimeseriesOutput struct {
+	// Step is the series' step in seconds: 0 (the default) writes no
+	// series; outputs.timeseries without a step is [DefaultSeriesStep].
+	// At least sim.MinSeriesStep.
+	Step int64
 }
 
 // TableOutput chooses the metric and category scheme of the tables.

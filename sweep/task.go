@@ -34,6 +34,11 @@ type Task struct {
 	Schemes []string `json:"schemes"`
 	// SimVersion is sim.Version when the task was made.
 	SimVersion string `json:"sim_version"`
+	// SeriesStep is the step of the task's time series in seconds
+	// (outputs.timeseries; 0: none). It is part of the ID only when set,
+	// so the tasks of a spec without a series keep their IDs and a
+	// cached result without a series never stands for one with it.
+	SeriesStep int64 `json:"series_step,omitempty"`
 }
 
 // Workload identifies a workload: a trace by content and the transforms.
