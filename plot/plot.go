@@ -319,6 +319,12 @@ var shapes = []draw.GlyphDrawer{
 // save draws ch, w by h, to path (.png or .svg) through
 // [atomicfile.Write], so a failed write leaves no partial figure.
 func save(ch *chart, w, h vg.Length, path string) error {
+	return saveDrawing(ch.draw, w, h, path)
+}
+
+// saveDrawing draws with drawFn on a canvas w by h and writes it to path
+// (.png or .svg) as [save] does.
+func saveDrawing(drawFn func(draw.Canvas), w, h vg.Length, path string) error {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	var c interface {
 		vg.CanvasSizer
@@ -334,7 +340,7 @@ func save(ch *chart, w, h vg.Length, path string) error {
 	default:
 		return fmt.Errorf("plot %s: format %q not supported (use .png or .svg)", path, ext)
 	}
-	ch.draw(draw.New(c))
+	drawFn(draw.New(c))
 	err := atomicfile.Write(path, func(f io.Writer) error {
 		_, err := c.WriteTo(f)
 		return err

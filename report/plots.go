@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
@@ -32,7 +33,7 @@ const (
 )
 
 // Kinds lists the figure kinds.
-var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric, KindTransient, KindParam}
+var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric, KindTransient, KindParam, KindTimeseries}
 
 // Formats lists the figure file formats.
 var Formats = []string{"png", "svg"}
@@ -69,6 +70,9 @@ type PlotOptions struct {
 	// Style forces the y scale and the legend position of every figure
 	// (default: each figure's own choice).
 	Style plot.Style
+	// From and To bound the simulated time [KindTimeseries] draws (To
+	// 0: to the end).
+	From, To sim.Time
 }
 
 // figure is one chart and its file name without extension.
@@ -135,8 +139,11 @@ func (s *Sweep) plotDefaults(opts *PlotOptions) error {
 
 // drawFigures makes the charts of opts' kind.
 func (s *Sweep) drawFigures(opts PlotOptions) ([]figure, error) {
-	if opts.Kind == KindTransient {
+	switch opts.Kind {
+	case KindTransient:
 		return s.transient(opts)
+	case KindTimeseries:
+		return s.timeseries(opts)
 	}
 	f, err := s.collatedFigures(opts)
 	if err != nil {

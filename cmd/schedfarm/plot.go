@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/sim"
 )
 
 func plotCommand() *cli.Command {
@@ -27,6 +28,10 @@ func plotCommand() *cli.Command {
 			"               against --baseline per batch of --batch consecutive jobs in submit order,\n" +
 			"               against the submit time of the batch's first job (slowdown_mean or bsd_mean;\n" +
 			"               reads jobs.parquet)\n" +
+			"  timeseries   per workload, the queue length (waiting + suspended jobs) and the utilization\n" +
+			"               of each task against simulated time, from timeseries.parquet (written when\n" +
+			"               the spec has outputs: {timeseries: {step: 3600}}); at most 8 tasks per\n" +
+			"               workload: choose them with --where; --from and --to cut a time window\n" +
 			"Replications are combined as in `schedfarm table`. A y axis spanning more than two decades\n" +
 			"is logarithmic. File names are derived from kind, metric, scheme, workload and category;\n" +
 			"the paths written are printed.\n\n" +
@@ -37,6 +42,7 @@ func plotCommand() *cli.Command {
 			"  schedfarm plot out/quickstart --kind util\n" +
 			"  schedfarm plot out/quickstart --kind transient --batch 1000 --baseline easy\n" +
 			"  schedfarm plot out/quickstart --baseline easy --metric turnaround_mean\n" +
+			"  schedfarm plot out/SWEEP --kind timeseries --where load=1 --from 10d --to 40d\n" +
 			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Value: report.KindBars, Usage: "figure kind: " + strings.Join(report.Kinds, ", ")},
@@ -52,6 +58,8 @@ func plotCommand() *cli.Command {
 			&cli.IntFlag{Name: "batch", Value: report.DefaultBatch, Usage: "transient: jobs per batch"},
 			&cli.StringFlag{Name: "x", Usage: "param: the policy parameter `NAME` on the x axis"},
 			&cli.StringFlag{Name: "series", Usage: "param: the parameter `NAME` (or load) whose values are the lines"},
+			&cli.StringFlag{Name: "from", Usage: "timeseries: start of the time window, `TIME` in seconds or with a unit s, m, h, d (for example 10d)"},
+			&cli.StringFlag{Name: "to", Usage: "timeseries: end of the time window, `TIME` as --from (default: the end of the run)"},
 		},
 		Action: runPlot,
 	}
@@ -80,7 +88,20 @@ func runPlot(c *cli.Context) error {
 	if err := style.Check(); err != nil {
 		return cliUsageError(c, "--legend: %v", err)
 	}
-	files, err := report.Plots(dir, report.PlotOptions{Style: style,
+	var window [2]sim.Time
+	for i, name := range []string{"from", "to"} {
+		if v := c.String(name); v != "" {
+			t, err := report.ParseSimTime(v)
+			if err != nil {
+				return cliUsageError(c, "--%s: %v", name, err)
+			}
+			window[i] = t
+		}
+	}
+	if window[1] > 0 && window[1] <= window[0] {
+		return cliUsageError(c, "--to must be later than --from")
+	}
+	files, err := report.Plots(dir, report.PlotOptions{Style: style, From: window[0], To: window[1],
 		Kind: c.String("kind"), Metric: c.String("metric"), Scheme: c.String("scheme"),
 		Where: where, Formats: formats, OutDir: c.String("out"),
 		Baseline: c.String("baseline"), Batch: c.Int("batch"), X: c.String("x"), Series: c.String("series"),
