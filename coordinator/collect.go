@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/internal/envfault"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/results"
 )
 
 // collect receives results until every task of the run is finished.
 func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
-	for len(r.states) < len(r.tasks) {
+	for len(r.states) < len(r.tasks) || len(r.verifying) > 0 {
 		it, err := cons.Messages(jetstream.PullMaxBytes(r.pullBytes()), jetstream.PullExpiry(max(r.w.every, time.Second)))
 		if err != nil {
 			return fmt.Errorf("receive results: %w", err)
@@ -30,6 +33,10 @@ func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
 		}
 		var fatal *fatalError
 		if errors.As(err, &fatal) {
+			if envfault.Is(fatal.err) {
+				return fmt.Errorf("sweep %s stopped with %d of %d tasks finished: %w; nothing acknowledged was lost: fix the cause (free space, permissions, the disk of the state directory %s) and run the sweep again to resume",
+					r.spec.Name, len(r.states), len(r.tasks), fatal.err, r.c.store.Dir())
+			}
 			return fatal.err
 		}
 		if !errors.Is(err, errFarmLost) {
@@ -105,7 +112,7 @@ func (r *run) receive(ctx context.Context, it jetstream.MessagesContext) (err er
 			err = ferr
 		}
 	}()
-	for len(r.states)+len(r.batch) < len(r.tasks) {
+	for len(r.states)+len(r.batch) < len(r.tasks) || len(r.verifying) > 0 {
 		wait := r.w.every
 		if len(r.batch) > 0 {
 			wait = flushDelay
@@ -163,13 +170,18 @@ func (r *run) flush(ctx context.Context) error {
 			r.deleteObject(ctx, p.obj)
 		}
 		r.prog.finished(id, st.Failed())
+		t := &r.tasks[r.byID[id]]
 		if st.Failed() {
-			t := &r.tasks[r.byID[id]]
 			r.c.log.Warn("task failed", "index", t.Index, "task", t.Describe(), "err", st.Err)
+		} else if r.toBeVerified(t) {
+			r.queueVerification(t, st.Worker)
 		}
 		*p = pendingResult{}
 	}
 	r.batch, r.batchBytes = r.batch[:0], 0
+	if err := r.publishVerifications(ctx); err != nil {
+		return &fatalError{err}
+	}
 	return nil
 }
 
@@ -199,7 +211,9 @@ func (r *run) handle(ctx context.Context, msg jetstream.Msg) error {
 		return nil
 	}
 	t := &r.tasks[i]
-	if _, done := r.states[id]; done || r.waiting(id) {
+	verify := h.Get(natsutil.HeaderVerify)
+	_, verifying := r.verifying[id]
+	if _, done := r.states[id]; verify == "" && (done || r.waiting(id)) || verify != "" && !verifying {
 		// The first result's message stays unacked until it is
 		// recorded: acking this one now loses nothing.
 		r.report.Duplicates++
@@ -238,6 +252,31 @@ func (r *run) handle(ctx context.Context, msg jetstream.Msg) error {
 			cause = fmt.Sprintf("result of task %s arrived as task %s", res.TaskID, id)
 		}
 	}
+	if cause == "" && res.SimVersion != t.SimVersion {
+		return r.refuse(ctx, msg, obj, t, res, verify)
+	}
+	if h.Get(natsutil.HeaderEnvironment) == "true" {
+		r.ack(msg)
+		if obj != "" {
+			r.deleteObject(ctx, obj)
+		}
+		if r.earlierSession(h.Get(jetstream.MsgIDHeader)) {
+			// It stopped an earlier session already; the task was
+			// published again in this one.
+			r.c.log.Info("environment error of an earlier session ignored", "task", id)
+			return nil
+		}
+		worker, why := "?", "environment error"
+		if res != nil {
+			worker, why = res.Worker, res.Err
+		}
+		return &fatalError{fmt.Errorf("sweep %s stopped: worker %s could not run task %d because of its environment, not the task: %s. "+
+			"Nothing was recorded for the task: fix the cause (free space, permissions, the disk) and run the sweep again to resume",
+			r.spec.Name, worker, t.Index, why)}
+	}
+	if verify != "" {
+		return r.checkVerification(ctx, msg, obj, t, data, res, cause)
+	}
 	if cause != "" {
 		r.c.log.Warn("bad result", "task", id, "err", cause)
 		res = &results.TaskResult{TaskID: id, Index: t.Index, Err: cause}
@@ -247,7 +286,8 @@ func (r *run) handle(ctx context.Context, msg jetstream.Msg) error {
 		}
 		data = b
 	}
-	st := TaskState{Index: t.Index, Err: res.Err, Worker: res.Worker, WallTime: res.WallTime, At: time.Now().UTC()}
+	st := TaskState{Index: t.Index, Err: res.Err, Worker: res.Worker, WallTime: res.WallTime,
+		SimVersion: res.SimVersion, Build: res.Build, At: time.Now().UTC()}
 	r.batch = append(r.batch, pendingResult{msg: msg, obj: obj, rec: ResultRecord{ID: id, State: st, Result: data}})
 	r.batchBytes += len(data)
 	return nil
@@ -270,4 +310,13 @@ func (r *run) deleteObject(ctx context.Context, name string) {
 	if err := r.results.Delete(ctx, name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 		r.c.log.Warn("delete result object", "object", name, "err", err)
 	}
+}
+
+// earlierSession reports whether a result's message ID (that of the task
+// message it answers, see natsutil.PublishMsgID) names a publication
+// made before this session began.
+func (r *run) earlierSession(msgID string) bool {
+	dot := strings.LastIndexByte(msgID, '.')
+	n, err := strconv.Atoi(msgID[dot+1:])
+	return err == nil && n < r.firstPublication
 }

@@ -127,6 +127,10 @@ type config struct {
 	watchEvery  time.Duration
 	idleWarning time.Duration
 	logger      *slog.Logger
+	verify      float64
+	ackWait     time.Duration
+	maxAttempts int
+	waitLimit   time.Duration
 }
 
 // Option configures a [Coordinator].
@@ -171,6 +175,43 @@ func WithWatch(every, idle time.Duration) Option {
 	return func(c *config) { c.watchEvery, c.idleWarning = every, idle }
 }
 
+// WithVerify makes the coordinator run a fraction (0..1) of the tasks a
+// second time on a different worker and fail the sweep, naming both
+// workers, if the two results differ in any byte (worker name, wall time
+// and build apart). The tasks are chosen by their IDs, so the same
+// fraction of the same sweep verifies the same tasks. Default 0.
+func WithVerify(fraction float64) Option { return func(c *config) { c.verify = fraction } }
+
+// WithWorkerConsumer sets the configuration the coordinator gives the
+// workers' shared consumer (see natsutil.WorkerConsumerConfig): the ack
+// wait and the attempt limit (defaults natsutil.DefaultAckWait and
+// natsutil.DefaultMaxAttempts). The consumer belongs to the coordinator:
+// workers use it as it is.
+func WithWorkerConsumer(ackWait time.Duration, maxAttempts int) Option {
+	return func(c *config) {
+		if ackWait > 0 {
+			c.ackWait = ackWait
+		}
+		if maxAttempts > 0 {
+			c.maxAttempts = maxAttempts
+		}
+	}
+}
+
+// WithWaitLimit bounds each single wait on the NATS server (a publication's
+// acknowledgement, a stream's information), default [DefaultWaitLimit]:
+// past it, the run fails with an error saying what it waited for.
+func WithWaitLimit(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.waitLimit = d
+		}
+	}
+}
+
+// DefaultWaitLimit is the default of [WithWaitLimit].
+const DefaultWaitLimit = 2 * time.Minute
+
 // New returns a coordinator keeping its state in store and reaching the
 // workers through nc. nc may be nil: then only sweeps whose results are
 // all cached can run. Options: [WithOutDir], [WithForce],
@@ -183,6 +224,9 @@ func New(store *Store, nc *nats.Conn, opts ...Option) *Coordinator {
 		toolVersion: "dev",
 		watchEvery:  DefaultWatchInterval,
 		idleWarning: DefaultIdleWarning,
+		ackWait:     natsutil.DefaultAckWait,
+		maxAttempts: natsutil.DefaultMaxAttempts,
+		waitLimit:   DefaultWaitLimit,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -204,8 +248,10 @@ type Report struct {
 	// Total is the number of tasks; Cached how many came from the result
 	// cache; Done how many finished in earlier sessions of a resumed run;
 	// Ran how many results this session received; Duplicates how many
-	// extra results of already finished tasks it ignored.
-	Total, Cached, Done, Ran, Duplicates int
+	// extra results of already finished tasks it ignored; Refused how
+	// many results it refused (of another simulator version); Verified
+	// how many tasks a second worker confirmed byte for byte (--verify).
+	Total, Cached, Done, Ran, Duplicates, Refused, Verified int
 	// Failures lists the failed tasks by index.
 	Failures []TaskFailure
 	// OutDir is where the outputs were written ("" if the run did not
@@ -246,6 +292,15 @@ type run struct {
 	// flush), batchBytes the size of their marshalled results.
 	batch      []pendingResult
 	batchBytes int
+	// refused counts the refused results of each task (see refuse).
+	refused map[string]int
+	// verifying maps the tasks whose verification run is awaited to the
+	// worker of their first result; toVerify lists those to publish.
+	verifying map[string]string
+	toVerify  []*sweep.Task
+	// firstPublication is the number of this session's first
+	// publication (see publish).
+	firstPublication int
 }
 
 // Run runs the sweep to the end: every task finished (or failed) and the
@@ -260,7 +315,8 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 	if err != nil {
 		return nil, fmt.Errorf("expand sweep: %w", err)
 	}
-	r := &run{c: c, spec: spec, tasks: tasks, byID: make(map[string]int, len(tasks)), began: start}
+	r := &run{c: c, spec: spec, tasks: tasks, byID: make(map[string]int, len(tasks)), began: start,
+		refused: map[string]int{}, verifying: map[string]string{}}
 	for i, t := range tasks {
 		r.byID[t.ID] = i
 	}
@@ -271,6 +327,7 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 		return nil, err
 	}
 	r.report.Began = r.rec.Started
+	r.firstPublication = r.rec.Publications + 1
 	rep := r.report
 	pending := r.pending()
 	c.say("sweep %s: %d tasks, %s, %d to run (run %s)", spec.Name, len(tasks), r.startSummary(), len(pending), r.id)
@@ -284,8 +341,14 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 	case len(pending) > 0:
 		return rep, fmt.Errorf("run sweep %s: %d tasks to run: %w", spec.Name, len(pending), ErrNoConnection)
 	}
+	if err := r.resumeVerifications(); err != nil {
+		return rep, err
+	}
+	if len(r.toVerify) > 0 && c.nc == nil {
+		return rep, fmt.Errorf("run sweep %s: %d tasks to verify: %w", spec.Name, len(r.toVerify), ErrNoConnection)
+	}
 	for round := 0; ; round++ {
-		if len(pending) > 0 {
+		if len(pending) > 0 || len(r.toVerify) > 0 {
 			if err := r.farm(ctx, pending); err != nil {
 				return rep, err
 			}
@@ -407,13 +470,17 @@ func (r *run) begin() error {
 	r.report.RunID = r.id
 	r.states = map[string]TaskState{}
 	if !c.cfg.force {
-		ids := make([]string, len(r.tasks))
-		for i, t := range r.tasks {
-			ids[i] = t.ID
+		want := make(map[string]string, len(r.tasks))
+		for _, t := range r.tasks {
+			want[t.ID] = t.SimVersion
 		}
-		cached, err := c.store.Cached(ids)
+		cached, other, err := c.store.Cached(want)
 		if err != nil {
 			return err
+		}
+		if other > 0 {
+			c.say("sweep %s: %d cached results of another or an unknown simulator version are not reused (the tasks need %s)",
+				spec.Name, other, r.tasks[0].SimVersion)
 		}
 		now := time.Now().UTC()
 		for _, t := range r.tasks {
@@ -473,6 +540,9 @@ func (r *run) connect(ctx context.Context) error {
 	if r.results, err = natsutil.ResultStore(ctx, js); err != nil {
 		return err
 	}
+	if err := r.workerConsumer(ctx); err != nil {
+		return err
+	}
 	if len(r.rec.Unpurged) > 0 {
 		for _, id := range r.rec.Unpurged {
 			r.c.log.Info("purging an unfinished earlier run", "run", id)
@@ -484,6 +554,20 @@ func (r *run) connect(ctx context.Context) error {
 		if err := r.c.store.PutSweep(r.rec); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// purgeTasks removes the run's task messages from the task stream.
+func (r *run) purgeTasks(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, r.c.cfg.waitLimit)
+	defer cancel()
+	s, err := r.js.Stream(ctx, natsutil.TaskStream)
+	if err != nil {
+		return fmt.Errorf("open stream %s: %w", natsutil.TaskStream, err)
+	}
+	if err := s.Purge(ctx, jetstream.WithPurgeSubject(natsutil.TaskSubject(r.id))); err != nil {
+		return fmt.Errorf("purge the earlier tasks of run %s: %w", r.id, err)
 	}
 	return nil
 }
@@ -553,12 +637,22 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	if err != nil {
 		return err
 	}
+	// Tasks of an earlier session still on the stream are published
+	// again below under fresh message IDs: remove the old copies, so
+	// they do not run twice (a copy a worker is running is removed too;
+	// its result still counts, and the new copy's is a duplicate).
+	if err := r.purgeTasks(ctx); err != nil {
+		return err
+	}
 	start, cpu := time.Now(), rusage.CPU()
 	r.prog.begin()
 	defer func() {
 		r.report.Farmed, r.report.FarmedCPU = time.Since(start), rusage.CPU()-cpu
 	}()
-	if err := r.publish(ctx, pending); err != nil {
+	if err := r.publish(ctx, pending, ""); err != nil {
+		return err
+	}
+	if err := r.publishVerifications(ctx); err != nil {
 		return err
 	}
 	if err := r.rememberStreams(ctx); err != nil {
@@ -646,10 +740,32 @@ func (r *run) resultsConsumer(ctx context.Context) (jetstream.Consumer, error) {
 
 func resultsConsumer(run string) string { return "schedfarm-results-" + run }
 
+// workerConsumer creates the workers' shared consumer, or updates it to
+// the coordinator's settings: it belongs to the coordinator.
+func (r *run) workerConsumer(ctx context.Context) error {
+	cfg := natsutil.WorkerConsumerConfig(r.c.cfg.ackWait, r.c.cfg.maxAttempts)
+	if _, err := r.js.CreateOrUpdateConsumer(ctx, natsutil.TaskStream, cfg); err != nil {
+		return fmt.Errorf("configure the workers' consumer %s: %w", natsutil.WorkerConsumer, err)
+	}
+	return nil
+}
+
 // publish puts the tasks on the task stream, in chunks, and waits for the
-// server to store each.
-func (r *run) publish(ctx context.Context, tasks []*sweep.Task) error {
-	dups := 0
+// server to store each (each wait bounded by the wait limit). Every call
+// is a new publication with fresh message IDs (see
+// natsutil.PublishMsgID), counted in the sweep record before anything is
+// published, so no later publication of a task can be taken for a
+// duplicate of an earlier one. verify, when not "", names the worker
+// whose results of the tasks are to be verified (natsutil.HeaderVerify).
+func (r *run) publish(ctx context.Context, tasks []*sweep.Task, verify string) error {
+	if len(tasks) == 0 {
+		return nil
+	}
+	r.rec.Publications++
+	if err := r.c.store.PutSweep(r.rec); err != nil {
+		return err
+	}
+	n := r.rec.Publications
 	for chunk := range slices.Chunk(tasks, publishChunk) {
 		futures := make([]jetstream.PubAckFuture, 0, len(chunk))
 		for _, t := range chunk {
@@ -657,27 +773,31 @@ func (r *run) publish(ctx context.Context, tasks []*sweep.Task) error {
 			if err != nil {
 				return err
 			}
-			f, err := r.js.PublishMsgAsync(msg, jetstream.WithMsgID(natsutil.MsgID(r.id, t.ID)))
+			if verify != "" {
+				msg.Header.Set(natsutil.HeaderVerify, verify)
+			}
+			f, err := r.js.PublishMsgAsync(msg, jetstream.WithMsgID(natsutil.PublishMsgID(r.id, t.ID, n)))
 			if err != nil {
 				return fmt.Errorf("publish task %d: %w", t.Index, err)
 			}
 			futures = append(futures, f)
 		}
+		timeout := time.NewTimer(r.c.cfg.waitLimit)
 		for i, f := range futures {
 			select {
-			case ack := <-f.Ok():
-				if ack.Duplicate {
-					dups++
-				}
+			case <-f.Ok():
 			case err := <-f.Err():
+				timeout.Stop()
 				return fmt.Errorf("publish task %d: %w", chunk[i].Index, err)
 			case <-ctx.Done():
+				timeout.Stop()
 				return fmt.Errorf("publish tasks: %w", ctx.Err())
+			case <-timeout.C:
+				return fmt.Errorf("publish tasks of sweep %s: the NATS server did not confirm storing task %d (%d of this chunk of %d confirmed) within %v: is its JetStream store full or the server overloaded?",
+					r.spec.Name, chunk[i].Index, i, len(chunk), r.c.cfg.waitLimit)
 			}
 		}
-	}
-	if dups > 0 {
-		r.c.log.Info("tasks already on the stream", "count", dups)
+		timeout.Stop()
 	}
 	return nil
 }
@@ -730,8 +850,16 @@ func (r *run) finish(ctx context.Context) ([]unreadable, error) {
 		return nil, err
 	}
 	c.store.CollectGarbage()
-	c.say("sweep %s: %d tasks done (%d cached, %d failed) in %s; outputs in %s",
-		r.spec.Name, len(r.tasks), r.report.Cached, len(r.report.Failures), r.took(), r.rec.OutDir)
+	verified := ""
+	if c.cfg.verify > 0 {
+		verified = fmt.Sprintf(", %d verified on a second worker", r.verifiedCount())
+	}
+	refused := ""
+	if r.report.Refused > 0 {
+		refused = fmt.Sprintf(", %d results of another simulator version refused", r.report.Refused)
+	}
+	c.say("sweep %s: %d tasks done (%d cached, %d failed%s%s) in %s; outputs in %s",
+		r.spec.Name, len(r.tasks), r.report.Cached, len(r.report.Failures), verified, refused, r.took(), r.rec.OutDir)
 	if len(r.report.Failures) > 0 {
 		return nil, &FailedError{Sweep: r.spec.Name, Total: len(r.tasks), Failures: r.report.Failures}
 	}

@@ -394,7 +394,7 @@ func TestCoordinator_Run_purgesUnfinishedRun(t *testing.T) {
 // format this version cannot read is run again.
 func TestCoordinator_Run_unreadableCache(t *testing.T) {
 	rerunDamaged(t, "the unreadable one", func(st *coordinator.Store, tasks []sweep.Task, state string) {
-		if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2}, []byte("SFTR\x00not a result")); err != nil {
+		if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2, SimVersion: tasks[2].SimVersion}, []byte("SFTR\x00not a result")); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -409,7 +409,7 @@ func TestCoordinator_Run_damagedSpool(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2}, b); err != nil {
+		if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2, SimVersion: tasks[2].SimVersion}, b); err != nil {
 			t.Fatal(err)
 		}
 		fs, err := filepath.Glob(filepath.Join(state, "spool", "*"))

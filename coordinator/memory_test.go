@@ -107,7 +107,7 @@ func TestCoordinator_Run_boundedMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := st.RecordResult("earlier", tasks[i].ID, coordinator.TaskState{Index: i}, b); err != nil {
+		if err := st.RecordResult("earlier", tasks[i].ID, coordinator.TaskState{Index: i, SimVersion: tasks[i].SimVersion}, b); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -32,12 +32,27 @@ const badgerDir = "badger"
 //	                        or for a large one a reference to its spool file
 //	err/<task ID>           the same for the task's latest failure
 //	run/<run ID>/<task ID>  TaskState: the task is finished in that run
+//	prov/<task ID>          Provenance of res/<task ID>: the simulator version and
+//	                        the build that produced it
 const (
 	prefixSweep = "sweep/"
 	prefixRes   = "res/"
 	prefixErr   = "err/"
 	prefixRun   = "run/"
+	prefixProv  = "prov/"
 )
+
+// Provenance says what produced a cached result. A cached result is
+// reused only by a task of the same simulator version; results recorded
+// before provenance was kept have none and are computed again.
+type Provenance struct {
+	// SimVersion is the simulator version of the worker that ran the
+	// task; Build its build identity (see worker.BuildIdentity); Worker
+	// its name.
+	SimVersion string `json:"sim_version"`
+	Build      string `json:"build,omitempty"`
+	Worker     string `json:"worker,omitempty"`
+}
 
 // SweepRecord is what the state remembers of a sweep: its latest run.
 type SweepRecord struct {
@@ -62,6 +77,10 @@ type SweepRecord struct {
 	// results may still be on the NATS server; the next connected
 	// session purges them.
 	Unpurged []string `json:"unpurged,omitempty"`
+	// Publications counts the run's task publications (each publishes
+	// a set of tasks under fresh message IDs, see
+	// natsutil.PublishMsgID); it only grows.
+	Publications int `json:"publications,omitempty"`
 }
 
 // TaskState records that a task finished in a run.
@@ -72,9 +91,15 @@ type TaskState struct {
 	Cached bool `json:"cached,omitempty"`
 	// Err is the failure of a failed task ("" when it succeeded).
 	Err string `json:"err,omitempty"`
-	// Worker and WallTime are where and how long the task ran.
-	Worker   string        `json:"worker,omitempty"`
-	WallTime time.Duration `json:"wall_time,omitempty"`
+	// Worker and WallTime are where and how long the task ran; SimVersion
+	// and Build what produced the result (see [Provenance]).
+	Worker     string        `json:"worker,omitempty"`
+	WallTime   time.Duration `json:"wall_time,omitempty"`
+	SimVersion string        `json:"sim_version,omitempty"`
+	Build      string        `json:"build,omitempty"`
+	// Verified names the worker whose run of the task gave the same
+	// result byte for byte (--verify; "" when not verified).
+	Verified string `json:"verified,omitempty"`
 	// At is when the result was recorded.
 	At time.Time `json:"at"`
 }
@@ -272,26 +297,62 @@ func (s *Store) RunStates(run string) (map[string]TaskState, error) {
 	return out, nil
 }
 
-// Cached returns which of the task IDs have a successful result in the
-// result cache.
-func (s *Store) Cached(ids []string) (map[string]bool, error) {
+// Cached returns which of the tasks (task ID -> simulator version) have a
+// successful result in the result cache produced by that simulator
+// version, and how many others have a cached result of another or an
+// unknown simulator version (not reused).
+func (s *Store) Cached(want map[string]string) (map[string]bool, int, error) {
 	out := map[string]bool{}
+	other := 0
 	err := s.db.View(func(txn *badger.Txn) error {
-		for _, id := range ids {
+		for id, version := range want {
 			_, err := txn.Get([]byte(prefixRes + id))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			var prov Provenance
+			err = getJSON(txn, prefixProv+id, &prov)
 			switch {
-			case err == nil:
+			case err == nil && prov.SimVersion == version:
 				out[id] = true
-			case !errors.Is(err, badger.ErrKeyNotFound):
+			case err == nil || errors.Is(err, badger.ErrKeyNotFound):
+				other++
+			default:
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("look up result cache: %w", err)
+		return nil, 0, fmt.Errorf("look up result cache: %w", err)
 	}
-	return out, nil
+	return out, other, nil
+}
+
+// Provenance returns what produced the cached result of a task, or an
+// error wrapping badger.ErrKeyNotFound when the state does not know.
+func (s *Store) Provenance(id string) (Provenance, error) {
+	var p Provenance
+	err := s.db.View(func(txn *badger.Txn) error { return getJSON(txn, prefixProv+id, &p) })
+	if err != nil {
+		return p, fmt.Errorf("read provenance of task %s: %w", id, err)
+	}
+	return p, nil
+}
+
+// PutState writes a task's state in a run (to record its verification).
+func (s *Store) PutState(run, id string, st TaskState) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("encode task state: %w", err)
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set([]byte(prefixRun+run+"/"+id), b) }); err != nil {
+		return fmt.Errorf("write state of task %s: %w", id, err)
+	}
+	return nil
 }
 
 // MarkFinished records task states without results (tasks taken from the
@@ -385,6 +446,7 @@ func (s *Store) RecordResults(run string, recs []ResultRecord) error {
 // encoded state.
 type resultEntry struct {
 	key, val, state []byte
+	prov            []byte // provenance of a successful result (nil for a failure)
 	spooled         bool
 }
 
@@ -402,6 +464,12 @@ func (s *Store) resultEntries(recs []ResultRecord) ([]resultEntry, error) {
 			key = prefixErr + rc.ID
 		}
 		e := resultEntry{key: []byte(key), val: rc.Result, state: b, spooled: spoolable(key, len(rc.Result))}
+		if !rc.State.Failed() {
+			p := Provenance{SimVersion: rc.State.SimVersion, Build: rc.State.Build, Worker: rc.State.Worker}
+			if e.prov, err = json.Marshal(p); err != nil {
+				return nil, fmt.Errorf("encode provenance: %w", err)
+			}
+		}
 		if e.spooled {
 			if e.val, err = s.writeSpool(key, rc.Result); err != nil {
 				return nil, fmt.Errorf("record result of task %s: %w", rc.ID, err)
@@ -433,6 +501,11 @@ func setResult(txn *badger.Txn, run, id string, e resultEntry, stale *[]string) 
 	}
 	if err := txn.Set(e.key, e.val); err != nil {
 		return err
+	}
+	if e.prov != nil {
+		if err := txn.Set([]byte(prefixProv+id), e.prov); err != nil {
+			return err
+		}
 	}
 	return txn.Set([]byte(prefixRun+run+"/"+id), e.state)
 }
@@ -467,7 +540,7 @@ func (s *Store) Result(id string, failed bool) ([]byte, error) {
 // task runs again.
 func (s *Store) Forget(run, id string) error {
 	err := s.db.Update(func(txn *badger.Txn) error {
-		for _, k := range []string{prefixRun + run + "/" + id, prefixRes + id, prefixErr + id} {
+		for _, k := range []string{prefixRun + run + "/" + id, prefixRes + id, prefixErr + id, prefixProv + id} {
 			if err := txn.Delete([]byte(k)); err != nil {
 				return err
 			}

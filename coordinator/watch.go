@@ -69,11 +69,33 @@ func (r *run) tick(ctx context.Context) error {
 		w.touch()
 	}
 	idle := time.Since(time.Unix(0, w.activity.Load()))
+	var onServer *serverCounts
+	if idle >= 2*w.every && len(r.batch) == 0 {
+		// Every unfinished task is either on the task stream (waiting or
+		// running: a worker acks it only after publishing its result) or
+		// has its result on the result stream, until it is recorded. A
+		// task in neither was lost: publish it again rather than wait
+		// forever.
+		if c, err := r.countOnServer(ctx); err == nil {
+			onServer = &c
+			if c.tasks == 0 && c.results == 0 {
+				if err := r.republishLost(ctx); err != nil {
+					return err
+				}
+				return nil
+			}
+		}
+	}
 	if idle >= w.idle && time.Since(w.warnedAt) >= w.idle {
 		w.warnedAt = time.Now()
 		left := len(r.tasks) - len(r.states)
-		r.c.say("sweep %s: no workers have taken a task for %v (%d of %d tasks left); are workers running against this NATS server?",
-			r.spec.Name, idle.Round(time.Second), left, len(r.tasks))
+		where := ""
+		if onServer != nil {
+			where = fmt.Sprintf("; %d task messages of this run on stream %s, %d results on stream %s",
+				onServer.tasks, natsutil.TaskStream, onServer.results, natsutil.ResultStream)
+		}
+		r.c.say("sweep %s: no workers have taken a task for %v (%d of %d tasks left, %d verifications awaited%s); are workers running against this NATS server?",
+			r.spec.Name, idle.Round(time.Second), left, len(r.tasks), len(r.verifying), where)
 		r.c.log.Warn("no workers have taken a task", "for", idle.Round(time.Second), "left", left)
 	}
 	for name, created := range w.created {
@@ -112,9 +134,71 @@ func (r *run) recover(ctx context.Context, cause error) error {
 	if err := r.uploadTraces(ctx, left); err != nil {
 		return err
 	}
-	if err := r.publish(ctx, left); err != nil {
+	if err := r.workerConsumer(ctx); err != nil {
+		return err
+	}
+	if err := r.publish(ctx, left, ""); err != nil {
+		return err
+	}
+	if err := r.republishVerifications(ctx); err != nil {
 		return err
 	}
 	r.w.touch()
 	return r.rememberStreams(ctx)
+}
+
+// serverCounts are the run's messages on the farm's streams.
+type serverCounts struct{ tasks, results uint64 }
+
+// countOnServer counts the run's task and result messages on the
+// streams (each request bounded by the wait limit).
+func (r *run) countOnServer(ctx context.Context) (serverCounts, error) {
+	var c serverCounts
+	for _, q := range []struct {
+		stream, subject string
+		n               *uint64
+	}{
+		{natsutil.TaskStream, natsutil.TaskSubject(r.id), &c.tasks},
+		{natsutil.ResultStream, natsutil.ResultSubject(r.id), &c.results},
+	} {
+		qctx, cancel := context.WithTimeout(ctx, r.c.cfg.waitLimit)
+		s, err := r.js.Stream(qctx, q.stream)
+		if err == nil {
+			var info *jetstream.StreamInfo
+			info, err = s.Info(qctx, jetstream.WithSubjectFilter(q.subject))
+			if err == nil {
+				*q.n = info.State.Subjects[q.subject]
+			}
+		}
+		cancel()
+		if err != nil {
+			return c, fmt.Errorf("count the run's messages on %s: %w", q.stream, err)
+		}
+	}
+	return c, nil
+}
+
+// republishLost publishes the unfinished tasks and the awaited
+// verifications again, saying so: none of them is on the server.
+func (r *run) republishLost(ctx context.Context) error {
+	var left []*sweep.Task
+	for i := range r.tasks {
+		if _, done := r.states[r.tasks[i].ID]; !done {
+			left = append(left, &r.tasks[i])
+		}
+	}
+	r.c.say("sweep %s: %d unfinished tasks and %d verifications are neither on stream %s nor answered on stream %s (lost messages); publishing them again",
+		r.spec.Name, len(left), len(r.verifying), natsutil.TaskStream, natsutil.ResultStream)
+	r.c.log.Warn("tasks lost, republishing", "tasks", len(left), "verifications", len(r.verifying))
+	if err := r.uploadTraces(ctx, left); err != nil {
+		return err
+	}
+	if err := r.publish(ctx, left, ""); err != nil {
+		return err
+	}
+	if err := r.republishVerifications(ctx); err != nil {
+		return err
+	}
+	r.w.touch()
+	return nil
 }

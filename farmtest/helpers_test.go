@@ -213,7 +213,9 @@ func (s *natsServer) worker(t *testing.T, dir string, args ...string) *proc {
 // coordinator starts a coordinator process against the server.
 func (s *natsServer) coordinator(t *testing.T, dir, state, out, spec string, args ...string) *proc {
 	t.Helper()
-	args = append([]string{"coordinator", "--nats", s.url, "--state", state, "--out", out, "--progress-interval", "1s"}, args...)
+	// The workers' 2 s ack wait (see worker): the coordinator's setting
+	// is the one that counts. A later --ack-wait in args overrides it.
+	args = append([]string{"coordinator", "--nats", s.url, "--state", state, "--out", out, "--progress-interval", "1s", "--ack-wait", "2s"}, args...)
 	return schedfarm(t, dir, append(args, spec)...)
 }
 

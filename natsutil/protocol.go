@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -42,6 +43,18 @@ const (
 	// HeaderFailed is "true" on a result message whose result is an error
 	// result (informational; the result itself says so too).
 	HeaderFailed = "Schedfarm-Failed"
+	// HeaderEnvironment is "true" on an error result whose cause is the
+	// worker's environment (no space left, permission denied, an I/O
+	// error), not the task: the coordinator stops the sweep with that
+	// error instead of recording a failure, and a resume runs the task
+	// again.
+	HeaderEnvironment = "Schedfarm-Environment-Error"
+	// HeaderVerify, on a task message, names the worker whose result of
+	// the task is to be verified: a worker of that name gives the task
+	// back, any other runs it; its result message carries the header
+	// too, so the coordinator compares the two results instead of
+	// recording a duplicate.
+	HeaderVerify = "Schedfarm-Verify"
 )
 
 // TraceFilenameKey is the object metadata key holding a trace's original
@@ -78,6 +91,46 @@ func StartedSubject(run string) string { return "schedfarm.started." + run }
 // duplicate of an earlier one, while a resumed coordinator (same run)
 // republishing a task is.
 func MsgID(run, task string) string { return run + "." + task }
+
+// PublishMsgID is the Nats-Msg-Id of the n-th publication of a task in a
+// run (n >= 1 counts the coordinator's publications, persisted in its
+// state): every publication gets a fresh ID, so a task published again
+// after its first message was consumed (its result lost, or refused) is
+// not dropped by the deduplication window. A worker gives its result
+// message the Nats-Msg-Id of the task message it ran, so a task message
+// run twice yields one result message.
+func PublishMsgID(run, task string, n int) string {
+	return MsgID(run, task) + "." + strconv.Itoa(n)
+}
+
+// Defaults of the workers' consumer.
+const (
+	// DefaultAckWait is how long the server waits for a worker's ack or
+	// progress signal before it redelivers a task.
+	DefaultAckWait = 30 * time.Second
+	// DefaultMaxAttempts is how many times a task is tried before it is
+	// reported as failed.
+	DefaultMaxAttempts = 5
+)
+
+// WorkerConsumerConfig is the configuration of the workers' shared
+// durable pull consumer [WorkerConsumer] for the given AckWait and attempt
+// limit (MaxDeliver is one more, for the delivery that reports the
+// failure). The coordinator owns it: it creates or updates it with its
+// settings; a worker creates it only when it is missing and otherwise
+// uses it as it is.
+func WorkerConsumerConfig(ackWait time.Duration, maxAttempts int) jetstream.ConsumerConfig {
+	return jetstream.ConsumerConfig{
+		Durable:       WorkerConsumer,
+		Description:   "schedfarm workers",
+		FilterSubject: TaskSubject("*"),
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       ackWait,
+		MaxDeliver:    maxAttempts + 1,
+		MaxAckPending: 100000,
+		MaxWaiting:    4096,
+	}
+}
 
 // TaskStreamConfig is the configuration of [TaskStream].
 func TaskStreamConfig() jetstream.StreamConfig {

@@ -11,18 +11,6 @@
 // (about 20 bytes per job); [Unmarshal] decodes it. Category labels and aggregates are not part of a result:
 // they are computed from the records when outputs are written.
 //
-// # Columns
-//
-// Every column of the output files is declared once, in the column tables
-// of columns.go: name, Arrow type, nullability, unit, description, how
-// the value is taken from a job record, a task, a task result or a
-// category aggregate, and how it is read back. The wire format of task
-// results, the Parquet writers, the typed readers ([ReadJobs],
-// [ReadSummary], [ReadTasks]), the CSV writer of `schedfarm sim`
-// ([WriteJobsCSV]) and the tables of docs/columns.md ([UpdateColumnsDoc],
-// [Columns]) are made from them. A policy family adds its per-job or
-// per-task columns as entries in those tables, nothing else.
-//
 // # Output files
 //
 // [StreamOutputs] writes, rows ordered by task index and then by job,
@@ -41,7 +29,9 @@
 //     (bsd_mean, bsd_max, ...; 0 for an empty category).
 //   - tasks.parquet: one row per task, failed ones included: the task
 //     columns, then jobs, makespan, utilization, suspensions, kills,
-//     drops, drops_detail, baseline, wall_time_ms, worker, error.
+//     drops, drops_detail, baseline, wall_time_ms, worker, error, the
+//     multiqueue, elastic and QoS columns, and build (see
+//     docs/columns.md).
 //   - tables.md and tables.csv: the chosen metric per category of the
 //     chosen scheme (sweep.Spec.Outputs.Tables) per (workload, policy
 //     setting), replications combined ([SweepTables]).
@@ -65,8 +55,8 @@
 // The same spec, tasks and results give byte-identical jobs.parquet,
 // summary.parquet, tables.md and tables.csv, whatever the number of
 // workers, their order or their timing. tasks.parquet is identical except
-// for its worker and wall_time_ms columns, which say where and how long
-// each task ran.
+// for its worker, wall_time_ms and build columns, which say where, how
+// long and by which build each task ran.
 //
 // # Reading
 //

@@ -38,7 +38,8 @@ var DefaultCache = NewCache(DefaultCacheSize)
 
 // Execute runs task t on the trace file at tracePath (the file whose
 // sha256 is t.Workload.TraceSHA256) and returns its result, with WallTime
-// set and Worker empty. It returns ctx.Err() when ctx ends first, an error
+// and SimVersion (this simulator's [sim.Version]) set and Worker empty.
+// It returns ctx.Err() when ctx ends first, an error
 // wrapping [ErrDeterministic] for failures that will recur, and an error
 // wrapping [ErrTraceMismatch] when the file is not the task's trace.
 func Execute(ctx context.Context, t *sweep.Task, tracePath string) (*results.TaskResult, error) {
@@ -111,14 +112,15 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 		baseline = b.Baseline()
 	}
 	return &results.TaskResult{
-		Baseline: baseline,
-		TaskID:   t.ID,
-		Index:    t.Index,
-		Stats:    stats,
-		Drops:    results.Drops{Runtime: w.Drops.Runtime, Procs: w.Drops.Procs, TooBig: w.Drops.TooBig},
-		Jobs:     recs,
-		Series:   res.Series,
-		WallTime: time.Since(start),
+		Baseline:   baseline,
+		SimVersion: sim.Version,
+		TaskID:     t.ID,
+		Index:      t.Index,
+		Stats:      stats,
+		Drops:      results.Drops{Runtime: w.Drops.Runtime, Procs: w.Drops.Procs, TooBig: w.Drops.TooBig},
+		Jobs:       recs,
+		Series:     res.Series,
+		WallTime:   time.Since(start),
 	}, nil
 }
 

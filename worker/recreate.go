@@ -40,11 +40,12 @@ func (w *Worker) recreate(ctx context.Context) {
 		w.log.Warn("recreate the farm's streams", "err", err)
 		return
 	}
-	cons, err := w.js.CreateOrUpdateConsumer(ctx, natsutil.TaskStream, ConsumerConfig(w.cfg.ackWait, w.cfg.maxAttempts))
+	cons, err := w.openConsumer(ctx)
 	if err != nil {
 		w.log.Warn("recreate the workers' consumer", "err", err)
 		return
 	}
+	w.adopt(cons.CachedInfo().Config)
 	if _, err := natsutil.TraceStore(ctx, w.js); err != nil {
 		w.log.Warn("recreate the trace store", "err", err)
 	}

@@ -48,6 +48,7 @@ import (
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -55,10 +56,10 @@ import (
 const (
 	// DefaultAckWait is how long the server waits for an ack or a progress
 	// signal before it redelivers a task.
-	DefaultAckWait = 30 * time.Second
+	DefaultAckWait = natsutil.DefaultAckWait
 	// DefaultMaxAttempts is how many times a task is tried before it is
 	// reported as failed.
-	DefaultMaxAttempts = 5
+	DefaultMaxAttempts = natsutil.DefaultMaxAttempts
 	// DefaultDrainTimeout is how long a stopping worker lets its running
 	// tasks finish before it cancels them and gives them back.
 	DefaultDrainTimeout = time.Minute
@@ -97,8 +98,18 @@ type Worker struct {
 	cache   *traceCache
 	results jetstream.ObjectStore
 	cons    jetstream.Consumer
-	consMu  sync.Mutex // guards cons after setup (see recreate)
+	consMu  sync.Mutex // guards cons, hb and attempts after setup (see recreate)
 	hb      time.Duration
+	// attempts is the consumer's attempt limit (MaxDeliver - 1), which
+	// may differ from the worker's option; hbAt is when hb and attempts
+	// were last read from the server.
+	attempts int
+	hbAt     time.Time
+
+	// stopPulling ends the slots' pulling after a fatal error (fatal).
+	stopPulling context.CancelFunc
+	fatalOnce   sync.Once
+	fatalErr    error
 }
 
 type config struct {
@@ -140,9 +151,11 @@ func WithName(name string) Option {
 	return func(c *config) error { c.name = name; return nil }
 }
 
-// WithAckWait sets the consumer's AckWait (default [DefaultAckWait]): how
-// long after a worker's last sign of life the server redelivers its task.
-// The consumer is shared: the worker that starts last sets it for all.
+// WithAckWait sets the AckWait the worker gives the shared consumer if it
+// has to create it (default [DefaultAckWait]): how long after a worker's
+// last sign of life the server redelivers its task. The consumer belongs
+// to the coordinator: a worker never changes an existing one, and one
+// whose setting differs says so and uses the consumer's.
 func WithAckWait(d time.Duration) Option {
 	return func(c *config) error {
 		if d < time.Second {
@@ -156,6 +169,8 @@ func WithAckWait(d time.Duration) Option {
 // WithMaxAttempts sets how many deliveries of a task are tried before it
 // is reported as failed (default [DefaultMaxAttempts]; the consumer's
 // MaxDeliver is one more, for the delivery that reports the failure).
+// Like [WithAckWait], it only applies to a consumer the worker creates;
+// an existing consumer's MaxDeliver decides.
 func WithMaxAttempts(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
@@ -264,18 +279,10 @@ func New(nc *nats.Conn, opts ...Option) (*Worker, error) {
 }
 
 // ConsumerConfig is the configuration of the shared durable pull consumer
-// for the given AckWait and attempt limit.
+// for the given AckWait and attempt limit
+// ([natsutil.WorkerConsumerConfig]).
 func ConsumerConfig(ackWait time.Duration, maxAttempts int) jetstream.ConsumerConfig {
-	return jetstream.ConsumerConfig{
-		Durable:       natsutil.WorkerConsumer,
-		Description:   "schedfarm workers",
-		FilterSubject: natsutil.TaskSubject("*"),
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       ackWait,
-		MaxDeliver:    maxAttempts + 1,
-		MaxAckPending: 100000,
-		MaxWaiting:    4096,
-	}
+	return natsutil.WorkerConsumerConfig(ackWait, maxAttempts)
 }
 
 // Run takes and runs tasks until ctx is done, then stops pulling (within
@@ -290,6 +297,10 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 		return err
 	}
+	// A fatal error (a task for another simulator version) stops the
+	// pulling as a signal would, and Run returns it.
+	ctx, w.stopPulling = context.WithCancel(ctx)
+	defer w.stopPulling()
 
 	// Running tasks use execCtx, which outlives ctx by the drain timeout.
 	execCtx, cancelExec := context.WithCancel(context.WithoutCancel(ctx))
@@ -318,7 +329,17 @@ func (w *Worker) Run(ctx context.Context) error {
 	wg.Wait()
 	close(slotsDone)
 	w.log.Info("worker stopped")
-	return nil
+	return w.fatalErr
+}
+
+// fatal stops the worker: its slots stop pulling and finish or give back
+// their tasks as on a signal, and Run returns err.
+func (w *Worker) fatal(err error) {
+	w.fatalOnce.Do(func() {
+		w.fatalErr = err
+		w.log.Error("stopping", "err", err)
+		w.stopPulling()
+	})
 }
 
 // setup creates what the worker needs: cache directory, streams, object
@@ -330,12 +351,12 @@ func (w *Worker) setup(ctx context.Context) error {
 	if err := natsutil.Setup(ctx, w.js); err != nil {
 		return fmt.Errorf("set up worker: %w", err)
 	}
-	cons, err := w.js.CreateOrUpdateConsumer(ctx, natsutil.TaskStream, ConsumerConfig(w.cfg.ackWait, w.cfg.maxAttempts))
+	cons, err := w.openConsumer(ctx)
 	if err != nil {
-		return fmt.Errorf("create consumer %s: %w", natsutil.WorkerConsumer, err)
+		return err
 	}
 	w.cons = cons
-	w.hb = min(cons.CachedInfo().Config.AckWait/3, maxHeartbeat)
+	w.adopt(cons.CachedInfo().Config)
 	traces, err := natsutil.TraceStore(ctx, w.js)
 	if err != nil {
 		return err
@@ -345,6 +366,64 @@ func (w *Worker) setup(ctx context.Context) error {
 	}
 	w.cache = newTraceCache(w.cfg.cacheDir, traces)
 	return nil
+}
+
+// openConsumer returns the workers' shared consumer, creating it with the
+// worker's settings only if it does not exist: the consumer belongs to
+// the coordinator, and a worker never changes its configuration.
+func (w *Worker) openConsumer(ctx context.Context) (jetstream.Consumer, error) {
+	cons, err := w.js.Consumer(ctx, natsutil.TaskStream, natsutil.WorkerConsumer)
+	if errors.Is(err, jetstream.ErrConsumerNotFound) {
+		cons, err = w.js.CreateConsumer(ctx, natsutil.TaskStream, ConsumerConfig(w.cfg.ackWait, w.cfg.maxAttempts))
+		if errors.Is(err, jetstream.ErrConsumerExists) {
+			// Another worker or the coordinator created it meanwhile.
+			cons, err = w.js.Consumer(ctx, natsutil.TaskStream, natsutil.WorkerConsumer)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open consumer %s: %w", natsutil.WorkerConsumer, err)
+	}
+	return cons, nil
+}
+
+// adopt takes the heartbeat interval and the attempt limit from the
+// consumer's configuration, saying so when they differ from the worker's
+// options (once per change). The caller holds consMu or is setup.
+func (w *Worker) adopt(cfg jetstream.ConsumerConfig) {
+	attempts := cfg.MaxDeliver - 1
+	if cfg.MaxDeliver <= 0 {
+		attempts = w.cfg.maxAttempts // unlimited deliveries: the worker's limit ends a task
+	}
+	if (cfg.AckWait != w.cfg.ackWait || attempts != w.cfg.maxAttempts) && (w.attempts != attempts || w.hb != min(cfg.AckWait/3, maxHeartbeat)) {
+		w.log.Warn("the shared consumer's settings differ from this worker's; using the consumer's (they belong to the coordinator)",
+			"consumer", natsutil.WorkerConsumer, "ack_wait", cfg.AckWait, "max_attempts", attempts,
+			"worker_ack_wait", w.cfg.ackWait, "worker_max_attempts", w.cfg.maxAttempts)
+	}
+	w.hb = min(cfg.AckWait/3, maxHeartbeat)
+	w.attempts = attempts
+	w.hbAt = time.Now()
+}
+
+// consumerRefresh is how often a worker reads the consumer's settings
+// again (a coordinator may change them while the worker runs).
+const consumerRefresh = 10 * time.Second
+
+// settings returns the heartbeat interval and the attempt limit of the
+// shared consumer, read again from the server every consumerRefresh.
+func (w *Worker) settings(ctx context.Context) (time.Duration, int) {
+	w.consMu.Lock()
+	defer w.consMu.Unlock()
+	if time.Since(w.hbAt) >= consumerRefresh {
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		info, err := w.cons.Info(rctx)
+		cancel()
+		if err == nil {
+			w.adopt(info.Config)
+		} else {
+			w.hbAt = time.Now() // keep the last settings; try again later
+		}
+	}
+	return w.hb, w.attempts
 }
 
 // slot pulls and runs one task at a time until ctx is done.
@@ -409,8 +488,26 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	if !ok {
 		return
 	}
-	if attempt > w.cfg.maxAttempts {
-		w.fail(ctx, msg, run, &t, fmt.Errorf("task delivered %d times without a result (did it crash or stall the workers that took it?)", attempt-1), 0, log)
+	hb, maxAttempts := w.settings(ctx)
+	if attempt > maxAttempts {
+		cause := fmt.Errorf("task delivered %d times without a result (did it crash or stall the workers that took it?)", attempt-1)
+		if v := msg.Headers().Get(natsutil.HeaderVerify); v != "" {
+			cause = fmt.Errorf("verification run delivered %d times without a result: no worker other than %s took it (--verify needs at least two workers)", attempt-1, v)
+		}
+		w.fail(ctx, msg, run, &t, cause, 0, log)
+		return
+	}
+	if v := msg.Headers().Get(natsutil.HeaderVerify); v == w.cfg.name {
+		// The task's first result is this worker's: another must verify it.
+		w.giveBack(msg)
+		return
+	}
+	if t.SimVersion != sim.Version {
+		// Any result this worker made would be refused: give the task
+		// back for a worker of the right version, and stop.
+		w.giveBack(msg)
+		w.fatal(fmt.Errorf("task %d of sweep %s (run %s) needs simulator version %s, this worker runs %s (build %s): stopping; start workers built from the coordinator's version",
+			t.Index, t.Sweep, run, t.SimVersion, sim.Version, BuildIdentity()))
 		return
 	}
 	if attempt > 1 {
@@ -421,7 +518,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 
 	// Progress signals go on until the task is acked, naked or
 	// terminated: publishing a large result takes time too.
-	defer w.heartbeat(msg, log)()
+	defer w.heartbeat(msg, hb, log)()
 	start := time.Now()
 	res, err := w.execute(ctx, &t)
 	wall := time.Since(start)
@@ -434,7 +531,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		if res.WallTime == 0 {
 			res.WallTime = wall
 		}
-		if err := w.publish(ctx, run, &t, res); err != nil {
+		res.Build = BuildIdentity()
+		if err := w.publish(ctx, run, msg, &t, res); err != nil {
 			log.Warn("publish result", "err", err)
 			w.nak(msg, attempt, log)
 			return
@@ -448,19 +546,21 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	case ctx.Err() != nil:
 		log.Info("task cancelled by shutdown, giving it back")
 		w.giveBack(msg)
+	case IsEnvironment(err):
+		w.failEnvironment(ctx, msg, run, &t, err, wall, log)
 	case errors.Is(err, runner.ErrDeterministic), errors.Is(err, errPanic), errors.Is(err, ErrTraceMismatch):
 		w.fail(ctx, msg, run, &t, err, wall, log)
 	case errors.Is(err, runner.ErrTraceMismatch):
 		// The local copy went bad after it was verified: fetch it again.
 		w.cache.forget(t.Workload.TraceSHA256)
-		if attempt >= w.cfg.maxAttempts {
-			w.fail(ctx, msg, run, &t, fmt.Errorf("attempt %d of %d: %w", attempt, w.cfg.maxAttempts, err), wall, log)
+		if attempt >= maxAttempts {
+			w.fail(ctx, msg, run, &t, fmt.Errorf("attempt %d of %d: %w", attempt, maxAttempts, err), wall, log)
 			return
 		}
 		log.Warn("cached trace corrupt, will fetch it again", "err", err)
 		w.nak(msg, attempt, log)
-	case attempt >= w.cfg.maxAttempts:
-		w.fail(ctx, msg, run, &t, fmt.Errorf("attempt %d of %d: %w", attempt, w.cfg.maxAttempts, err), wall, log)
+	case attempt >= maxAttempts:
+		w.fail(ctx, msg, run, &t, fmt.Errorf("attempt %d of %d: %w", attempt, maxAttempts, err), wall, log)
 	default:
 		log.Warn("task failed, will retry", "err", err)
 		w.nak(msg, attempt, log)
@@ -514,13 +614,13 @@ func (w *Worker) execute(ctx context.Context, t *sweep.Task) (res *results.TaskR
 	return res, err
 }
 
-// heartbeat sends InProgress for msg every w.hb until the returned stop
+// heartbeat sends InProgress for msg every hb until the returned stop
 // function is called.
-func (w *Worker) heartbeat(msg jetstream.Msg, log *slog.Logger) (stop func()) {
+func (w *Worker) heartbeat(msg jetstream.Msg, hb time.Duration, log *slog.Logger) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(w.hb)
+		t := time.NewTicker(hb)
 		defer t.Stop()
 		for {
 			select {
@@ -539,14 +639,35 @@ func (w *Worker) heartbeat(msg jetstream.Msg, log *slog.Logger) (stop func()) {
 // fail publishes an error result for t and terminates msg.
 func (w *Worker) fail(ctx context.Context, msg jetstream.Msg, run string, t *sweep.Task, cause error, wall time.Duration, log *slog.Logger) {
 	log.Warn("task failed for good", "policy", t.Policy, "label", t.Label, "wall", wall.Round(time.Millisecond), "err", cause)
+	w.sendError(ctx, msg, run, t, cause, wall, false, log)
+}
+
+// failEnvironment publishes an environment error result for t (see
+// [natsutil.HeaderEnvironment]: the coordinator stops the sweep, and a
+// resume runs the task again) and terminates msg.
+func (w *Worker) failEnvironment(ctx context.Context, msg jetstream.Msg, run string, t *sweep.Task, cause error, wall time.Duration, log *slog.Logger) {
+	log.Error("environment error: the task is given back to the coordinator, which stops the sweep", "err", cause)
+	w.sendError(ctx, msg, run, t, cause, wall, true, log)
+}
+
+// sendError publishes an error result for t and terminates msg.
+func (w *Worker) sendError(ctx context.Context, msg jetstream.Msg, run string, t *sweep.Task, cause error, wall time.Duration, env bool, log *slog.Logger) {
 	res := &results.TaskResult{
-		TaskID:   t.ID,
-		Index:    t.Index,
-		Err:      cause.Error(),
-		Worker:   w.cfg.name,
-		WallTime: wall,
+		TaskID:     t.ID,
+		Index:      t.Index,
+		Err:        cause.Error(),
+		Worker:     w.cfg.name,
+		WallTime:   wall,
+		SimVersion: sim.Version,
+		Build:      BuildIdentity(),
 	}
-	if err := w.publish(ctx, run, t, res); err != nil {
+	var err error
+	if env {
+		err = w.publishEnv(ctx, run, msg, t, res)
+	} else {
+		err = w.publish(ctx, run, msg, t, res)
+	}
+	if err != nil {
 		log.Warn("publish error result", "err", err)
 		if err := msg.Nak(); err != nil {
 			log.Warn("nak task", "err", err)
@@ -570,21 +691,42 @@ func (w *Worker) nak(msg jetstream.Msg, attempt int, log *slog.Logger) {
 	}
 }
 
-// publish sends res on the run's result subject, through the results
-// object store if it is too large for a message.
-func (w *Worker) publish(ctx context.Context, run string, t *sweep.Task, res *results.TaskResult) error {
+// publish sends res, the result of the task message task, on the run's
+// result subject, through the results object store if it is too large
+// for a message. The result message's ID is the task message's (see
+// [natsutil.PublishMsgID]), and it carries the task message's
+// [natsutil.HeaderVerify].
+func (w *Worker) publish(ctx context.Context, run string, task jetstream.Msg, t *sweep.Task, res *results.TaskResult) error {
+	return w.send(ctx, run, task, t, res, false)
+}
+
+// publishEnv is publish for an environment error result.
+func (w *Worker) publishEnv(ctx context.Context, run string, task jetstream.Msg, t *sweep.Task, res *results.TaskResult) error {
+	return w.send(ctx, run, task, t, res, true)
+}
+
+func (w *Worker) send(ctx context.Context, run string, task jetstream.Msg, t *sweep.Task, res *results.TaskResult, env bool) error {
 	data, err := res.Marshal()
 	if err != nil {
 		return fmt.Errorf("marshal result: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
 	defer cancel()
-	id := natsutil.MsgID(run, t.ID)
+	id := task.Headers().Get(jetstream.MsgIDHeader)
+	if id == "" {
+		id = natsutil.MsgID(run, t.ID)
+	}
 	msg := nats.NewMsg(natsutil.ResultSubject(run))
 	msg.Header.Set(natsutil.HeaderRun, run)
 	msg.Header.Set(natsutil.HeaderTask, t.ID)
 	if res.Err != "" {
 		msg.Header.Set(natsutil.HeaderFailed, "true")
+	}
+	if env {
+		msg.Header.Set(natsutil.HeaderEnvironment, "true")
+	}
+	if v := task.Headers().Get(natsutil.HeaderVerify); v != "" {
+		msg.Header.Set(natsutil.HeaderVerify, v)
 	}
 	if len(data) > w.cfg.inlineLimit {
 		if _, err := w.results.PutBytes(ctx, id, data); err != nil {

@@ -13,7 +13,6 @@ func commands() []*cli.Command {
 		runCommand(),
 		coordinatorCommand(),
 		workerCommand(),
-		serverCommand(),
 		statusCommand(),
 		versionCommand(),
 	}

@@ -32,6 +32,9 @@ func coordinatorCommand() *cli.Command {
 			"after writing all outputs.",
 		Flags: append(append(natsFlags(), sweepFlags()...), memoryLimitFlag()),
 		Action: func(c *cli.Context) error {
+			if err := checkSweepFlags(c); err != nil {
+				return err
+			}
 			spec, err := loadSpecArg(c)
 			if err != nil {
 				return err
@@ -62,6 +65,9 @@ func sweepFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "force", Usage: "recompute every task instead of reusing cached results"},
 		&cli.DurationFlag{Name: "progress-interval", Value: coordinator.DefaultProgressInterval, Usage: "interval of progress lines when stdout is not a terminal"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "log informational events to stderr"},
+		&cli.Float64Flag{Name: "verify", Usage: "run this `FRACTION` (0..1) of the tasks, chosen by task ID, a second time on a different worker and fail on any byte of difference, naming both workers"},
+		&cli.DurationFlag{Name: "ack-wait", Value: natsutil.DefaultAckWait, Usage: "workers' consumer: redeliver a task this long after its worker's last sign of life (the coordinator's setting holds for all workers)"},
+		&cli.IntFlag{Name: "max-attempts", Value: natsutil.DefaultMaxAttempts, Usage: "workers' consumer: report a task as failed after this many deliveries"},
 	}
 }
 
@@ -129,9 +135,25 @@ func loadSpecArg(c *cli.Context) (*sweep.Spec, error) {
 	return sweep.Load(c.Args().First())
 }
 
+// checkSweepFlags validates the sweepFlags that need more than a type.
+func checkSweepFlags(c *cli.Context) error {
+	if v := c.Float64("verify"); !(v >= 0 && v <= 1) {
+		return cliUsageError(c, "--verify %v: must be a fraction from 0 to 1", v)
+	}
+	if d := c.Duration("ack-wait"); d < time.Second {
+		return cliUsageError(c, "--ack-wait %v: must be at least 1s", d)
+	}
+	if n := c.Int("max-attempts"); n < 1 {
+		return cliUsageError(c, "--max-attempts %d: must be at least 1", n)
+	}
+	return nil
+}
+
 // coordinatorOptions builds the coordinator options from sweepFlags.
 func coordinatorOptions(c *cli.Context, log *slog.Logger) []coordinator.Option {
 	return []coordinator.Option{
+		coordinator.WithVerify(c.Float64("verify")),
+		coordinator.WithWorkerConsumer(c.Duration("ack-wait"), c.Int("max-attempts")),
 		coordinator.WithOutDir(c.String("out")),
 		coordinator.WithForce(c.Bool("force")),
 		coordinator.WithProgress(os.Stdout),

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -47,6 +48,12 @@ func runEmbedded(c *cli.Context, spec *sweep.Spec, opts ...coordinator.Option) (
 	if c.Int("workers") < 1 {
 		return nil, cliUsageError(c, "--workers %d: must be at least 1", c.Int("workers"))
 	}
+	if err := checkSweepFlags(c); err != nil {
+		return nil, err
+	}
+	if c.Float64("verify") > 0 && c.Int("workers") < 2 {
+		return nil, cliUsageError(c, "--verify needs at least two workers (--workers %d)", c.Int("workers"))
+	}
 	log := newLogger(c)
 	state := c.String("state")
 	store, err := coordinator.OpenStore(state)
@@ -80,35 +87,55 @@ func runEmbedded(c *cli.Context, spec *sweep.Spec, opts ...coordinator.Option) (
 	if err := natsutil.ResetWorkers(c.Context, wnc); err != nil {
 		return nil, err
 	}
-	w, err := worker.New(wnc,
-		worker.WithConcurrency(c.Int("workers")),
-		worker.WithCacheDir(filepath.Join(state, "cache")),
-		// Everything stops together: give running tasks back at
-		// once, so a resumed run redelivers them without delay.
-		worker.WithDrainTimeout(0),
-		// Short pull requests: the workers stop within this when
-		// the sweep is done (in process, polling costs nothing).
-		worker.WithFetchWait(100*time.Millisecond),
-		worker.WithLogger(log),
-	)
-	if err != nil {
-		return nil, err
+	// One worker with all the slots; with --verify two, each with half
+	// of them, so that a task's second run can go to another worker.
+	slots := []int{c.Int("workers")}
+	if c.Float64("verify") > 0 {
+		slots = []int{c.Int("workers") / 2, c.Int("workers") - c.Int("workers")/2}
+	}
+	var workers []*worker.Worker
+	for i, n := range slots {
+		opts := []worker.Option{
+			worker.WithConcurrency(n),
+			worker.WithCacheDir(filepath.Join(state, "cache")),
+			// Everything stops together: give running tasks back at
+			// once, so a resumed run redelivers them without delay.
+			worker.WithDrainTimeout(0),
+			// Short pull requests: the workers stop within this when
+			// the sweep is done (in process, polling costs nothing).
+			worker.WithFetchWait(100 * time.Millisecond),
+			worker.WithAckWait(c.Duration("ack-wait")),
+			worker.WithMaxAttempts(c.Int("max-attempts")),
+			worker.WithLogger(log),
+		}
+		if len(slots) > 1 {
+			opts = append(opts, worker.WithName(fmt.Sprintf("local-%d", i+1)))
+		}
+		w, err := worker.New(wnc, opts...)
+		if err != nil {
+			return nil, err
+		}
+		workers = append(workers, w)
 	}
 	wctx, stopWorkers := context.WithCancel(c.Context)
 	cctx, stopCoordinator := context.WithCancel(c.Context)
 	defer stopCoordinator()
-	werr := make(chan error, 1)
-	go func() {
-		err := w.Run(wctx)
-		if err != nil {
-			stopCoordinator() // no workers: nothing would ever finish
-		}
-		werr <- err
-	}()
+	werr := make(chan error, len(workers))
+	for _, w := range workers {
+		go func() {
+			err := w.Run(wctx)
+			if err != nil {
+				stopCoordinator() // a worker failed: stop rather than wait
+			}
+			werr <- err
+		}()
+	}
 
 	report, err := coordinator.New(store, cnc, append(coordinatorOptions(c, log), opts...)...).Run(cctx, spec)
 	stopWorkers()
-	err = errors.Join(err, <-werr)
+	for range workers {
+		err = errors.Join(err, <-werr)
+	}
 	_ = wnc.FlushTimeout(5 * time.Second)
 	return report, err
 }

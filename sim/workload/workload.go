@@ -174,7 +174,6 @@ func (t *Trace) build(opts Options) (*Workload, error) {
 			Runtime:  r.Runtime,
 			Estimate: opts.Estimates.estimate(r),
 			Procs:    r.Procs(),
-			Info:     r.Info(),
 		}
 	}
 

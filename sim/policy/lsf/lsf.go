@@ -153,16 +153,14 @@ type Estimate string
 const (
 	// EstimateProcessorSeconds is D − Σk·dt: the work done is taken to be
 	// the processor-seconds acquired (perfect speedup). It turns negative
-	// for every parallel job before the job ends (S(k) < k). The default
-	// before sim 0.14.0; the reading demand_linear of the Parsons specs.
+	// for every parallel job before the job ends (S(k) < k).
 	EstimateProcessorSeconds Estimate = "processor_seconds"
 	// EstimateClamped is max(0, D − Σk·dt): a remaining demand is never
 	// below zero; jobs past their demand tie at zero (then by arrival).
 	EstimateClamped Estimate = "clamped"
 	// EstimateWorkingTime is D − Σdt: the work done is taken to be the
 	// seconds worked (no speedup), never more than the work really done,
-	// so the estimate stays at or above the true remaining demand (the
-	// default).
+	// so the estimate stays at or above the true remaining demand.
 	EstimateWorkingTime Estimate = "working_time"
 	// EstimateDemand is D: the stated demand, not reduced as the job runs
 	// (shortest demand first).
@@ -170,7 +168,7 @@ const (
 )
 
 // Estimates lists the readings, the default first.
-var Estimates = []Estimate{EstimateWorkingTime, EstimateProcessorSeconds, EstimateClamped, EstimateDemand}
+var Estimates = []Estimate{EstimateProcessorSeconds, EstimateClamped, EstimateWorkingTime, EstimateDemand}
 
 // Timer tags.
 const (
@@ -229,7 +227,7 @@ type Config struct {
 	// demand knowledge ("" is DemandRemaining).
 	PreemptDemand PreemptDemand
 	// Estimate is the remaining demand with demand knowledge but no
-	// speedup knowledge ("" is EstimateWorkingTime).
+	// speedup knowledge ("" is EstimateProcessorSeconds).
 	Estimate Estimate
 	// Fill is where LSF-PREEMPT's fill puts the suspended jobs ("" is
 	// FillResumeFirst).
@@ -352,7 +350,7 @@ func New(cfg Config) (*Policy, error) {
 		cfg.Scan = ScanFirstFit
 	}
 	if cfg.Estimate == "" {
-		cfg.Estimate = EstimateWorkingTime
+		cfg.Estimate = EstimateProcessorSeconds
 	}
 	if cfg.Fill == "" {
 		cfg.Fill = FillResumeFirst
@@ -488,7 +486,7 @@ func (p *Policy) waiting() bool {
 // Key returns t's priority key (smaller first): acquired processor-seconds,
 // or with demand knowledge the remaining demand (D − served work with
 // speedup knowledge; without, as Config.Estimate says: by default D −
-// seconds worked).
+// acquired processor-seconds).
 func (p *Policy) Key(t *sim.Task) float64 {
 	now := p.m.Now()
 	if !p.cfg.KnowDemand {
@@ -499,14 +497,14 @@ func (p *Policy) Key(t *sim.Task) float64 {
 		return d - t.ServedWork(now)
 	}
 	switch p.cfg.Estimate {
-	case EstimateProcessorSeconds:
-		return d - t.AcquiredWork(now)
 	case EstimateClamped:
 		return max(0, d-t.AcquiredWork(now))
+	case EstimateWorkingTime:
+		return d - float64(t.WorkDone(now))
 	case EstimateDemand:
 		return d
 	}
-	return d - float64(t.WorkDone(now))
+	return d - t.AcquiredWork(now)
 }
 
 // byKey sorts ts by key, ties by arrival.

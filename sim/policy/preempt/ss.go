@@ -177,8 +177,6 @@ type SS struct {
 	reference bool
 }
 
-var _ sim.Policy = (*SS)(nil)
-
 var (
 	_ sim.Policy          = (*SS)(nil)
 	_ sim.OverheadWatcher = (*SS)(nil)
