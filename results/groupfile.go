@@ -219,7 +219,13 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 			for k, v := range []float64{a.BSD.Mean, a.BSD.Max, a.Turnaround.Mean, a.Turnaround.Max, a.Wait.Mean, a.Wait.Max, a.Slowdown.Mean, a.Slowdown.Max} {
 				col(5 + k).(*array.Float64Builder).Append(v)
 			}
-			appendQoSSummary(b, len(summaryFields)-len(qosSummaryFields), a)
+			first := len(summaryFields) - len(qosSummaryFields) - len(percentileFields)
+			appendQoSSummary(b, first, a)
+			first += len(qosSummaryFields)
+			for k, v := range []float64{a.BSD.P50, a.BSD.P90, a.BSD.P99, a.Wait.P50, a.Wait.P90, a.Wait.P99,
+				a.Turnaround.P50, a.Turnaround.P90, a.Turnaround.P99} {
+				col(first + k).(*array.Float64Builder).Append(v)
+			}
 		}
 	})
 	if err := g.checkRanges(len(fields)); err != nil {

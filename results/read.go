@@ -159,7 +159,16 @@ func ReadSummary(path string) ([]SummaryRow, error) {
 	var out []SummaryRow
 	err := readRows(path, func(c *cols, i int, tc TaskCols) error {
 		st := func(name string) metrics.Stat {
-			return metrics.Stat{Mean: c.f64(name+"_mean", i), Max: c.f64(name+"_max", i)}
+			// Percentile columns are absent from files written before
+			// them (read as 0) and for the slowdown.
+			opt := func(col string) float64 {
+				if c.valid(col, i) {
+					return c.f64(col, i)
+				}
+				return 0
+			}
+			return metrics.Stat{Mean: c.f64(name+"_mean", i), Max: c.f64(name+"_max", i),
+				P50: opt(name + "_p50"), P90: opt(name + "_p90"), P99: opt(name + "_p99")}
 		}
 		out = append(out, SummaryRow{
 			TaskCols: tc,

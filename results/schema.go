@@ -162,7 +162,20 @@ var summaryFields = append([]arrow.Field{
 	{Name: "wait_max", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "slowdown_mean", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "slowdown_max", Type: arrow.PrimitiveTypes.Float64},
-}, qosSummaryFields...)
+}, append(slices.Clone(qosSummaryFields), percentileFields...)...)
+
+// percentileFields are the percentile columns of summary.parquet, last
+// (see metrics.Stat): per quantity, the median and the 90th and 99th
+// percentiles.
+var percentileFields = func() []arrow.Field {
+	var f []arrow.Field
+	for _, q := range []string{"bsd", "wait", "turnaround"} {
+		for _, p := range []string{"p50", "p90", "p99"} {
+			f = append(f, arrow.Field{Name: q + "_" + p, Type: arrow.PrimitiveTypes.Float64})
+		}
+	}
+	return f
+}()
 
 // tasksFields are the columns of tasks.parquet after the task columns.
 var tasksFields = append([]arrow.Field{
