@@ -4,4 +4,4 @@ package sim
 // identity in a sweep, so cached results are not reused across versions
 // that may schedule differently: bump it with any change that can change a
 // schedule or a metric.
-const Version = "0.13.0"
+const Version = "0.14.0"

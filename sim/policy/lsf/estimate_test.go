@@ -32,10 +32,10 @@ func (k *keyProbe) Schedule() {
 // S(8) = 4 and it needs 1000 s; Y: submit 700, D 3000, f = 0 (375 s).
 // At 700 X has worked 700 s on 8 processors (5600 processor-seconds, 2800
 // s of work done), so its key is 4000 − 5600 = −1600 (processor_seconds),
-// 0 (clamped), 4000 − 700 = 3300 (working_time) or 4000 (demand); Y's is
-// 3000. The first two keep X running to 1000, Y then runs [1000,1375); the
-// other two checkpoint X [700,760), run Y [760,1135) and restart X with
-// 1200 s of work left (300 s): [1135,1435).
+// 0 (clamped), 4000 − 700 = 3300 (working_time, the default "") or 4000
+// (demand); Y's is 3000. The first two keep X running to 1000, Y then runs
+// [1000,1375); the other two checkpoint X [700,760), run Y [760,1135) and
+// restart X with 1200 s of work left (300 s): [1135,1435).
 func TestEstimate(t *testing.T) {
 	jobs := []sim.Job{
 		{ID: 1, Submit: 0, Runtime: 1000, Estimate: 1000, Procs: 8,
@@ -50,7 +50,7 @@ func TestEstimate(t *testing.T) {
 		key  float64 // X's key at 700
 		want string
 	}{
-		{"", -1600, keep},
+		{"", 3300, swap},
 		{lsf.EstimateProcessorSeconds, -1600, keep},
 		{lsf.EstimateClamped, 0, keep},
 		{lsf.EstimateWorkingTime, 3300, swap},

@@ -153,14 +153,16 @@ type Estimate string
 const (
 	// EstimateProcessorSeconds is D − Σk·dt: the work done is taken to be
 	// the processor-seconds acquired (perfect speedup). It turns negative
-	// for every parallel job before the job ends (S(k) < k).
+	// for every parallel job before the job ends (S(k) < k). The default
+	// before sim 0.14.0; the reading demand_linear of the Parsons specs.
 	EstimateProcessorSeconds Estimate = "processor_seconds"
 	// EstimateClamped is max(0, D − Σk·dt): a remaining demand is never
 	// below zero; jobs past their demand tie at zero (then by arrival).
 	EstimateClamped Estimate = "clamped"
 	// EstimateWorkingTime is D − Σdt: the work done is taken to be the
 	// seconds worked (no speedup), never more than the work really done,
-	// so the estimate stays at or above the true remaining demand.
+	// so the estimate stays at or above the true remaining demand (the
+	// default).
 	EstimateWorkingTime Estimate = "working_time"
 	// EstimateDemand is D: the stated demand, not reduced as the job runs
 	// (shortest demand first).
@@ -168,7 +170,7 @@ const (
 )
 
 // Estimates lists the readings, the default first.
-var Estimates = []Estimate{EstimateProcessorSeconds, EstimateClamped, EstimateWorkingTime, EstimateDemand}
+var Estimates = []Estimate{EstimateWorkingTime, EstimateProcessorSeconds, EstimateClamped, EstimateDemand}
 
 // Timer tags.
 const (
@@ -227,7 +229,7 @@ type Config struct {
 	// demand knowledge ("" is DemandRemaining).
 	PreemptDemand PreemptDemand
 	// Estimate is the remaining demand with demand knowledge but no
-	// speedup knowledge ("" is EstimateProcessorSeconds).
+	// speedup knowledge ("" is EstimateWorkingTime).
 	Estimate Estimate
 	// Fill is where LSF-PREEMPT's fill puts the suspended jobs ("" is
 	// FillResumeFirst).
@@ -350,7 +352,7 @@ func New(cfg Config) (*Policy, error) {
 		cfg.Scan = ScanFirstFit
 	}
 	if cfg.Estimate == "" {
-		cfg.Estimate = EstimateProcessorSeconds
+		cfg.Estimate = EstimateWorkingTime
 	}
 	if cfg.Fill == "" {
 		cfg.Fill = FillResumeFirst
@@ -486,7 +488,7 @@ func (p *Policy) waiting() bool {
 // Key returns t's priority key (smaller first): acquired processor-seconds,
 // or with demand knowledge the remaining demand (D − served work with
 // speedup knowledge; without, as Config.Estimate says: by default D −
-// acquired processor-seconds).
+// seconds worked).
 func (p *Policy) Key(t *sim.Task) float64 {
 	now := p.m.Now()
 	if !p.cfg.KnowDemand {
@@ -497,14 +499,14 @@ func (p *Policy) Key(t *sim.Task) float64 {
 		return d - t.ServedWork(now)
 	}
 	switch p.cfg.Estimate {
+	case EstimateProcessorSeconds:
+		return d - t.AcquiredWork(now)
 	case EstimateClamped:
 		return max(0, d-t.AcquiredWork(now))
-	case EstimateWorkingTime:
-		return d - float64(t.WorkDone(now))
 	case EstimateDemand:
 		return d
 	}
-	return d - t.AcquiredWork(now)
+	return d - float64(t.WorkDone(now))
 }
 
 // byKey sorts ts by key, ties by arrival.

@@ -107,17 +107,18 @@ func TestConfig_ScanInterval(t *testing.T) {
 
 // TestPreemptDemand checks LSF-PREEMPT's two readings of criterion (2)
 // with demand knowledge on 8 processors (f = 0): R (D 8000, 1000 s on 8)
-// runs from 0; P (D 6000) arrives at 500, when R's remaining demand is
-// 4000. Compared with remaining demands, 6000 is not below 0.9 x 4000 and
-// P waits for R (starts at 1000); compared with whole demands, 6000 is
-// below 0.9 x 8000 and P preempts R at 500.
+// runs from 0; P (D 7000) arrives at 500, when R's remaining demand is
+// estimated as 8000 − 500 = 7500 (D minus the seconds worked, the
+// default). Compared with remaining demands, 7000 is not below 0.9 x 7500
+// = 6750 and P waits for R (starts at 1000); compared with whole demands,
+// 7000 is below 0.9 x 8000 = 7200 and P preempts R at 500.
 func TestPreemptDemand(t *testing.T) {
 	mk := func(id int64, submit sim.Time, d float64) sim.Job {
 		rt := sim.Time(d / 8)
 		return sim.Job{ID: id, Submit: submit, Runtime: rt, Estimate: rt, Procs: 8,
 			Elastic: &sim.Elastic{Work: d, SeqFrac: 0, Min: 8, Max: 8, Unit: 8, Tagged: true}}
 	}
-	jobs := []sim.Job{mk(1, 0, 8000), mk(2, 500, 6000)}
+	jobs := []sim.Job{mk(1, 0, 8000), mk(2, 500, 7000)}
 	for _, tc := range []struct {
 		reading lsf.PreemptDemand
 		start   sim.Time
