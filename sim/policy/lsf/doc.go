@@ -210,6 +210,18 @@
 // 10-20 s give 812-869 s (REPRODUCING.md measures it over the whole
 // scorecard).
 //
+// The whole-machine starts are what §5's rules give ("processors in the
+// selected row available for pending jobs are distributed as before"),
+// and PREEMPT-AD's lead over the malleable disciplines does not come from
+// them: with the jobs a plan starts held at their minimum (temporary code,
+// table3's 30 workloads) its mean MRT is 772, 667, 772 and 634 s (none,
+// demand, speedup, both), at most their desired size 670, 598, 670 and
+// 568 s, against MALL-AD's 781, 763, 797 and 719 s. The lead comes from
+// the cost of a preemption: a suspension is free and protects for
+// MinRun 60 s, a checkpoint idles the processors CheckpointCost 60 s and
+// protects for 600 s; lsf-mall-ad with checkpoint_cost 0 and min_run 60
+// takes 486, 447, 483 and 447 s.
+//
 // # Migratable and malleable preemption
 //
 // Preemption is a checkpoint ([sim.Machine.Checkpoint]): the processors are
