@@ -65,6 +65,14 @@ func (c paramCol) dataType() arrow.DataType {
 // paramColumns returns the parameter columns of a sweep, sorted by name,
 // with kinds from the policy registry.
 func paramColumns(tasks []sweep.Task) []paramCol {
+	// An elided parameter (policy.Param.Elide) has a column only when a
+	// task sets it to another value than its default.
+	set := map[string]bool{}
+	for i := range tasks {
+		for k := range tasks[i].Params {
+			set[k] = true
+		}
+	}
 	kinds := map[string]paramCol{}
 	for i := range tasks {
 		e, err := policy.Lookup(tasks[i].Policy)
@@ -72,6 +80,9 @@ func paramColumns(tasks []sweep.Task) []paramCol {
 			continue
 		}
 		for _, p := range e.Params {
+			if p.Elide && !set[p.Name] {
+				continue
+			}
 			c, ok := kinds[p.Name]
 			switch {
 			case !ok:

@@ -82,7 +82,7 @@ func TestParse_Errors(t *testing.T) {
 		{"MissingPolicyName", strings.Replace(ok, "  - name: easy", "  - label: x", 1), "policies[0].name: required", sweep.ErrRequired},
 		{"PolicyUnknownKey", ok + "    parms: {}\n", "policies[0].parms: unknown key", sweep.ErrUnknownKey},
 		{"UnknownParam", ok + "    params: {suspension_factor: 2}\n",
-			`policies[0].params.suspension_factor: unknown parameter of policy "easy" (valid: none)`, policy.ErrUnknownParam},
+			`policies[0].params.suspension_factor: unknown parameter of policy "easy" (valid: order, backfill_order)`, policy.ErrUnknownParam},
 		{"ParamBelowMin", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {suspension_factor: [1.5, 0.5]}\n",
 			"policies[0].params.suspension_factor[1]: must be >= 1, got 0.5", policy.ErrBadParam},
 		{"ParamScalarBelowMin", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {suspension_factor: 0.5}\n",

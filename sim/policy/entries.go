@@ -14,13 +14,30 @@ import (
 var entries = []Entry{
 	{
 		Name: "fcfs", Family: "backfill",
-		Doc:   "first come first served, no backfilling",
-		Build: func(Values, Env) (sim.Policy, error) { return backfill.NewFCFS(), nil },
+		Doc:    "first come first served, no backfilling (order: the queue order; the first waiting job in it that does not fit blocks the rest)",
+		Params: []Param{orderParam()},
+		Build: func(v Values, _ Env) (sim.Policy, error) {
+			p := backfill.NewFCFS()
+			var err error
+			p.Rank, err = rankOf(v)
+			return p, err
+		},
 	},
 	{
 		Name: "easy", Family: "backfill",
-		Doc:   "aggressive (EASY) backfilling: a reservation for the head job only",
-		Build: func(Values, Env) (sim.Policy, error) { return backfill.NewEASY(), nil },
+		Doc: "aggressive (EASY) backfilling: a reservation for the head job only",
+		Params: []Param{
+			orderParam(),
+			{Name: "backfill_order", Kind: String, Default: "queue", Choices: []string{"queue", "sjf"}, Elide: true,
+				Doc: "order in which the jobs behind the head are tried for backfilling: queue (the queue order) or sjf (shortest estimate first: EASY-SJBF)"},
+		},
+		Build: func(v Values, _ Env) (sim.Policy, error) {
+			p := backfill.NewEASY()
+			var err error
+			p.Rank, err = rankOf(v)
+			p.BackfillSJF = v.StringOr("backfill_order", "queue") == "sjf"
+			return p, err
+		},
 	},
 	{
 		Name: "conservative", Family: "backfill",
@@ -28,6 +45,13 @@ var entries = []Entry{
 		Params: []Param{
 			{Name: "compress", Kind: String, Default: backfill.StartOrder.String(), Choices: backfill.OrderNames(),
 				Doc: "order in which compression re-places reservations: start_order (by reservation start, as Kettimuthu et al. 2005) or queue_order (by arrival, as Mu'alem & Feitelson 2001)"},
+			orderParam(),
+		},
+		Validate: func(v Values) error {
+			if v.String("order") != backfill.RankFCFS.String() && v.String("compress") != backfill.StartOrder.String() {
+				return &ParamError{Param: "compress", Msg: fmt.Sprintf("%s cannot be combined with order %s, which sets the compression order", v.String("compress"), v.String("order"))}
+			}
+			return nil
 		},
 		Build: func(v Values, _ Env) (sim.Policy, error) {
 			c := backfill.NewConservative()
@@ -36,7 +60,8 @@ var entries = []Entry{
 				return nil, err
 			}
 			c.Order = o
-			return c, nil
+			c.Rank, err = rankOf(v)
+			return c, err
 		},
 	},
 	{
@@ -213,4 +238,15 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// orderParam is the queue order parameter of fcfs, easy and conservative.
+func orderParam() Param {
+	return Param{Name: "order", Kind: String, Default: backfill.RankFCFS.String(), Choices: backfill.RankNames(), Elide: true,
+		Doc: "queue order: fcfs (arrival), sjf, ljf (estimate), saf, laf (estimate x processors), wfp3, unicep (Tang et al. 2009), f1 (Carastan-Santos & de Camargo 2017), xfactor; ties by arrival; under conservative, the order of compression"}
+}
+
+// rankOf returns the order parameter's rank (fcfs when elided).
+func rankOf(v Values) (backfill.Rank, error) {
+	return backfill.ParseRank(v.StringOr("order", backfill.RankFCFS.String()))
 }

@@ -51,6 +51,12 @@ type Param struct {
 	// Choices are the values a String parameter accepts.
 	Choices []string
 	Doc     string
+	// Elide leaves the parameter out of the validated [Values] when it
+	// has its default value (set or not), so that a parameter added to a
+	// policy after outputs were recorded keeps the tasks that do not use
+	// it (their identity, their params text and columns) as they were.
+	// Build reads it with [Values.StringOr] and the like.
+	Elide bool
 }
 
 // Values are a policy's parameter values after validation, defaults
@@ -207,6 +213,11 @@ func (e *Entry) Check(raw map[string]any) (Values, error) {
 			return nil, err
 		}
 	}
+	for _, p := range e.Params {
+		if p.Elide && v[p.Name] == p.Default {
+			delete(v, p.Name)
+		}
+	}
 	return v, nil
 }
 
@@ -301,6 +312,15 @@ func New(name string, raw map[string]any, env Env) (sim.Policy, error) {
 		return nil, fmt.Errorf("policy %s: %w", name, err)
 	}
 	return e.Build(v, env)
+}
+
+// StringOr returns a String parameter, or def when it is not in v (an
+// elided parameter at its default, see [Param.Elide]).
+func (v Values) StringOr(name, def string) string {
+	if s, ok := v[name].(string); ok {
+		return s
+	}
+	return def
 }
 
 // Canonical returns v as sorted name=value text, for display and hashing.

@@ -50,6 +50,9 @@ func ParseOrder(name string) (Order, error) {
 type Conservative struct {
 	// Order is the compression order (default [StartOrder]).
 	Order Order
+	// Rank, when not [RankFCFS], is the compression order instead: the
+	// waiting jobs are re-placed in the rank's order at that instant.
+	Rank Rank
 
 	// Shape, when set, is called for every arriving job before it is
 	// placed, with the profile of running jobs and reservations
@@ -69,7 +72,8 @@ type Conservative struct {
 	byArrival []*planned
 	started   int // started jobs in byArrival
 
-	moved []*planned // scratch: the jobs a compression moved
+	moved []*planned   // scratch: the jobs a compression moved
+	rbuf  []rankedPlan // scratch: the waiting jobs in the rank's order
 
 	comp sim.Compaction // releases since the last compression
 	full bool           // compress with Profile.Compress (tests compare)
@@ -135,7 +139,9 @@ func (p *Conservative) Finish(t *sim.Task) {
 	p.prof.Advance(now)
 	if end := t.FirstStart + t.Estimate; end > now {
 		p.m.Check(p.prof.Release(now, end-now, t.Procs))
-		p.comp.Released(now, end-now, t.Procs)
+		if p.Rank == RankFCFS {
+			p.comp.Released(now, end-now, t.Procs)
+		}
 		p.compress = true
 	}
 }
@@ -151,6 +157,10 @@ func (p *Conservative) compact() {
 		return
 	}
 	p.compress = false
+	if p.Rank != RankFCFS {
+		p.compactRanked()
+		return
+	}
 	r, n := func(i int) *sim.Reservation { return &p.q[i].r }, len(p.q)
 	if p.Order == QueueOrder {
 		// Visit the jobs by arrival; those that started have their
@@ -174,6 +184,35 @@ func (p *Conservative) compact() {
 		// searches, which cost more than the pass (measured).
 		p.resort()
 	}
+}
+
+// compactRanked compresses the schedule re-placing the waiting jobs in
+// the rank's order at now (ties by arrival), each at the earliest time it
+// fits in the profile as it is then ([sim.Profile.Compress]).
+func (p *Conservative) compactRanked() {
+	now := p.m.Now()
+	buf := p.rbuf[:0]
+	for _, e := range p.q {
+		buf = append(buf, rankedPlan{p.Rank.Key(e.t, now), e})
+	}
+	slices.SortFunc(buf, func(a, b rankedPlan) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.e.t.Index, b.e.t.Index)
+	})
+	r := func(i int) *sim.Reservation { return &buf[i].e.r }
+	if p.prof.Compress(now, len(buf), r) {
+		p.resort()
+	}
+	clear(buf)
+	p.rbuf = buf[:0]
+}
+
+// rankedPlan is a waiting job and its rank's key.
+type rankedPlan struct {
+	key float64
+	e   *planned
 }
 
 // resortMoved is resort in start order, given the places in q of the

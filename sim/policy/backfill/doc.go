@@ -1,7 +1,8 @@
 // Package backfill holds the non-preemptive space-sharing policies: FCFS,
 // EASY (aggressive) backfilling and conservative backfilling.
 //
-// All three keep the waiting jobs in arrival order and plan with the jobs'
+// By default all three keep the waiting jobs in arrival order (see Queue
+// orders below for the others) and plan with the jobs'
 // estimates through a [sim.Profile]. They require estimate >= runtime for
 // every job (the workload package guarantees it: the trace model takes
 // max(requested time, runtime)); with that, no reservation is ever broken.
@@ -48,6 +49,52 @@
 //     the compress-order scenario in the policy package's testdata). With
 //     accurate estimates no job ends early and the two orders give the
 //     same schedule.
+//
+// # Queue orders
+//
+// The parameter order (a [Rank]) sets the order of the waiting queue for
+// all three policies; the default, fcfs, is arrival order and gives the
+// schedules described above. Each order is a key computed by one small
+// function in rank.go; the queue is in increasing key, ties by arrival.
+// With e the job's estimate, n its processors, s its submit time and
+// w = now - s its wait so far:
+//
+//	fcfs     s                                  arrival
+//	sjf      e                                  shortest job first
+//	ljf      -e                                 longest job first
+//	saf      e*n                                smallest area first
+//	laf      -e*n                               largest area first
+//	wfp3     -(w/e)^3 * n                       Tang et al. 2009
+//	unicep   -w / (log2(n) * e)                 Tang et al. 2009 (UNICEF)
+//	f1       log10(e)*n + 870*log10(s)          Carastan-Santos & de Camargo 2017
+//	xfactor  -(w + e) / e                       highest expansion factor first
+//
+// Two choices where a formula is undefined: unicep takes log2(n) as 1
+// for n = 1 (a serial job ranks as a two-processor one instead of
+// dividing by zero), and f1 takes s as 1 when it is below 1 (the first
+// second of a trace). wfp3, unicep and xfactor change as jobs wait: the
+// queue is sorted again at every scheduling instant (O(q log q) for q
+// waiting jobs); the others keep the queue sorted as jobs arrive.
+//
+//   - FCFS starts jobs in the order while the first one fits.
+//   - EASY starts jobs in the order while they fit and reserves for the
+//     first that does not; the parameter backfill_order says in which
+//     order the jobs behind it are tried: queue (the order) or sjf
+//     (shortest estimate first, ties by arrival: EASY-SJBF, as in
+//     Srinivasan et al. 2002 and pyss). Under an order other than fcfs
+//     the head's reservation is not promised (recorded with
+//     [sim.Machine.Promise]): a job arriving later, or one whose key
+//     grows, may take the head's place and push its start back, so it
+//     is not a guarantee. The reservation is recomputed at every
+//     scheduling instant.
+//   - Conservative gives each job its reservation at arrival whatever
+//     the order (reservations are guarantees and are never delayed); the
+//     order is the order of compression: when a job ends early, the
+//     waiting jobs are re-placed one at a time in the order at that
+//     instant, each at the earliest time it fits (with every reservation
+//     re-placed, [sim.Profile.Compress]; the compress parameter must
+//     then keep its default). With accurate estimates no job ends early,
+//     so conservative's schedule does not depend on the order.
 package backfill
 
 import (

@@ -8,6 +8,14 @@ import (
 // EASY is aggressive backfilling with one reservation, for the first
 // waiting job that does not fit.
 type EASY struct {
+	// Rank is the queue order (default [RankFCFS], arrival): the head job
+	// is the first in it that does not fit.
+	Rank Rank
+	// BackfillSJF makes the backfill pass try the jobs behind the head in
+	// order of increasing estimate (ties by arrival), EASY-SJBF, instead
+	// of in queue order.
+	BackfillSJF bool
+
 	m    *sim.Machine
 	idx  waitindex.Index // the waiting jobs
 	head int             // no job before this arrival index is waiting
@@ -15,7 +23,12 @@ type EASY struct {
 	// plain makes Schedule scan the waiting jobs in a list, the reference
 	// the tests compare with.
 	plain bool
-	q     queue // the waiting jobs, with plain
+	// list keeps the waiting jobs in q (plain, or a rank or backfill
+	// order other than the default).
+	list bool
+	q    queue // the waiting jobs, with list
+	rk   ranker
+	cand []*sim.Task // scratch: the backfill candidates in SJF order
 }
 
 var _ sim.Policy = (*EASY)(nil)
@@ -28,14 +41,22 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
 	p.q, p.head = nil, 0
-	p.idx.Reset(m.NumTasks())
+	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF
+	p.rk.r = p.Rank
+	if !p.list {
+		p.idx.Reset(m.NumTasks())
+	}
 	return checkEstimates(m)
 }
 
 // Arrive implements [sim.Policy].
 func (p *EASY) Arrive(t *sim.Task) {
-	if p.plain {
-		p.q = append(p.q, t)
+	if p.list {
+		if p.Rank == RankFCFS {
+			p.q = append(p.q, t)
+		} else {
+			p.q = p.rk.insert(p.q, t, p.m.Now())
+		}
 		return
 	}
 	p.idx.Add(t)
@@ -58,7 +79,7 @@ func (p *EASY) start(t *sim.Task) bool {
 		return false
 	}
 	p.m.Check(p.prof.Reserve(p.m.Now(), t.Estimate, t.Procs))
-	if !p.plain {
+	if !p.list {
 		p.idx.Remove(t)
 	}
 	return true
@@ -76,6 +97,10 @@ func (p *EASY) start(t *sim.Task) bool {
 func (p *EASY) Schedule() {
 	if p.plain {
 		p.schedulePlain()
+		return
+	}
+	if p.list {
+		p.scheduleRanked()
 		return
 	}
 	now := p.m.Now()
@@ -169,6 +194,66 @@ func (p *EASY) schedulePlain() {
 			}
 		}
 	}
+	p.m.Check(p.prof.Release(shadow, head.Estimate, head.Procs))
+	if started {
+		p.q = p.q.removeStarted()
+	}
+}
+
+// scheduleRanked is schedulePlain with the queue in the rank's order
+// (sorted again at this instant for a dynamic rank) and, with
+// BackfillSJF, the candidates behind the head tried shortest first. The
+// head's reservation is promised only in arrival order: under another
+// order a job that arrives later, or whose key grows, may take the head's
+// place, so the reservation is not a guarantee.
+func (p *EASY) scheduleRanked() {
+	now := p.m.Now()
+	p.prof.Advance(now)
+	p.rk.sort(p.q, now)
+	i := 0
+	for i < len(p.q) && p.q[i].Procs <= p.m.Free() && p.start(p.q[i]) {
+		i++
+	}
+	n := copy(p.q, p.q[i:])
+	clear(p.q[n:])
+	p.q = p.q[:n]
+	if len(p.q) == 0 {
+		return
+	}
+	head := p.q[0]
+	shadow := p.prof.EarliestStart(now, head.Procs, head.Estimate)
+	if p.Rank == RankFCFS {
+		p.m.Promise(head, shadow)
+	}
+	if len(p.q) == 1 {
+		return
+	}
+	p.m.Check(p.prof.Reserve(shadow, head.Estimate, head.Procs))
+	cands := p.q[1:]
+	if p.BackfillSJF {
+		p.cand = append(p.cand[:0], cands...)
+		p.rk.sortBy(p.cand, now, RankSJF)
+		cands = p.cand
+	}
+	// As in schedulePlain.
+	started := false
+	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
+	for _, t := range cands {
+		free := p.m.Free()
+		if free == 0 {
+			break
+		}
+		long := now+t.Estimate > shadow
+		if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
+			started = true
+			freeNow -= t.Procs
+			if long {
+				atShadow -= t.Procs
+			}
+		}
+	}
+	clear(p.cand)
+	p.cand = p.cand[:0]
 	p.m.Check(p.prof.Release(shadow, head.Estimate, head.Procs))
 	if started {
 		p.q = p.q.removeStarted()

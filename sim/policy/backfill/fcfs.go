@@ -2,10 +2,15 @@ package backfill
 
 import "github.com/schedfarm/schedfarm/sim"
 
-// FCFS is first come, first served without backfilling.
+// FCFS starts waiting jobs in queue order while the first one fits,
+// without backfilling: first come, first served in the default order.
 type FCFS struct {
-	m *sim.Machine
-	q queue
+	// Rank is the queue order (default [RankFCFS], arrival).
+	Rank Rank
+
+	m  *sim.Machine
+	q  queue
+	rk ranker
 }
 
 var _ sim.Policy = (*FCFS)(nil)
@@ -14,10 +19,16 @@ var _ sim.Policy = (*FCFS)(nil)
 func NewFCFS() *FCFS { return &FCFS{} }
 
 // Init implements [sim.Policy].
-func (p *FCFS) Init(m *sim.Machine) error { p.m = m; return nil }
+func (p *FCFS) Init(m *sim.Machine) error { p.m = m; p.rk.r = p.Rank; return nil }
 
 // Arrive implements [sim.Policy].
-func (p *FCFS) Arrive(t *sim.Task) { p.q = append(p.q, t) }
+func (p *FCFS) Arrive(t *sim.Task) {
+	if p.Rank == RankFCFS {
+		p.q = append(p.q, t)
+		return
+	}
+	p.q = p.rk.insert(p.q, t, p.m.Now())
+}
 
 // Finish implements [sim.Policy].
 func (p *FCFS) Finish(*sim.Task) {}
@@ -27,6 +38,7 @@ func (p *FCFS) Timer(int) {}
 
 // Schedule starts waiting jobs in order while the first one fits.
 func (p *FCFS) Schedule() {
+	p.rk.sort(p.q, p.m.Now())
 	i := 0
 	for i < len(p.q) && p.q[i].Procs <= p.m.Free() {
 		if p.m.Start(p.q[i]) != nil {

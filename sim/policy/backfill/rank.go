@@ -1,0 +1,173 @@
+package backfill
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// Rank is the order of the waiting queue: the parameter order of fcfs,
+// easy and conservative (see the package doc for each one's formula and
+// source). Every rank sorts by a key, smallest first, ties by arrival.
+type Rank uint8
+
+// Queue orders.
+const (
+	RankFCFS    Rank = iota // arrival (the default)
+	RankSJF                 // shortest estimate first
+	RankLJF                 // longest estimate first
+	RankSAF                 // smallest area (estimate x processors) first
+	RankLAF                 // largest area first
+	RankWFP3                // Tang et al. 2009
+	RankUNICEP              // Tang et al. 2009
+	RankF1                  // Carastan-Santos & de Camargo 2017
+	RankXFactor             // highest expansion factor first
+)
+
+// rankNames are the ranks' names, as specs spell them.
+var rankNames = [...]string{
+	RankFCFS: "fcfs", RankSJF: "sjf", RankLJF: "ljf", RankSAF: "saf", RankLAF: "laf",
+	RankWFP3: "wfp3", RankUNICEP: "unicep", RankF1: "f1", RankXFactor: "xfactor",
+}
+
+// rankKeys are the ranks' keys: a job with a smaller key goes first. now is
+// the scheduling instant (the dynamic ranks use the job's wait).
+var rankKeys = [...]func(t *sim.Task, now sim.Time) float64{
+	RankFCFS:    keyFCFS,
+	RankSJF:     keySJF,
+	RankLJF:     keyLJF,
+	RankSAF:     keySAF,
+	RankLAF:     keyLAF,
+	RankWFP3:    keyWFP3,
+	RankUNICEP:  keyUNICEP,
+	RankF1:      keyF1,
+	RankXFactor: keyXFactor,
+}
+
+// keyFCFS: the submit time (arrival order).
+func keyFCFS(t *sim.Task, _ sim.Time) float64 { return float64(t.Submit) }
+
+// keySJF: the estimate e.
+func keySJF(t *sim.Task, _ sim.Time) float64 { return float64(t.Estimate) }
+
+// keyLJF: -e.
+func keyLJF(t *sim.Task, _ sim.Time) float64 { return -float64(t.Estimate) }
+
+// keySAF: the area e*n.
+func keySAF(t *sim.Task, _ sim.Time) float64 { return float64(t.Estimate) * float64(t.Procs) }
+
+// keyLAF: -e*n.
+func keyLAF(t *sim.Task, _ sim.Time) float64 { return -float64(t.Estimate) * float64(t.Procs) }
+
+// keyWFP3: -(w/e)^3 * n, w the wait so far.
+func keyWFP3(t *sim.Task, now sim.Time) float64 {
+	r := float64(now-t.Submit) / float64(t.Estimate)
+	return -r * r * r * float64(t.Procs)
+}
+
+// keyUNICEP: -w / (log2(n) * e), log2(n) taken as 1 for n = 1.
+func keyUNICEP(t *sim.Task, now sim.Time) float64 {
+	return -float64(now-t.Submit) / (math.Log2(float64(max(t.Procs, 2))) * float64(t.Estimate))
+}
+
+// keyF1: log10(e) * n + 870 * log10(s), s the submit time taken as 1 when
+// below 1.
+func keyF1(t *sim.Task, _ sim.Time) float64 {
+	return math.Log10(float64(t.Estimate))*float64(t.Procs) + 870*math.Log10(float64(max(t.Submit, 1)))
+}
+
+// keyXFactor: -(w + e) / e.
+func keyXFactor(t *sim.Task, now sim.Time) float64 {
+	return -float64(now-t.Submit+t.Estimate) / float64(t.Estimate)
+}
+
+// RankNames returns the names of the queue orders, default first.
+func RankNames() []string { return rankNames[:] }
+
+// String returns the rank's name ("fcfs", "sjf", ...).
+func (r Rank) String() string {
+	if int(r) < len(rankNames) {
+		return rankNames[r]
+	}
+	return fmt.Sprintf("Rank(%d)", r)
+}
+
+// ParseRank returns the queue order called name.
+func ParseRank(name string) (Rank, error) {
+	for i, n := range rankNames {
+		if n == name {
+			return Rank(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown queue order %q (valid: %v)", name, rankNames)
+}
+
+// Dynamic reports whether the rank's key changes as jobs wait (wfp3,
+// unicep, xfactor): the queue is then sorted again at every scheduling
+// instant.
+func (r Rank) Dynamic() bool { return r == RankWFP3 || r == RankUNICEP || r == RankXFactor }
+
+// Key returns the job's key at now: the queue is in increasing key,
+// ties by arrival.
+func (r Rank) Key(t *sim.Task, now sim.Time) float64 { return rankKeys[r](t, now) }
+
+// ranked is a job and its key.
+type ranked struct {
+	key float64
+	t   *sim.Task
+}
+
+// ranker keeps a list of waiting jobs in a rank's order.
+type ranker struct {
+	r   Rank
+	buf []ranked // scratch for sorting
+}
+
+// compare orders a and b by key at now, ties by arrival.
+func (k *ranker) compare(a, b *sim.Task, now sim.Time) int {
+	if c := cmp.Compare(k.r.Key(a, now), k.r.Key(b, now)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Index, b.Index)
+}
+
+// insert adds t to q, kept in order when the rank is static (a dynamic
+// rank's queue is sorted at each instant by sort).
+func (k *ranker) insert(q []*sim.Task, t *sim.Task, now sim.Time) []*sim.Task {
+	if k.r.Dynamic() {
+		return append(q, t)
+	}
+	i, _ := slices.BinarySearchFunc(q, t, func(a, b *sim.Task) int { return k.compare(a, b, now) })
+	return slices.Insert(q, i, t)
+}
+
+// sort puts q in order at now: a dynamic rank's keys are computed once
+// per job and instant. A static rank's q is already in order.
+func (k *ranker) sort(q []*sim.Task, now sim.Time) {
+	if !k.r.Dynamic() {
+		return
+	}
+	k.sortBy(q, now, k.r)
+}
+
+// sortBy sorts q by r's keys at now, ties by arrival.
+func (k *ranker) sortBy(q []*sim.Task, now sim.Time, r Rank) {
+	buf := k.buf[:0]
+	for _, t := range q {
+		buf = append(buf, ranked{r.Key(t, now), t})
+	}
+	slices.SortFunc(buf, func(a, b ranked) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.t.Index, b.t.Index)
+	})
+	for i := range buf {
+		q[i] = buf[i].t
+	}
+	clear(buf)
+	k.buf = buf[:0]
+}
