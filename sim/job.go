@@ -25,6 +25,37 @@ type Job struct {
 	// Estimate are the trace's values until a policy picks the size with
 	// [Machine.Mold]. Rigid jobs have none.
 	Mold *Moldable
+	// Info is what the trace says of the job besides its size and times
+	// (SWF fields 11-18). Policies that group jobs by user (fair-share,
+	// runtime predictions) read it.
+	Info JobInfo
+}
+
+// JobInfo holds a job's fields 11-18 of the Standard Workload Format, -1
+// where the trace does not know the value. A job read from a trace has
+// them as the trace gives them; a job made otherwise (by hand, by a
+// generator) has the zero value unless its maker sets it, which reads as
+// user 0, group 0 and so on, [UnknownInfo] when it sets none.
+type JobInfo struct {
+	// Status is field 11: 1 completed, 0 failed, 5 cancelled, 2-4 the
+	// parts of a checkpointed job.
+	Status int32
+	// User and Group are fields 12 and 13, natural numbers.
+	User, Group int32
+	// Executable is field 14: the application's number.
+	Executable int32
+	// Queue and Partition are fields 15 and 16 (queue 0 is interactive).
+	Queue, Partition int32
+	// Preceding is field 17: the job this one waited for.
+	Preceding int64
+	// ThinkTime is field 18: seconds from the end of the preceding job
+	// to this one's submission.
+	ThinkTime Time
+}
+
+// UnknownInfo returns a JobInfo with every field unknown (-1).
+func UnknownInfo() JobInfo {
+	return JobInfo{Status: -1, User: -1, Group: -1, Executable: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1}
 }
 
 // Original reports whether the job is not a copy of another (Origin is

@@ -19,19 +19,25 @@
 // exactly 18 whitespace-separated numeric fields, -1 meaning unknown.
 // Fields may be integers or decimals ("3.5"); exponents are not accepted,
 // and absolute values must not exceed [MaxValue]. Decimal times (submit,
-// wait, runtime, requested time) are rounded up to whole seconds; job ids,
-// processor counts and statuses must be whole numbers.
+// wait, runtime, requested time, think time) are rounded up to whole
+// seconds; job ids, processor counts, statuses and the numbers of fields
+// 12-17 must be whole numbers.
 //
 // # Fields used
 //
-//	1 job id (unique, >= 0)         5 allocated procs    11 status
-//	2 submit time (>= 0)            8 requested procs
-//	3 wait time                     9 requested time
-//	4 runtime
+//	1 job id (unique, >= 0)         5 allocated procs    11 status (-1, 0..5)
+//	2 submit time (>= 0)            8 requested procs    12 user, 13 group
+//	3 wait time                     9 requested time     14 executable
+//	4 runtime                                            15 queue, 16 partition
+//	                                                     17 preceding job
+//	                                                     18 think time
 //
 // A job's size is field 8 if it is positive, else field 5. Its trace
-// estimate is field 9 if it is positive. The other fields are checked to be
-// numbers and otherwise ignored.
+// estimate is field 9 if it is positive. Fields 11-18 are each -1
+// (unknown) or a value the format allows (a status of 0..5, numbers and
+// the think time >= 0, fields 12-16 below 2^31); they reach the job as
+// [sim.Job.Info], for policies that group jobs by user. Fields 6, 7 and
+// 10 are checked to be numbers and otherwise ignored.
 //
 // # Machine size and dropped jobs
 //

@@ -12,8 +12,8 @@ var (
 	ErrFieldCount = errors.New("wrong number of fields")
 	// ErrNotNumber means a field is not a decimal number.
 	ErrNotNumber = errors.New("not a number")
-	// ErrNotInteger means a job id, processor count or status has a
-	// fractional part.
+	// ErrNotInteger means a job id, processor count, status or one of
+	// the numbers of fields 12-17 has a fractional part.
 	ErrNotInteger = errors.New("not an integer")
 	// ErrRange means a field's absolute value exceeds [MaxValue].
 	ErrRange = errors.New("out of range")
@@ -41,6 +41,12 @@ var (
 	// ErrCRLineEndings means the lines end with a bare carriage return
 	// (classic Mac OS line endings), which the reader does not accept.
 	ErrCRLineEndings = errors.New("the file has CR line endings (carriage return without line feed); convert them to LF, for example with tr '\\r' '\\n'")
+	// ErrBelowUnknown means one of fields 11-18 is below -1 (-1 is
+	// unknown; the format has no other negative value).
+	ErrBelowUnknown = errors.New("below -1 (unknown, the only negative value)")
+	// ErrBadStatus means a job status (field 11) is not one the format
+	// defines.
+	ErrBadStatus = errors.New("not a job status")
 	// ErrNegativeID means a job id (field 1) is below 0.
 	ErrNegativeID = errors.New("a negative job id")
 	// ErrInvalidOption means a caller-supplied option or argument is out of

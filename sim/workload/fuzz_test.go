@@ -28,6 +28,13 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("; MaxProcs: 2\n1 0 0 1.5 1 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n"), 0)
 	f.Add([]byte("; MaxNodes: -1\n; MaxProcs: x\n7 3 0 1 1 -1 -1 -1 9 -1 1 -1 -1 -1 -1 -1 -1 -1"), 3)
 	f.Add(testkit.Compress(f, []byte("; A: b\n;  c\n1 0 0 10 1 -1 -1 -1 5 -1 1 -1 -1 -1 -1 -1 -1 -1\r\n")), 1)
+	// Fields 11-18: every allowed value, and bad ones (status 6, a group
+	// below -1, a fractional user, a queue above 2^31-1).
+	f.Add([]byte("; MaxProcs: 2\n1 0 0 10 1 -1 -1 2 -1 -1 5 0 7 9 0 3 1 12.5\n2 1 0 10 1 -1 -1 2 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"), 0)
+	f.Add([]byte("; MaxProcs: 2\n1 0 0 10 1 -1 -1 2 -1 -1 6 1 1 1 1 1 -1 -1\n"), 0)
+	f.Add([]byte("; MaxProcs: 2\n1 0 0 10 1 -1 -1 2 -1 -1 1 1 -2 1 1 1 -1 -1\n"), 0)
+	f.Add([]byte("; MaxProcs: 2\n1 0 0 10 1 -1 -1 2 -1 -1 1 1.5 1 1 1 1 -1 -1\n"), 0)
+	f.Add([]byte("; MaxProcs: 2\n1 0 0 10 1 -1 -1 2 -1 -1 1 1 1 1 2147483648 1 -1 -1\n"), 0)
 	// Hostile inputs, also kept in testdata/fuzz/FuzzParse: a gzip bomb,
 	// an endless line, a BOM, CR line endings.
 	f.Add(testkit.Bomb(f, 2*fuzzLimits.MaxBytes), 0)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,7 +41,17 @@ const (
 	fieldReqProcs   = 8
 	fieldReqTime    = 9
 	fieldStatus     = 11
+	fieldUser       = 12
+	fieldGroup      = 13
+	fieldExecutable = 14
+	fieldQueue      = 15
+	fieldPartition  = 16
+	fieldPreceding  = 17
+	fieldThinkTime  = 18
 )
+
+// maxStatus is the largest job status (field 11) the format defines.
+const maxStatus = 5
 
 // Read reads the SWF file at path, plain or gzipped, and drops the jobs
 // that cannot run (see the package documentation). procs is the machine
@@ -401,7 +412,8 @@ func (p *parser) job(n int, b []byte) error {
 		v, whole, err := parseNum(f)
 		if err == nil && !whole {
 			switch i + 1 {
-			case fieldID, fieldAllocProcs, fieldReqProcs, fieldStatus:
+			case fieldID, fieldAllocProcs, fieldReqProcs, fieldStatus, fieldUser, fieldGroup,
+				fieldExecutable, fieldQueue, fieldPartition, fieldPreceding:
 				err = ErrNotInteger
 			}
 		}
@@ -422,6 +434,9 @@ func (p *parser) job(n int, b []byte) error {
 	if err := p.checkID(n, id); err != nil {
 		return err
 	}
+	if err := p.checkInfo(n, &vals); err != nil {
+		return err
+	}
 	p.recs = append(p.recs, Record{
 		Line:       n,
 		ID:         id,
@@ -432,7 +447,38 @@ func (p *parser) job(n int, b []byte) error {
 		ReqProcs:   int(vals[fieldReqProcs-1]),
 		ReqTime:    sim.Time(vals[fieldReqTime-1]),
 		Status:     int(vals[fieldStatus-1]),
+		User:       int32(vals[fieldUser-1]),
+		Group:      int32(vals[fieldGroup-1]),
+		Executable: int32(vals[fieldExecutable-1]),
+		Queue:      int32(vals[fieldQueue-1]),
+		Partition:  int32(vals[fieldPartition-1]),
+		Preceding:  vals[fieldPreceding-1],
+		ThinkTime:  sim.Time(vals[fieldThinkTime-1]),
 	})
+	return nil
+}
+
+// checkInfo checks fields 11-18 of job line n: each is -1 (unknown) or a
+// value the format allows: a status of 0..5, numbers (user, group,
+// executable, queue, partition, preceding job) >= 0, the first five
+// below 2^31, and a think time >= 0.
+func (p *parser) checkInfo(n int, vals *[NumFields]int64) error {
+	for f := fieldStatus; f <= fieldThinkTime; f++ {
+		v := vals[f-1]
+		var err error
+		switch {
+		case v == -1:
+		case v < 0:
+			err = ErrBelowUnknown
+		case f == fieldStatus && v > maxStatus:
+			err = fmt.Errorf("%w (valid: -1, 0..%d)", ErrBadStatus, maxStatus)
+		case f >= fieldUser && f <= fieldPartition && v > math.MaxInt32:
+			err = fmt.Errorf("%w: above %d", ErrRange, math.MaxInt32)
+		}
+		if err != nil {
+			return &ParseError{File: p.file, Line: n, Field: f, Err: fmt.Errorf("%s is %w", quote(p.fields[f-1]), err)}
+		}
+	}
 	return nil
 }
 

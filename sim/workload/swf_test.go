@@ -15,10 +15,10 @@ import (
 
 // okRecords are the records of testdata/read/ok.swf.
 var okRecords = []Record{
-	{Line: 10, ID: 1, Submit: 0, Wait: 5, Runtime: 100, AllocProcs: 4, ReqProcs: -1, ReqTime: 200, Status: 1},
-	{Line: 11, ID: 2, Submit: 10, Wait: 0, Runtime: 50, AllocProcs: -1, ReqProcs: 2, ReqTime: 30, Status: 1},
-	{Line: 12, ID: 3, Submit: 5, Wait: 1, Runtime: 10, AllocProcs: 8, ReqProcs: -1, ReqTime: -1, Status: 0}, // 9.2 s rounded up
-	{Line: 13, ID: 4, Submit: 10, Wait: -1, Runtime: 7, AllocProcs: 1, ReqProcs: 1, ReqTime: 7, Status: 1},
+	{Line: 10, ID: 1, Submit: 0, Wait: 5, Runtime: 100, AllocProcs: 4, ReqProcs: -1, ReqTime: 200, Status: 1, User: 3, Group: 1, Executable: -1, Queue: 1, Partition: -1, Preceding: -1, ThinkTime: -1},
+	{Line: 11, ID: 2, Submit: 10, Wait: 0, Runtime: 50, AllocProcs: -1, ReqProcs: 2, ReqTime: 30, Status: 1, User: 3, Group: 1, Executable: -1, Queue: 1, Partition: -1, Preceding: -1, ThinkTime: -1},
+	{Line: 12, ID: 3, Submit: 5, Wait: 1, Runtime: 10, AllocProcs: 8, ReqProcs: -1, ReqTime: -1, Status: 0, User: 4, Group: 1, Executable: -1, Queue: 2, Partition: -1, Preceding: -1, ThinkTime: -1}, // 9.2 s rounded up
+	{Line: 13, ID: 4, Submit: 10, Wait: -1, Runtime: 7, AllocProcs: 1, ReqProcs: 1, ReqTime: 7, Status: 1, User: 4, Group: 1, Executable: -1, Queue: 2, Partition: -1, Preceding: -1, ThinkTime: -1},
 }
 
 func TestRead_OK(t *testing.T) {

@@ -42,7 +42,22 @@ type Record struct {
 	AllocProcs int      // field 5
 	ReqProcs   int      // field 8
 	ReqTime    sim.Time // field 9
-	Status     int      // field 11
+	Status     int      // field 11, -1 or 0..5
+	User       int32    // field 12, -1 or >= 0
+	Group      int32    // field 13, -1 or >= 0
+	Executable int32    // field 14, -1 or >= 0
+	Queue      int32    // field 15, -1 or >= 0
+	Partition  int32    // field 16, -1 or >= 0
+	Preceding  int64    // field 17, -1 or >= 0
+	ThinkTime  sim.Time // field 18, -1 or >= 0
+}
+
+// Info returns the record's fields 11-18 as a job carries them.
+func (r *Record) Info() sim.JobInfo {
+	return sim.JobInfo{
+		Status: int32(r.Status), User: r.User, Group: r.Group, Executable: r.Executable,
+		Queue: r.Queue, Partition: r.Partition, Preceding: r.Preceding, ThinkTime: r.ThinkTime,
+	}
 }
 
 // Procs returns the job's size: the requested processors if known, else the

@@ -174,6 +174,7 @@ func (t *Trace) build(opts Options) (*Workload, error) {
 			Runtime:  r.Runtime,
 			Estimate: opts.Estimates.estimate(r),
 			Procs:    r.Procs(),
+			Info:     r.Info(),
 		}
 	}
 

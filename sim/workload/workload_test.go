@@ -24,42 +24,42 @@ func TestTrace_Build(t *testing.T) {
 		{
 			name: "OK/TraceEstimates", // sorted by submit, ties in file order
 			expectedJobs: []sim.Job{
-				{ID: 1, Submit: 0, Runtime: 100, Estimate: 200, Procs: 4},
-				{ID: 3, Submit: 5, Runtime: 10, Estimate: 10, Procs: 8},
-				{ID: 2, Submit: 10, Runtime: 50, Estimate: 50, Procs: 2},
-				{ID: 4, Submit: 10, Runtime: 7, Estimate: 7, Procs: 1},
+				{ID: 1, Submit: 0, Runtime: 100, Estimate: 200, Procs: 4, Info: okInfo(1)},
+				{ID: 3, Submit: 5, Runtime: 10, Estimate: 10, Procs: 8, Info: okInfo(3)},
+				{ID: 2, Submit: 10, Runtime: 50, Estimate: 50, Procs: 2, Info: okInfo(2)},
+				{ID: 4, Submit: 10, Runtime: 7, Estimate: 7, Procs: 1, Info: okInfo(4)},
 			},
 		},
 		{
 			name:      "OK/AccurateEstimates",
 			givenOpts: Options{Estimates: EstimateAccurate, Procs: 8},
 			expectedJobs: []sim.Job{
-				{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 4},
-				{ID: 3, Submit: 5, Runtime: 10, Estimate: 10, Procs: 8},
-				{ID: 2, Submit: 10, Runtime: 50, Estimate: 50, Procs: 2},
-				{ID: 4, Submit: 10, Runtime: 7, Estimate: 7, Procs: 1},
+				{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 4, Info: okInfo(1)},
+				{ID: 3, Submit: 5, Runtime: 10, Estimate: 10, Procs: 8, Info: okInfo(3)},
+				{ID: 2, Submit: 10, Runtime: 50, Estimate: 50, Procs: 2, Info: okInfo(2)},
+				{ID: 4, Submit: 10, Runtime: 7, Estimate: 7, Procs: 1, Info: okInfo(4)},
 			},
 		},
 		{
 			name:      "OK/SubsetRebased",
 			givenOpts: Options{Skip: 1, Count: 2},
 			expectedJobs: []sim.Job{
-				{ID: 3, Submit: 0, Runtime: 10, Estimate: 10, Procs: 8},
-				{ID: 2, Submit: 5, Runtime: 50, Estimate: 50, Procs: 2},
+				{ID: 3, Submit: 0, Runtime: 10, Estimate: 10, Procs: 8, Info: okInfo(3)},
+				{ID: 2, Submit: 5, Runtime: 50, Estimate: 50, Procs: 2, Info: okInfo(2)},
 			},
 		},
 		{
 			name:      "OK/SkipRest",
 			givenOpts: Options{Skip: 3},
 			expectedJobs: []sim.Job{
-				{ID: 4, Submit: 0, Runtime: 7, Estimate: 7, Procs: 1},
+				{ID: 4, Submit: 0, Runtime: 7, Estimate: 7, Procs: 1, Info: okInfo(4)},
 			},
 		},
 		{
 			name:      "OK/LoadOneIsNone",
 			givenOpts: Options{Load: 1, LoadMode: LoadDuplicate, Count: 1},
 			expectedJobs: []sim.Job{
-				{ID: 1, Submit: 0, Runtime: 100, Estimate: 200, Procs: 4},
+				{ID: 1, Submit: 0, Runtime: 100, Estimate: 200, Procs: 4, Info: okInfo(1)},
 			},
 		},
 	}
@@ -292,4 +292,16 @@ func TestAnnotate(t *testing.T) {
 			t.Errorf("Annotate(%+v): err = %v, want ErrInvalidOption", m, err)
 		}
 	}
+}
+
+// okInfo returns the fields 11-18 of job id of testdata/read/ok.swf.
+func okInfo(id int) sim.JobInfo {
+	info := sim.JobInfo{Status: 1, User: 3, Group: 1, Executable: -1, Queue: 1, Partition: -1, Preceding: -1, ThinkTime: -1}
+	if id >= 3 {
+		info.User, info.Queue = 4, 2
+	}
+	if id == 3 {
+		info.Status = 0
+	}
+	return info
 }

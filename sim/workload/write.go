@@ -88,6 +88,20 @@ func recordField(r *Record, f int) int64 {
 		return int64(r.ReqTime)
 	case fieldStatus:
 		return int64(r.Status)
+	case fieldUser:
+		return int64(r.User)
+	case fieldGroup:
+		return int64(r.Group)
+	case fieldExecutable:
+		return int64(r.Executable)
+	case fieldQueue:
+		return int64(r.Queue)
+	case fieldPartition:
+		return int64(r.Partition)
+	case fieldPreceding:
+		return r.Preceding
+	case fieldThinkTime:
+		return int64(r.ThinkTime)
 	}
 	return -1
 }
