@@ -59,7 +59,7 @@ func TestParse_Errors(t *testing.T) {
 		{"SmallMachineDropsJobs", strings.Replace(ok, "count: 5", "count: 10\n    procs: 4", 1),
 			"workloads[0].count: skip 0 then 10 jobs: trace tiny has only 7 valid jobs on 4 processors", sweep.ErrValue},
 		{"Estimates", strings.Replace(ok, "count: 5", "estimates: [accurate, user]", 1),
-			`workloads[0].estimates[1]: unknown estimate model "user" (valid: trace, accurate)`, sweep.ErrValue},
+			`workloads[0].estimates[1]: unknown estimate model "user" (valid: trace, accurate, double, predicted)`, sweep.ErrValue},
 		{"LoadMode", strings.Replace(ok, "count: 5", "load_mode: scale", 1),
 			`workloads[0].load_mode: unknown load mode "scale" (valid: arrival, duplicate)`, sweep.ErrValue},
 		{"LoadRange", strings.Replace(ok, "count: 5", "load: [1, 0]", 1), "workloads[0].load[1]: must be in 0.01..100, got 0", sweep.ErrValue},
@@ -121,6 +121,8 @@ func TestParse_Errors(t *testing.T) {
 			"policies[0].params.xfactor_base: sequential is not one of est_work, work, estimate", policy.ErrBadParam},
 		{"MoldableOnRigid", strings.Replace(ok, "name: easy", "name: moldable-combined", 1),
 			"policies[0]: policy moldable-combined needs a moldable workload, but workloads[0] has no sigma and range_factor", sweep.ErrValue},
+		{"PredictedWithoutPredictions", strings.Replace(strings.Replace(ok, "count: 5", "estimates: [trace, predicted]", 1), "name: easy", "name: conservative", 1),
+			"policies[0]: policy conservative makes no runtime predictions, but workloads[0] has estimates: predicted", sweep.ErrValue},
 		{"TooManyTasks", strings.Replace(ok, "name: easy", "name: ss", 1) + "    params: {suspension_factor: [1,2,3,4,5,6,7,8,9,10], interval: [1,2,3,4,5,6,7,8,9,10], width_ratio: [1,2,3,4,5,6,7,8,9,10]}\nreplications: 101\n",
 			"the spec expands to more than 100000 tasks (1 workloads x 1000 policy settings x 101 replications)", sweep.ErrTooManyTasks},
 	}

@@ -129,6 +129,7 @@ type ppoint struct {
 	values      policy.Values
 	path        string
 	moldable    bool // the policy needs a moldable workload
+	predicts    bool // the policy can plan with runtime predictions
 }
 
 // expand checks every grid point and builds the tasks and trace list.
@@ -172,13 +173,16 @@ func (p *parser) expand() {
 				crossParamErrors(err, pa.path, paths, addOnce)
 				return
 			}
-			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable})
+			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable, predicts: pa.entry.Predicts})
 		})
 	}
 	for _, wp := range wps {
 		for _, pp := range pps {
 			if pp.moldable && !wp.w.Moldable() {
 				addOnce(pp.path, problem(ErrValue, "policy %s needs a moldable workload, but %s has no sigma and range_factor", pp.name, wp.path))
+			}
+			if !pp.predicts && wp.w.Estimates == workload.EstimatePredicted.String() {
+				addOnce(pp.path, problem(ErrValue, "policy %s makes no runtime predictions, but %s has estimates: predicted", pp.name, wp.path))
 			}
 		}
 	}

@@ -566,7 +566,7 @@ var workloadValueReaders = map[string]workloadValueReader{
 		return func(pt *point) { pt.w.Count = iv }
 	},
 	"estimates": func(p *parser, it item, ws *WorkloadSpec) func(*point) {
-		str, ok := enumValue(p, it, "estimate model", workload.ParseEstimateModel, workload.EstimateTrace, workload.EstimateAccurate)
+		str, ok := enumValue(p, it, "estimate model", workload.ParseEstimateModel, workload.EstimateTrace, workload.EstimateAccurate, workload.EstimateDouble, workload.EstimatePredicted)
 		if !ok {
 			return nil
 		}

@@ -95,7 +95,11 @@ func runSim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	pol, err := entry.Build(params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: task.Seed})
+	env := policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: task.Seed, Predict: wl.Estimates == workload.EstimatePredicted}
+	if err := entry.CheckEnv(env); err != nil {
+		return err
+	}
+	pol, err := entry.Build(params, env)
 	if err != nil {
 		return fmt.Errorf("policy %s: %w", entry.Name, err)
 	}

@@ -14,12 +14,14 @@ import (
 var entries = []Entry{
 	{
 		Name: "fcfs", Family: "backfill",
-		Doc:    "first come first served, no backfilling (order: the queue order; the first waiting job in it that does not fit blocks the rest)",
-		Params: []Param{orderParam()},
-		Build: func(v Values, _ Env) (sim.Policy, error) {
+		Doc:      "first come first served, no backfilling (order: the queue order; the first waiting job in it that does not fit blocks the rest)",
+		Params:   []Param{orderParam()},
+		Predicts: true,
+		Build: func(v Values, env Env) (sim.Policy, error) {
 			p := backfill.NewFCFS()
 			var err error
 			p.Rank, err = rankOf(v)
+			p.Predict = env.Predict
 			return p, err
 		},
 	},
@@ -31,11 +33,13 @@ var entries = []Entry{
 			{Name: "backfill_order", Kind: String, Default: "queue", Choices: []string{"queue", "sjf"}, Elide: true,
 				Doc: "order in which the jobs behind the head are tried for backfilling: queue (the queue order) or sjf (shortest estimate first: EASY-SJBF)"},
 		},
-		Build: func(v Values, _ Env) (sim.Policy, error) {
+		Predicts: true,
+		Build: func(v Values, env Env) (sim.Policy, error) {
 			p := backfill.NewEASY()
 			var err error
 			p.Rank, err = rankOf(v)
 			p.BackfillSJF = v.StringOr("backfill_order", "queue") == "sjf"
+			p.Predict = env.Predict
 			return p, err
 		},
 	},

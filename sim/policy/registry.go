@@ -25,6 +25,8 @@ var (
 	ErrUnknownParam = errors.New("unknown parameter")
 	// ErrBadParam: the value has the wrong type or is out of range.
 	ErrBadParam = errors.New("bad parameter value")
+	// ErrNoPredictions: the policy cannot plan with runtime predictions.
+	ErrNoPredictions = errors.New("makes no runtime predictions")
 )
 
 // Kind is the type of a parameter.
@@ -84,6 +86,11 @@ type Env struct {
 	Jobs []sim.Job
 	// Seed seeds any randomness of the policy.
 	Seed uint64
+	// Predict asks the policy to plan with runtime predictions it makes
+	// during the run instead of the jobs' estimates (the workload's
+	// estimate model is predicted); only a policy whose entry has
+	// Predicts accepts it.
+	Predict bool
 	// Deadlines, when not nil, gives requested deadlines by job ID for
 	// policies with deadlines (hand-made scenarios); nil lets them derive
 	// their own.
@@ -101,6 +108,9 @@ type Entry struct {
 	// before any run). Each problem is a [*ParamError] naming the
 	// parameter it is reported on; join several with errors.Join.
 	Validate func(v Values) error
+	// Predicts is true for a policy that can plan with runtime
+	// predictions ([Env.Predict]).
+	Predicts bool
 	// Moldable is true for a policy that picks job sizes: it needs a
 	// workload whose jobs are moldable ([sim.Job.Mold]).
 	Moldable bool
@@ -311,7 +321,19 @@ func New(name string, raw map[string]any, env Env) (sim.Policy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", name, err)
 	}
+	if err := e.CheckEnv(env); err != nil {
+		return nil, err
+	}
 	return e.Build(v, env)
+}
+
+// CheckEnv reports whether the policy can run in env: predicted
+// estimates ([Env.Predict]) need a policy that makes predictions.
+func (e *Entry) CheckEnv(env Env) error {
+	if env.Predict && !e.Predicts {
+		return fmt.Errorf("policy %s %w (estimates: predicted needs one that does)", e.Name, ErrNoPredictions)
+	}
+	return nil
 }
 
 // StringOr returns a String parameter, or def when it is not in v (an

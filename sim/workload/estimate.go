@@ -17,14 +17,24 @@ const (
 	EstimateTrace EstimateModel = iota
 	// EstimateAccurate uses the runtime: perfect estimates.
 	EstimateAccurate
+	// EstimateDouble uses twice the trace estimate (as pyss's double
+	// estimates, after Mu'alem & Feitelson 2001).
+	EstimateDouble
+	// EstimatePredicted gives the jobs the trace estimate, which stays
+	// the user's estimate and kill limit, and asks the policy to plan
+	// with runtime predictions made during the run (EASY++, Tsafrir,
+	// Etsion & Feitelson 2007; see package backfill). A policy that
+	// makes no predictions refuses such a workload.
+	EstimatePredicted
 )
 
-var estimateModels = enum[EstimateModel]{what: "estimate model", typ: "EstimateModel", names: []string{"trace", "accurate"}}
+var estimateModels = enum[EstimateModel]{what: "estimate model", typ: "EstimateModel", names: []string{"trace", "accurate", "double", "predicted"}}
 
 // String returns the model's name as [ParseEstimateModel] accepts it.
 func (m EstimateModel) String() string { return estimateModels.name(m) }
 
-// ParseEstimateModel returns the model named s ("trace" or "accurate").
+// ParseEstimateModel returns the model named s ("trace", "accurate",
+// "double" or "predicted").
 // Unknown names are an error wrapping [ErrInvalidOption] that quotes s and
 // lists the valid names.
 func ParseEstimateModel(s string) (EstimateModel, error) {
@@ -49,8 +59,12 @@ func (m EstimateModel) validate() error { return estimateModels.validate(m) }
 
 // estimate returns r's estimate under model m.
 func (m EstimateModel) estimate(r *Record) sim.Time {
-	if m == EstimateTrace && r.ReqTime > r.Runtime {
-		return r.ReqTime
+	user := max(r.ReqTime, r.Runtime)
+	switch m {
+	case EstimateAccurate:
+		return r.Runtime
+	case EstimateDouble:
+		return 2 * user
 	}
-	return r.Runtime
+	return user
 }

@@ -25,6 +25,9 @@ type Workload struct {
 	Drops DropReport
 	// SHA256 is the trace file's sha256 ([Trace.SHA256]).
 	SHA256 string
+	// Estimates is the estimate model the jobs' estimates come from;
+	// with [EstimatePredicted] the policy must make runtime predictions.
+	Estimates EstimateModel
 }
 
 // Options says how [Trace.Build] makes a workload from a trace. The zero
@@ -200,7 +203,7 @@ func (t *Trace) build(opts Options) (*Workload, error) {
 			return nil, err
 		}
 	}
-	return &Workload{Name: t.Name, Procs: t.Procs, Jobs: jobs, Drops: t.Drops, SHA256: t.SHA256}, nil
+	return &Workload{Name: t.Name, Procs: t.Procs, Jobs: jobs, Drops: t.Drops, SHA256: t.SHA256, Estimates: opts.Estimates}, nil
 }
 
 // check verifies what Read guarantees, so that Build can trust it.

@@ -41,6 +41,28 @@ func TestTrace_Build(t *testing.T) {
 			},
 		},
 		{
+			// Twice max(requested time, runtime); predicted keeps the
+			// trace estimates (the policy predicts).
+			name:      "OK/DoubleEstimates",
+			givenOpts: Options{Estimates: EstimateDouble},
+			expectedJobs: []sim.Job{
+				{ID: 1, Submit: 0, Runtime: 100, Estimate: 400, Procs: 4, Info: okInfo(1)},
+				{ID: 3, Submit: 5, Runtime: 10, Estimate: 20, Procs: 8, Info: okInfo(3)},
+				{ID: 2, Submit: 10, Runtime: 50, Estimate: 100, Procs: 2, Info: okInfo(2)},
+				{ID: 4, Submit: 10, Runtime: 7, Estimate: 14, Procs: 1, Info: okInfo(4)},
+			},
+		},
+		{
+			name:      "OK/PredictedEstimates",
+			givenOpts: Options{Estimates: EstimatePredicted},
+			expectedJobs: []sim.Job{
+				{ID: 1, Submit: 0, Runtime: 100, Estimate: 200, Procs: 4, Info: okInfo(1)},
+				{ID: 3, Submit: 5, Runtime: 10, Estimate: 10, Procs: 8, Info: okInfo(3)},
+				{ID: 2, Submit: 10, Runtime: 50, Estimate: 50, Procs: 2, Info: okInfo(2)},
+				{ID: 4, Submit: 10, Runtime: 7, Estimate: 7, Procs: 1, Info: okInfo(4)},
+			},
+		},
+		{
 			name:      "OK/SubsetRebased",
 			givenOpts: Options{Skip: 1, Count: 2},
 			expectedJobs: []sim.Job{
@@ -195,7 +217,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestParseEstimateModel(t *testing.T) {
-	for _, m := range []EstimateModel{EstimateTrace, EstimateAccurate} {
+	for _, m := range []EstimateModel{EstimateTrace, EstimateAccurate, EstimateDouble, EstimatePredicted} {
 		got, err := ParseEstimateModel(m.String())
 		if err != nil || got != m {
 			t.Errorf("ParseEstimateModel(%q)=%v, %v, want %v", m.String(), got, err, m)
@@ -205,7 +227,7 @@ func TestParseEstimateModel(t *testing.T) {
 	if !errors.Is(err, ErrInvalidOption) {
 		t.Fatalf("ParseEstimateModel(exact)=%v, want %v", err, ErrInvalidOption)
 	}
-	if got, want := err.Error(), `invalid option: unknown estimate model "exact" (valid: trace, accurate)`; got != want {
+	if got, want := err.Error(), `invalid option: unknown estimate model "exact" (valid: trace, accurate, double, predicted)`; got != want {
 		t.Errorf("Error()=%q, want %q", got, want)
 	}
 	var m EstimateModel

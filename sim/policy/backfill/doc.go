@@ -95,6 +95,31 @@
 //     re-placed, [sim.Profile.Compress]; the compress parameter must
 //     then keep its default). With accurate estimates no job ends early,
 //     so conservative's schedule does not depend on the order.
+//
+// # Runtime predictions
+//
+// With the workload's estimate model predicted, FCFS and EASY plan with
+// runtime predictions instead of the users' estimates, as EASY++ does
+// (Tsafrir, Etsion & Feitelson 2007; EASY with backfill_order sjf is
+// their EASY++ proper, which also tries the backfill candidates shortest
+// predicted first). A job's prediction is made when it arrives, from
+// what is known at that instant: the mean actual runtime of the two
+// jobs of the same user (SWF field 12) that completed most recently
+// (rounded up; the one job's runtime when the user has completed only
+// one), at most the user's estimate; the user's estimate itself when the
+// user has completed none or is unknown. When a running job reaches its
+// predicted end, its prediction grows by the next of 1 min, 5 min, 15
+// min, 30 min, 1 h, 2 h, 5 h, 10 h, 20 h, 50 h and 100 h (the last one
+// repeated), never beyond the user's estimate, and EASY's plan with it
+// (Tsafrir et al. compare ways to correct an underprediction; these
+// steps are this package's choice among the incremental ones). The user's
+// estimate stays the job's kill limit (the workload makes it at least the
+// runtime, so no job is killed). Orders use the predictions too. Under
+// predictions EASY promises no reservation: a running job that outlives
+// its prediction pushes the head's shadow time back. Conservative
+// backfilling, whose reservations are guarantees, refuses predictions.
+// The double estimate model (twice the user's estimate) needs nothing of
+// the policies.
 package backfill
 
 import (

@@ -15,11 +15,19 @@ type EASY struct {
 	// order of increasing estimate (ties by arrival), EASY-SJBF, instead
 	// of in queue order.
 	BackfillSJF bool
+	// Predict makes EASY plan with runtime predictions instead of the
+	// users' estimates (EASY++; see the package doc). The estimates stay
+	// the jobs' kill limits.
+	Predict bool
 
-	m    *sim.Machine
-	idx  waitindex.Index // the waiting jobs
-	head int             // no job before this arrival index is waiting
-	prof *sim.Profile    // running jobs by estimate
+	m  *sim.Machine
+	pr *predictor // with Predict
+	// basis, when set (tests), sees every prediction and the jobs it
+	// was made from.
+	basis func(t *sim.Task, from []int)
+	idx   waitindex.Index // the waiting jobs
+	head  int             // no job before this arrival index is waiting
+	prof  *sim.Profile    // running jobs by estimate
 	// plain makes Schedule scan the waiting jobs in a list, the reference
 	// the tests compare with.
 	plain bool
@@ -41,8 +49,14 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
 	p.q, p.head = nil, 0
-	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF
+	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict
 	p.rk.r = p.Rank
+	p.pr, p.rk.pr = nil, nil
+	if p.Predict {
+		p.pr = &predictor{basis: p.basis}
+		p.pr.init(m)
+		p.rk.pr = p.pr
+	}
 	if !p.list {
 		p.idx.Reset(m.NumTasks())
 	}
@@ -51,6 +65,9 @@ func (p *EASY) Init(m *sim.Machine) error {
 
 // Arrive implements [sim.Policy].
 func (p *EASY) Arrive(t *sim.Task) {
+	if p.pr != nil {
+		p.pr.arrive(t)
+	}
 	if p.list {
 		if p.Rank == RankFCFS {
 			p.q = append(p.q, t)
@@ -66,19 +83,47 @@ func (p *EASY) Arrive(t *sim.Task) {
 func (p *EASY) Finish(t *sim.Task) {
 	now := p.m.Now()
 	p.prof.Advance(now)
-	if end := t.FirstStart + t.Estimate; end > now {
+	if end := t.FirstStart + p.est(t); end > now {
 		p.m.Check(p.prof.Release(now, end-now, t.Procs))
+	}
+	if p.pr != nil {
+		p.pr.finish(t)
 	}
 }
 
-// Timer implements [sim.Policy].
-func (p *EASY) Timer(int) {}
+// est returns the time EASY plans for t: its estimate, or its current
+// prediction with Predict.
+func (p *EASY) est(t *sim.Task) sim.Time {
+	if p.pr != nil {
+		return p.pr.estimate(t)
+	}
+	return t.Estimate
+}
+
+// Timer is a running job's predicted end (with Predict): if the job is
+// still running, its prediction grows and its place in the profile with it.
+func (p *EASY) Timer(tag int) {
+	if p.pr == nil {
+		return
+	}
+	t := p.m.Task(tag)
+	if t.State != sim.Running {
+		return
+	}
+	now := p.m.Now()
+	p.prof.Advance(now)
+	_, pred := p.pr.correct(t)
+	p.m.Check(p.prof.Reserve(now, t.FirstStart+pred-now, t.Procs))
+}
 
 func (p *EASY) start(t *sim.Task) bool {
 	if p.m.Start(t) != nil {
 		return false
 	}
-	p.m.Check(p.prof.Reserve(p.m.Now(), t.Estimate, t.Procs))
+	p.m.Check(p.prof.Reserve(p.m.Now(), p.est(t), t.Procs))
+	if p.pr != nil {
+		p.pr.started(t)
+	}
 	if !p.list {
 		p.idx.Remove(t)
 	}
@@ -95,7 +140,7 @@ func (p *EASY) start(t *sim.Task) bool {
 // shadow time. Under load most waiting jobs can do neither, and the pass
 // skips them by ranges instead of looking at each.
 func (p *EASY) Schedule() {
-	if p.plain {
+	if p.plain && p.pr == nil {
 		p.schedulePlain()
 		return
 	}
@@ -221,14 +266,15 @@ func (p *EASY) scheduleRanked() {
 		return
 	}
 	head := p.q[0]
-	shadow := p.prof.EarliestStart(now, head.Procs, head.Estimate)
-	if p.Rank == RankFCFS {
+	headEst := p.est(head)
+	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
+	if p.Rank == RankFCFS && p.pr == nil {
 		p.m.Promise(head, shadow)
 	}
 	if len(p.q) == 1 {
 		return
 	}
-	p.m.Check(p.prof.Reserve(shadow, head.Estimate, head.Procs))
+	p.m.Check(p.prof.Reserve(shadow, headEst, head.Procs))
 	cands := p.q[1:]
 	if p.BackfillSJF {
 		p.cand = append(p.cand[:0], cands...)
@@ -243,7 +289,7 @@ func (p *EASY) scheduleRanked() {
 		if free == 0 {
 			break
 		}
-		long := now+t.Estimate > shadow
+		long := now+p.est(t) > shadow
 		if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
 			started = true
 			freeNow -= t.Procs
@@ -254,7 +300,7 @@ func (p *EASY) scheduleRanked() {
 	}
 	clear(p.cand)
 	p.cand = p.cand[:0]
-	p.m.Check(p.prof.Release(shadow, head.Estimate, head.Procs))
+	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
 	if started {
 		p.q = p.q.removeStarted()
 	}

@@ -1,5 +1,7 @@
 package backfill
 
+import "github.com/schedfarm/schedfarm/sim"
+
 // FullCompress makes c check every reservation at every compression
 // (sim.Profile.Compress), as before the Compaction's filter: tests compare
 // the two.
@@ -8,3 +10,11 @@ func FullCompress(c *Conservative) { c.full = true }
 // PlainEASY makes e scan every waiting job at each pass, as before the
 // wait index: tests compare the two.
 func PlainEASY(e *EASY) { e.plain = true }
+
+// PredictionBasis makes e call f with every prediction it makes and the
+// indices of the jobs it made it from, and returns a function that gives
+// the current prediction of a job.
+func PredictionBasis(e *EASY, f func(t *sim.Task, from []int)) func(t *sim.Task) sim.Time {
+	e.basis = f
+	return func(t *sim.Task) sim.Time { return e.pr.estimate(t) }
+}

@@ -7,7 +7,11 @@ import "github.com/schedfarm/schedfarm/sim"
 type FCFS struct {
 	// Rank is the queue order (default [RankFCFS], arrival).
 	Rank Rank
+	// Predict makes the order use runtime predictions instead of the
+	// users' estimates (see the package doc).
+	Predict bool
 
+	pr *predictor
 	m  *sim.Machine
 	q  queue
 	rk ranker
@@ -19,10 +23,23 @@ var _ sim.Policy = (*FCFS)(nil)
 func NewFCFS() *FCFS { return &FCFS{} }
 
 // Init implements [sim.Policy].
-func (p *FCFS) Init(m *sim.Machine) error { p.m = m; p.rk.r = p.Rank; return nil }
+func (p *FCFS) Init(m *sim.Machine) error {
+	p.m = m
+	p.rk.r = p.Rank
+	p.pr, p.rk.pr = nil, nil
+	if p.Predict {
+		p.pr = &predictor{}
+		p.pr.init(m)
+		p.rk.pr = p.pr
+	}
+	return nil
+}
 
 // Arrive implements [sim.Policy].
 func (p *FCFS) Arrive(t *sim.Task) {
+	if p.pr != nil {
+		p.pr.arrive(t)
+	}
 	if p.Rank == RankFCFS {
 		p.q = append(p.q, t)
 		return
@@ -31,7 +48,11 @@ func (p *FCFS) Arrive(t *sim.Task) {
 }
 
 // Finish implements [sim.Policy].
-func (p *FCFS) Finish(*sim.Task) {}
+func (p *FCFS) Finish(t *sim.Task) {
+	if p.pr != nil {
+		p.pr.finish(t)
+	}
+}
 
 // Timer implements [sim.Policy].
 func (p *FCFS) Timer(int) {}

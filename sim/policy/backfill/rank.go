@@ -33,9 +33,10 @@ var rankNames = [...]string{
 	RankWFP3: "wfp3", RankUNICEP: "unicep", RankF1: "f1", RankXFactor: "xfactor",
 }
 
-// rankKeys are the ranks' keys: a job with a smaller key goes first. now is
-// the scheduling instant (the dynamic ranks use the job's wait).
-var rankKeys = [...]func(t *sim.Task, now sim.Time) float64{
+// rankKeys are the ranks' keys: a job with a smaller key goes first. e is
+// the job's estimate as the policy sees it (the user's, or a prediction),
+// now the scheduling instant (the dynamic ranks use the job's wait).
+var rankKeys = [...]func(t *sim.Task, e, now sim.Time) float64{
 	RankFCFS:    keyFCFS,
 	RankSJF:     keySJF,
 	RankLJF:     keyLJF,
@@ -48,40 +49,40 @@ var rankKeys = [...]func(t *sim.Task, now sim.Time) float64{
 }
 
 // keyFCFS: the submit time (arrival order).
-func keyFCFS(t *sim.Task, _ sim.Time) float64 { return float64(t.Submit) }
+func keyFCFS(t *sim.Task, _, _ sim.Time) float64 { return float64(t.Submit) }
 
 // keySJF: the estimate e.
-func keySJF(t *sim.Task, _ sim.Time) float64 { return float64(t.Estimate) }
+func keySJF(_ *sim.Task, e, _ sim.Time) float64 { return float64(e) }
 
 // keyLJF: -e.
-func keyLJF(t *sim.Task, _ sim.Time) float64 { return -float64(t.Estimate) }
+func keyLJF(_ *sim.Task, e, _ sim.Time) float64 { return -float64(e) }
 
 // keySAF: the area e*n.
-func keySAF(t *sim.Task, _ sim.Time) float64 { return float64(t.Estimate) * float64(t.Procs) }
+func keySAF(t *sim.Task, e, _ sim.Time) float64 { return float64(e) * float64(t.Procs) }
 
 // keyLAF: -e*n.
-func keyLAF(t *sim.Task, _ sim.Time) float64 { return -float64(t.Estimate) * float64(t.Procs) }
+func keyLAF(t *sim.Task, e, _ sim.Time) float64 { return -float64(e) * float64(t.Procs) }
 
 // keyWFP3: -(w/e)^3 * n, w the wait so far.
-func keyWFP3(t *sim.Task, now sim.Time) float64 {
-	r := float64(now-t.Submit) / float64(t.Estimate)
+func keyWFP3(t *sim.Task, e, now sim.Time) float64 {
+	r := float64(now-t.Submit) / float64(e)
 	return -r * r * r * float64(t.Procs)
 }
 
 // keyUNICEP: -w / (log2(n) * e), log2(n) taken as 1 for n = 1.
-func keyUNICEP(t *sim.Task, now sim.Time) float64 {
-	return -float64(now-t.Submit) / (math.Log2(float64(max(t.Procs, 2))) * float64(t.Estimate))
+func keyUNICEP(t *sim.Task, e, now sim.Time) float64 {
+	return -float64(now-t.Submit) / (math.Log2(float64(max(t.Procs, 2))) * float64(e))
 }
 
 // keyF1: log10(e) * n + 870 * log10(s), s the submit time taken as 1 when
 // below 1.
-func keyF1(t *sim.Task, _ sim.Time) float64 {
-	return math.Log10(float64(t.Estimate))*float64(t.Procs) + 870*math.Log10(float64(max(t.Submit, 1)))
+func keyF1(t *sim.Task, e, _ sim.Time) float64 {
+	return math.Log10(float64(e))*float64(t.Procs) + 870*math.Log10(float64(max(t.Submit, 1)))
 }
 
 // keyXFactor: -(w + e) / e.
-func keyXFactor(t *sim.Task, now sim.Time) float64 {
-	return -float64(now-t.Submit+t.Estimate) / float64(t.Estimate)
+func keyXFactor(t *sim.Task, e, now sim.Time) float64 {
+	return -float64(now-t.Submit+e) / float64(e)
 }
 
 // RankNames returns the names of the queue orders, default first.
@@ -110,9 +111,9 @@ func ParseRank(name string) (Rank, error) {
 // instant.
 func (r Rank) Dynamic() bool { return r == RankWFP3 || r == RankUNICEP || r == RankXFactor }
 
-// Key returns the job's key at now: the queue is in increasing key,
-// ties by arrival.
-func (r Rank) Key(t *sim.Task, now sim.Time) float64 { return rankKeys[r](t, now) }
+// Key returns the job's key at now with its estimate: the queue is in
+// increasing key, ties by arrival.
+func (r Rank) Key(t *sim.Task, now sim.Time) float64 { return rankKeys[r](t, t.Estimate, now) }
 
 // ranked is a job and its key.
 type ranked struct {
@@ -123,12 +124,23 @@ type ranked struct {
 // ranker keeps a list of waiting jobs in a rank's order.
 type ranker struct {
 	r   Rank
-	buf []ranked // scratch for sorting
+	pr  *predictor // when not nil, the estimates are its predictions
+	buf []ranked   // scratch for sorting
+}
+
+// key returns t's key under r at now, with the prediction when there is
+// one.
+func (k *ranker) key(r Rank, t *sim.Task, now sim.Time) float64 {
+	e := t.Estimate
+	if k.pr != nil {
+		e = k.pr.estimate(t)
+	}
+	return rankKeys[r](t, e, now)
 }
 
 // compare orders a and b by key at now, ties by arrival.
 func (k *ranker) compare(a, b *sim.Task, now sim.Time) int {
-	if c := cmp.Compare(k.r.Key(a, now), k.r.Key(b, now)); c != 0 {
+	if c := cmp.Compare(k.key(k.r, a, now), k.key(k.r, b, now)); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.Index, b.Index)
@@ -157,7 +169,7 @@ func (k *ranker) sort(q []*sim.Task, now sim.Time) {
 func (k *ranker) sortBy(q []*sim.Task, now sim.Time, r Rank) {
 	buf := k.buf[:0]
 	for _, t := range q {
-		buf = append(buf, ranked{r.Key(t, now), t})
+		buf = append(buf, ranked{k.key(r, t, now), t})
 	}
 	slices.SortFunc(buf, func(a, b ranked) int {
 		if c := cmp.Compare(a.key, b.key); c != 0 {

@@ -1,0 +1,154 @@
+package backfill_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/backfill"
+	"github.com/schedfarm/schedfarm/sim/simcheck"
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
+
+// TestEASY_Predicted is EASY++ on a schedule derived by hand (4
+// processors):
+//
+//	job user submit runtime estimate procs
+//	J1  1    0      10      100      2     no history: predicted 100
+//	J2  1    0      10      100      2     no history: predicted 100
+//	J3  2    20     50      100      2     no history: predicted 100
+//	J4  2    30     40      100      4     head from 30: J3 has not ended
+//	J5  1    31     60      200      2     mean(J1, J2) = 10
+//
+// J3's predicted end 120 is J4's shadow time, with no extra processors.
+// With the users' estimates J5 (ending at 231) cannot backfill at 31; J4
+// starts when J3 ends (70) and J5 after it (110). With predictions J5
+// ends by 41 and backfills at 31; at 41 it is still running and its
+// prediction grows by the first correction step (60 s) to 70, its
+// planned end to 101; J3 ends at 70, J5 at 91, and J4 starts then.
+func TestEASY_Predicted(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 10, Estimate: 100, Procs: 2, Info: sim.JobInfo{User: 1}},
+		{ID: 2, Submit: 0, Runtime: 10, Estimate: 100, Procs: 2, Info: sim.JobInfo{User: 1}},
+		{ID: 3, Submit: 20, Runtime: 50, Estimate: 100, Procs: 2, Info: sim.JobInfo{User: 2}},
+		{ID: 4, Submit: 30, Runtime: 40, Estimate: 100, Procs: 4, Info: sim.JobInfo{User: 2}},
+		{ID: 5, Submit: 31, Runtime: 60, Estimate: 200, Procs: 2, Info: sim.JobInfo{User: 1}},
+	}
+	for _, c := range []struct {
+		predict bool
+		starts  []sim.Time
+	}{
+		{false, []sim.Time{0, 0, 20, 70, 110}},
+		{true, []sim.Time{0, 0, 20, 91, 31}},
+	} {
+		p := backfill.NewEASY()
+		p.Predict = c.predict
+		made := 0
+		var pred func(*sim.Task) sim.Time
+		if c.predict {
+			pred = backfill.PredictionBasis(p, func(*sim.Task, []int) { made++ })
+		}
+		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(jobs, res); err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range c.starts {
+			if got := res.Tasks[i].FirstStart; got != want {
+				t.Errorf("predict=%v: job %d starts at %d, want %d", c.predict, res.Tasks[i].ID, got, want)
+			}
+		}
+		if c.predict {
+			if made != 5 {
+				t.Errorf("%d predictions, want 5", made)
+			}
+			// The final predictions: J5 grew from 10 to 70, the others
+			// never outlived theirs.
+			for i, want := range []sim.Time{100, 100, 100, 100, 70} {
+				if got := pred(&res.Tasks[i]); got != want {
+					t.Errorf("job %d: prediction %d, want %d", res.Tasks[i].ID, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPredicted_Causal: on the CTC and SDSC traces at load 1.2, every
+// prediction is made from jobs of the same user that completed by the
+// predicted job's arrival, the two most recent of them, and its value is
+// their mean runtime (rounded up) capped by the job's estimate.
+func TestPredicted_Causal(t *testing.T) {
+	for _, name := range []string{"ctc", "sdsc"} {
+		tr := readTrace(t, name)
+		wl, err := tr.Build(workload.Options{Estimates: workload.EstimatePredicted, Skip: 1000, Count: 4000, Load: 1.2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		type made struct {
+			idx  int
+			from []int
+			pred sim.Time
+		}
+		var log []made
+		p := backfill.NewEASY()
+		p.Predict = true
+		var pred func(*sim.Task) sim.Time
+		pred = backfill.PredictionBasis(p, func(tk *sim.Task, from []int) {
+			log = append(log, made{tk.Index, append([]int(nil), from...), pred(tk)})
+		})
+		res, err := sim.Run(context.Background(), wl.Procs, wl.Jobs, p, sim.Options{Segments: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(wl.Jobs, res); err != nil {
+			t.Fatal(err)
+		}
+		if len(log) != len(res.Tasks) {
+			t.Fatalf("%s: %d predictions for %d jobs", name, len(log), len(res.Tasks))
+		}
+		withHistory := 0
+		for _, m := range log {
+			tk := &res.Tasks[m.idx]
+			// The user's completions known at the arrival, latest first
+			// (ties in any order).
+			var known []int
+			for j := range res.Tasks {
+				o := &res.Tasks[j]
+				if j != m.idx && o.Info.User == tk.Info.User && tk.Info.User >= 0 && o.End <= tk.Submit {
+					known = append(known, j)
+				}
+			}
+			if len(m.from) != min(len(known), 2) {
+				t.Fatalf("%s: job %d made from %d jobs, %d completed by its arrival", name, tk.ID, len(m.from), len(known))
+			}
+			var sum sim.Time
+			for _, j := range m.from {
+				o := &res.Tasks[j]
+				if o.Info.User != tk.Info.User || o.End > tk.Submit {
+					t.Fatalf("%s: job %d (user %d, arrival %d) predicted from job %d (user %d, end %d)", name, tk.ID, tk.Info.User, tk.Submit, o.ID, o.Info.User, o.End)
+				}
+				// No completion known at the arrival is more recent than
+				// one used, apart from the used ones.
+				for _, k := range known {
+					if k != m.from[0] && (len(m.from) < 2 || k != m.from[1]) && res.Tasks[k].End > o.End {
+						t.Fatalf("%s: job %d predicted from job %d (end %d), but job %d ended later (%d)", name, tk.ID, o.ID, o.End, res.Tasks[k].ID, res.Tasks[k].End)
+					}
+				}
+				sum += o.Runtime
+			}
+			want := tk.Estimate
+			if n := sim.Time(len(m.from)); n > 0 {
+				want = min(want, (sum+n-1)/n)
+				withHistory++
+			}
+			if m.pred != want {
+				t.Fatalf("%s: job %d predicted %d, want %d", name, tk.ID, m.pred, want)
+			}
+		}
+		if withHistory < len(log)/2 {
+			t.Errorf("%s: only %d of %d predictions from a history", name, withHistory, len(log))
+		}
+	}
+}
