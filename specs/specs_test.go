@@ -23,6 +23,7 @@ var wantTasks = map[string]int{
 	"kettimuthu2005/fig31-34.yaml":            16,
 	"kettimuthu2005/fig35-44.yaml":            44,
 	"kettimuthu2005/fig35-36-saturation.yaml": 12,
+	"kettimuthu2005/table4-ctc-search.yaml":   71,
 	"lawson2002/workload.yaml":                4,
 	"lawson2002/fig05-07.yaml":                24,
 	"islam2004/fig03-05.yaml":                 144,
