@@ -66,7 +66,8 @@ type Result struct {
 	// instant to End (see [Result.QueueQuantile], [Result.QueueMean]).
 	QueueTime []Time
 	// Series is the time series of [Options.SeriesStep]: one sample per
-	// step from the step holding the first instant to End.
+	// step from the step holding the first instant to the end of the last
+	// job (to End when jobs remain).
 	Series []Sample
 }
 

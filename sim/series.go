@@ -24,8 +24,9 @@ type Sample struct {
 	// Busy is the number of processors held by jobs.
 	Busy int
 	// Utilization is the fraction of the machine's processor-seconds
-	// held by jobs from Time to the step's end (the end of the run for
-	// the last step, which may be shorter).
+	// held by jobs from Time to the step's end (for the last step, which
+	// may be shorter, the end of the last job, or of the run when jobs
+	// remain).
 	Utilization float64
 }
 
@@ -35,6 +36,8 @@ type Sample struct {
 type sampler struct {
 	step    Time
 	started bool
+	over    bool  // the series has ended
+	prev    Time  // the instant before the current one
 	at      Time  // start of the open step
 	pending bool  // the open step's counts are still to be read
 	last    Time  // the busy area is summed up to here
@@ -44,8 +47,24 @@ type sampler struct {
 }
 
 // advance moves the series to time to: the machine's state holds from
-// the last call until to (exclusive).
+// the last call until to (exclusive). Once every job is done the series
+// ends at the instant the last one was (timers of the policy may keep
+// the run going, with nothing to show).
 func (s *sampler) advance(m *Machine, to Time) {
+	switch {
+	case s.over:
+		return
+	case s.started && m.done == len(m.tasks):
+		s.finish(m, s.prev)
+		s.over = true
+		return
+	}
+	s.prev = to
+	s.moveTo(m, to)
+}
+
+// moveTo moves the series to time to (see advance).
+func (s *sampler) moveTo(m *Machine, to Time) {
 	if !s.started {
 		s.started = true
 		s.at = to - to%s.step
@@ -72,12 +91,14 @@ func (s *sampler) advance(m *Machine, to Time) {
 	}
 }
 
-// finish ends the series at the run's end and returns it.
+// finish ends the series at end (the run's end, or the last job's) and
+// returns it.
 func (s *sampler) finish(m *Machine, end Time) []Sample {
-	if !s.started {
-		return nil
+	if !s.started || s.over {
+		return s.out
 	}
-	s.advance(m, end)
+	s.over = true
+	s.moveTo(m, end)
 	if s.pending && end > s.at {
 		s.snap, s.pending = s.counts(m), false
 	}

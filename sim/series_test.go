@@ -119,3 +119,28 @@ func TestRun_SeriesStepTooSmall(t *testing.T) {
 		t.Errorf("Run with a 59 s step: %v, want ErrInput", err)
 	}
 }
+
+// TestRun_SeriesEndsWithLastJob: a policy timer after the last job keeps
+// the run going to 1000, but the series ends when the last job does
+// (100): its last step, [60, 100), is shorter.
+func TestRun_SeriesEndsWithLastJob(t *testing.T) {
+	jobs := []sim.Job{{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 1}}
+	p := seriesPolicy()
+	schedule := p.schedule
+	p.arrive = func(m *sim.Machine, _ *sim.Task) { m.SetTimer(1000, 0) }
+	p.schedule = schedule
+	res, err := sim.Run(context.Background(), 2, jobs, p, sim.Options{SeriesStep: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.End != 1000 {
+		t.Fatalf("End = %d, want 1000 (the timer)", res.End)
+	}
+	want := []sim.Sample{
+		{Time: 0, Running: 1, Busy: 1, Utilization: 0.5},
+		{Time: 60, Running: 1, Busy: 1, Utilization: 0.5},
+	}
+	if !reflect.DeepEqual(res.Series, want) {
+		t.Errorf("Series = %+v, want %+v", res.Series, want)
+	}
+}
