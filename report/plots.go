@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -33,7 +34,7 @@ const (
 )
 
 // Kinds lists the figure kinds.
-var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric, KindTransient, KindParam, KindTimeseries}
+var Kinds = []string{KindBars, KindLoad, KindUtil, KindUtilMetric, KindTransient, KindParam, KindTimeseries, KindGantt}
 
 // Formats lists the figure file formats.
 var Formats = []string{"png", "svg"}
@@ -70,9 +71,17 @@ type PlotOptions struct {
 	// Style forces the y scale and the legend position of every figure
 	// (default: each figure's own choice).
 	Style plot.Style
-	// From and To bound the simulated time [KindTimeseries] draws (To
-	// 0: to the end).
+	// From and To bound the simulated time [KindTimeseries] and
+	// [KindGantt] draw (To 0: to the end).
 	From, To sim.Time
+	// Task is the task_index [KindGantt] draws; Color what colours its
+	// jobs: "" or "category" (Scheme's categories, default ss4) or a
+	// numeric jobs.parquet column. SpecFile is the spec that made the
+	// sweep, needed only when it names traces by relative path (the
+	// outputs' metadata hold the spec's text, not its place).
+	Task     int
+	Color    string
+	SpecFile string
 }
 
 // figure is one chart and its file name without extension.
@@ -83,11 +92,17 @@ type figure struct {
 
 // Plots reads the sweep in dir and draws its figures (see [Sweep.Plots]).
 func Plots(dir string, opts PlotOptions) ([]string, error) {
+	return PlotsContext(context.Background(), dir, opts)
+}
+
+// PlotsContext is [Plots] with a context, which ends the simulation a
+// Gantt chart runs.
+func PlotsContext(ctx context.Context, dir string, opts PlotOptions) ([]string, error) {
 	s, err := Load(dir)
 	if err != nil {
 		return nil, err
 	}
-	return s.Plots(opts)
+	return s.PlotsContext(ctx, opts)
 }
 
 // Plots draws the figures chosen by opts and returns the paths written, in
@@ -97,10 +112,16 @@ func Plots(dir string, opts PlotOptions) ([]string, error) {
 // the same sweep and options always give the same names, and figures made
 // with other filters into the same folder overwrite each other's files.
 func (s *Sweep) Plots(opts PlotOptions) ([]string, error) {
+	return s.PlotsContext(context.Background(), opts)
+}
+
+// PlotsContext is [Sweep.Plots] with a context, which ends the
+// simulation a Gantt chart runs.
+func (s *Sweep) PlotsContext(ctx context.Context, opts PlotOptions) ([]string, error) {
 	if err := s.plotDefaults(&opts); err != nil {
 		return nil, err
 	}
-	figs, err := s.drawFigures(opts)
+	figs, err := s.drawFigures(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -138,12 +159,14 @@ func (s *Sweep) plotDefaults(opts *PlotOptions) error {
 }
 
 // drawFigures makes the charts of opts' kind.
-func (s *Sweep) drawFigures(opts PlotOptions) ([]figure, error) {
+func (s *Sweep) drawFigures(ctx context.Context, opts PlotOptions) ([]figure, error) {
 	switch opts.Kind {
 	case KindTransient:
 		return s.transient(opts)
 	case KindTimeseries:
 		return s.timeseries(opts)
+	case KindGantt:
+		return s.gantt(ctx, opts)
 	}
 	f, err := s.collatedFigures(opts)
 	if err != nil {

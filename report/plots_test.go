@@ -230,7 +230,7 @@ func TestSweep_Plots_Errors(t *testing.T) {
 		opts      report.PlotOptions
 		withError string
 	}{
-		{"ErrKind", report.PlotOptions{Kind: "pie"}, `unknown figure kind "pie" (valid: bars, load, util, util-metric, transient, param, timeseries)`},
+		{"ErrKind", report.PlotOptions{Kind: "pie"}, `unknown figure kind "pie" (valid: bars, load, util, util-metric, transient, param, timeseries, gantt)`},
 		{"ErrFormat", report.PlotOptions{Formats: []string{"pdf"}}, `unknown figure format "pdf" (valid: png, svg)`},
 		{"ErrScheme", report.PlotOptions{Scheme: "weight10"}, "scheme weight10 is not in the summary"},
 		{"ErrWhere", report.PlotOptions{Where: []results.Filter{{Key: "count", Values: []string{"5000"}}}}, "no results match count=5000"},

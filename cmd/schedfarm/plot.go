@@ -32,6 +32,14 @@ func plotCommand() *cli.Command {
 			"               of each task against simulated time, from timeseries.parquet (written when\n" +
 			"               the spec has outputs: {timeseries: {step: 3600}}); at most 8 tasks per\n" +
 			"               workload: choose them with --where; --from and --to cut a time window\n" +
+			"  gantt        the schedule of task --task (its task_index) over --from..--to: time on x,\n" +
+			"               processors on y, each job a box on the processors it held, coloured by\n" +
+			"               --scheme category (default ss4) or a numeric jobs.parquet column (--color);\n" +
+			"               stops (suspend, kill, checkpoint) and restarts are marked, overheads grey.\n" +
+			"               The task is simulated again (the outputs keep no per-job intervals) and the\n" +
+			"               figure is refused unless every job starts and ends as jobs.parquet says.\n" +
+			"               At most 1000 jobs in the window (a few hundred read well; without a\n" +
+			"               window, 300): a larger one is refused with a narrower window to try\n" +
 			"Replications are combined as in `schedfarm table`. A y axis spanning more than two decades\n" +
 			"is logarithmic. File names are derived from kind, metric, scheme, workload and category;\n" +
 			"the paths written are printed.\n\n" +
@@ -43,6 +51,7 @@ func plotCommand() *cli.Command {
 			"  schedfarm plot out/quickstart --kind transient --batch 1000 --baseline easy\n" +
 			"  schedfarm plot out/quickstart --baseline easy --metric turnaround_mean\n" +
 			"  schedfarm plot out/SWEEP --kind timeseries --where load=1 --from 10d --to 40d\n" +
+			"  schedfarm plot out/quickstart --kind gantt --task 4 --from 2d --to 3d --format svg\n" +
 			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Value: report.KindBars, Usage: "figure kind: " + strings.Join(report.Kinds, ", ")},
@@ -58,8 +67,11 @@ func plotCommand() *cli.Command {
 			&cli.IntFlag{Name: "batch", Value: report.DefaultBatch, Usage: "transient: jobs per batch"},
 			&cli.StringFlag{Name: "x", Usage: "param: the policy parameter `NAME` on the x axis"},
 			&cli.StringFlag{Name: "series", Usage: "param: the parameter `NAME` (or load) whose values are the lines"},
-			&cli.StringFlag{Name: "from", Usage: "timeseries: start of the time window, `TIME` in seconds or with a unit s, m, h, d (for example 10d)"},
-			&cli.StringFlag{Name: "to", Usage: "timeseries: end of the time window, `TIME` as --from (default: the end of the run)"},
+			&cli.StringFlag{Name: "from", Usage: "timeseries, gantt: start of the time window, `TIME` in seconds or with a unit s, m, h, d (for example 10d)"},
+			&cli.StringFlag{Name: "to", Usage: "timeseries, gantt: end of the time window, `TIME` as --from (default: the end of the run)"},
+			&cli.IntFlag{Name: "task", Value: -1, Usage: "gantt: the task_index `N` of the task to draw"},
+			&cli.StringFlag{Name: "color", Usage: "gantt: colour jobs by `WHAT`: category (the --scheme's, default ss4) or a numeric jobs.parquet column (wait, procs, suspensions, ...)"},
+			&cli.StringFlag{Name: "spec", Usage: "gantt: the spec `FILE` that made the sweep, when it names traces by relative path"},
 		},
 		Action: runPlot,
 	}
@@ -101,7 +113,8 @@ func runPlot(c *cli.Context) error {
 	if window[1] > 0 && window[1] <= window[0] {
 		return cliUsageError(c, "--to must be later than --from")
 	}
-	files, err := report.Plots(dir, report.PlotOptions{Style: style, From: window[0], To: window[1],
+	files, err := report.PlotsContext(c.Context, dir, report.PlotOptions{Style: style, From: window[0], To: window[1],
+		Task: c.Int("task"), Color: c.String("color"), SpecFile: c.String("spec"),
 		Kind: c.String("kind"), Metric: c.String("metric"), Scheme: c.String("scheme"),
 		Where: where, Formats: formats, OutDir: c.String("out"),
 		Baseline: c.String("baseline"), Batch: c.Int("batch"), X: c.String("x"), Series: c.String("series"),
