@@ -33,7 +33,7 @@ func simCommand() *cli.Command {
 			"metrics and the per-category table of the chosen scheme.\n\n" +
 			"Policies: " + policyHelp(),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "trace", Usage: "SWF trace `FILE` (.swf or .swf.gz); or --synthetic"},
+			&cli.StringFlag{Name: "trace", Usage: "SWF trace `FILE` (.swf or .swf.gz) or a shipped trace's name (" + strings.Join(sweep.ShippedTraces(), ", ") + "); or --synthetic"},
 			&cli.StringFlag{Name: "synthetic", Usage: "synthetic workload `NAME` instead of a trace: " + strings.Join(workload.Synthetics(), ", ")},
 			&cli.StringSliceFlag{Name: "gen", Usage: "synthetic workload key `KEY=VALUE` (repeatable), e.g. mean_interarrival=300"},
 			&cli.StringFlag{Name: "policy", Value: "easy", Usage: "policy `NAME`: " + strings.Join(policy.Names(), ", ")},
@@ -87,7 +87,8 @@ func runSim(c *cli.Context) error {
 	if task.Workload.Synthetic != "" {
 		wl, simOpts, err = runner.Synthetic(task)
 	} else {
-		wl, err = workload.LoadContext(c.Context, c.String("trace"), workload.Options{
+		// The file the spec resolved: --trace's, or a shipped trace's.
+		wl, err = workload.LoadContext(c.Context, spec.Traces()[0].Path, workload.Options{
 			Procs: c.Int("procs"), Estimates: est, Skip: c.Int("skip"), Count: c.Int("count"),
 			Load: c.Float64("load"), LoadMode: mode, Seed: task.Seed, Moldable: task.Workload.Moldability(),
 		}, workload.Limits{})
@@ -239,8 +240,21 @@ func parseSimFlags(c *cli.Context) (*simArgs, error) {
 // simSpec returns the one-task spec equivalent to the sim flags, and its task.
 func simSpec(c *cli.Context, name string, params policy.Values, est workload.EstimateModel, mode workload.LoadMode) (*sweep.Spec, *sweep.Task, error) {
 	trace := c.String("trace")
+	ref := "./" + filepath.Base(trace)
+	_, shipped := sweep.ShippedTraceFile(trace)
+	if _, err := os.Stat(trace); err != nil && !shipped && c.String("synthetic") == "" {
+		return nil, nil, fmt.Errorf("--trace %s: no such file, nor a shipped trace's name (%s)", trace, strings.Join(sweep.ShippedTraces(), ", "))
+	}
+	if shipped {
+		if _, err := os.Stat(trace); err != nil {
+			// A shipped trace's name, as a spec accepts it: found in
+			// traces/ of this directory or a parent, else the copy in
+			// the binary.
+			ref, trace = trace, "."
+		}
+	}
 	wdoc := map[string]any{
-		"trace": "./" + filepath.Base(trace), "procs": c.Int("procs"),
+		"trace": ref, "procs": c.Int("procs"),
 		"skip": c.Int("skip"), "count": c.Int("count"), "estimates": est.String(),
 		"load": c.Float64("load"), "load_mode": mode.String(),
 	}

@@ -134,3 +134,43 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
+
+// TestSim_ShippedName: --trace takes a shipped trace's name as specs do,
+// found in traces/ up from the working directory (here the repository's),
+// and gives the same printed results and job rows as the file's path; a
+// name that is neither a file nor shipped says both.
+func TestSim_ShippedName(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"sim", "--policy", "easy", "--count", "600", "--categories", "ss4"}
+	byName, err := runApp(t, append(args, "--trace", "kth", "--out", filepath.Join(dir, "name.parquet"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath, err := runApp(t, append(args, "--trace", kth, "--out", filepath.Join(dir, "path.parquet"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(byName, "trace KTH-SP2-1996-2.1-cln:") || byName != byPath {
+		t.Errorf("--trace kth printed\n%s\nthe path printed\n%s", byName, byPath)
+	}
+	a, err := results.ReadJobs(filepath.Join(dir, "name.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := results.ReadJobs(filepath.Join(dir, "path.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("%d jobs by name, %d by path", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Job != b[i].Job {
+			t.Fatalf("job row %d: %+v by name, %+v by path", i, a[i].Job, b[i].Job)
+		}
+	}
+	_, err = runApp(t, "sim", "--policy", "easy", "--trace", "nosuch")
+	if err == nil || !strings.Contains(err.Error(), "no such file, nor a shipped trace's name (ctc, kth, sdsc, sdsc-par)") {
+		t.Errorf("--trace nosuch: %v", err)
+	}
+}
