@@ -229,6 +229,7 @@ func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 					Schemes:     slices.Clone(s.Categories),
 					SimVersion:  sim.Version,
 					SeriesStep:  s.Outputs.Timeseries.Step,
+					TimeLimit:   s.TimeLimit,
 				}
 				t.ID = t.ComputeID()
 				desc := t.Describe()

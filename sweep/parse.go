@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -102,6 +103,18 @@ func (p *parser) parse(data []byte) {
 			p.categories(v, path)
 		case "outputs":
 			outputs, outputsPath = v, path
+		case "time_limit":
+			if str, ok := p.str(v, path); ok {
+				d, err := time.ParseDuration(str)
+				switch {
+				case err != nil:
+					p.add(path, v, problem(ErrValue, "%q is not a duration (write for example 90m or 2h)", str))
+				case d < time.Second || d > MaxTimeLimit:
+					p.add(path, v, problem(ErrValue, "%v, want 1s to %v", d, MaxTimeLimit))
+				default:
+					s.TimeLimit = d
+				}
+			}
 		default:
 			p.add(path, v, ErrUnknownKey)
 		}

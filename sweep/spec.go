@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 )
@@ -38,6 +39,8 @@ const (
 	MaxTasks = 100000
 	// MaxNameLength is the longest sweep name.
 	MaxNameLength = 64
+	// MaxTimeLimit is the largest time_limit of a spec.
+	MaxTimeLimit = 30 * 24 * time.Hour
 )
 
 // TableMetrics returns the metric names a spec's outputs.tables.metric may
@@ -81,6 +84,10 @@ type Spec struct {
 	Categories []string
 	// Outputs configures the outputs.
 	Outputs Outputs
+	// TimeLimit bounds each task's run on a worker (time_limit in the
+	// spec, a Go duration such as "2h"; 0: the worker's
+	// --task-time-limit). It is not part of a task's identity.
+	TimeLimit time.Duration
 
 	tasks  []Task
 	traces []TraceFile

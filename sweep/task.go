@@ -1,6 +1,10 @@
 package sweep
 
-import "github.com/schedfarm/schedfarm/sim/workload"
+import (
+	"time"
+
+	"github.com/schedfarm/schedfarm/sim/workload"
+)
 
 // Task is one simulation of a sweep: a workload, a policy with its
 // parameter values, a replication. It travels as JSON; its ID is the hex
@@ -34,6 +38,10 @@ type Task struct {
 	Schemes []string `json:"schemes"`
 	// SimVersion is sim.Version when the task was made.
 	SimVersion string `json:"sim_version"`
+	// TimeLimit is the spec's time_limit (0: the worker's default). It
+	// bounds the run, it does not change its result, so it is not part
+	// of the ID.
+	TimeLimit time.Duration `json:"time_limit,omitempty"`
 	// SeriesStep is the step of the task's time series in seconds
 	// (outputs.timeseries; 0: none). It is part of the ID only when set,
 	// so the tasks of a spec without a series keep their IDs and a

@@ -66,6 +66,9 @@ const (
 	// DefaultFetchWait is how long one pull request waits for a task; a
 	// stopping worker waits for its requests to expire.
 	DefaultFetchWait = time.Second
+	// DefaultTaskTimeLimit is how long a task may run when its spec sets
+	// no time_limit.
+	DefaultTaskTimeLimit = 24 * time.Hour
 	// maxHeartbeat bounds the interval between InProgress signals.
 	maxHeartbeat = 5 * time.Second
 	// payloadHeadroom is kept free of a message's max payload for headers.
@@ -79,6 +82,10 @@ const (
 
 // ErrInvalidOption wraps the errors of options given bad values.
 var ErrInvalidOption = errors.New("invalid worker option")
+
+// errTimeLimit is the cause of a task's context when its time limit
+// ended it.
+var errTimeLimit = errors.New("task time limit")
 
 // errPanic marks a recovered panic of the simulator.
 var errPanic = errors.New("simulator panic")
@@ -121,6 +128,7 @@ type config struct {
 	drainTimeout time.Duration
 	fetchWait    time.Duration
 	inlineLimit  int
+	timeLimit    time.Duration
 	logger       *slog.Logger
 	execute      ExecuteFunc
 }
@@ -221,6 +229,19 @@ func WithInlineLimit(n int) Option {
 	}
 }
 
+// WithTaskTimeLimit sets how long a task whose spec gives no time_limit
+// may run (default [DefaultTaskTimeLimit]). A task still running then is
+// stopped and reported as failed for good.
+func WithTaskTimeLimit(d time.Duration) Option {
+	return func(c *config) error {
+		if d < time.Second {
+			return fmt.Errorf("%w: task time limit %v: must be at least 1s", ErrInvalidOption, d)
+		}
+		c.timeLimit = d
+		return nil
+	}
+}
+
 // WithLogger sets the logger (default: discard).
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error { c.logger = l; return nil }
@@ -235,7 +256,7 @@ func WithExecute(f ExecuteFunc) Option {
 // New returns a worker that uses the connection nc. Options:
 // [WithConcurrency], [WithCacheDir], [WithName], [WithAckWait],
 // [WithMaxAttempts], [WithDrainTimeout], [WithFetchWait],
-// [WithInlineLimit], [WithLogger], [WithExecute].
+// [WithInlineLimit], [WithTaskTimeLimit], [WithLogger], [WithExecute].
 func New(nc *nats.Conn, opts ...Option) (*Worker, error) {
 	cfg := config{
 		concurrency:  runtime.GOMAXPROCS(0),
@@ -244,6 +265,7 @@ func New(nc *nats.Conn, opts ...Option) (*Worker, error) {
 		drainTimeout: DefaultDrainTimeout,
 		fetchWait:    DefaultFetchWait,
 		inlineLimit:  -1,
+		timeLimit:    DefaultTaskTimeLimit,
 		execute:      runner.Execute,
 	}
 	for _, o := range opts {
@@ -519,9 +541,15 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	// Progress signals go on until the task is acked, naked or
 	// terminated: publishing a large result takes time too.
 	defer w.heartbeat(msg, hb, log)()
+	limit, source := w.cfg.timeLimit, "worker --task-time-limit"
+	if t.TimeLimit > 0 {
+		limit, source = t.TimeLimit, "spec time_limit"
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, limit, errTimeLimit)
 	start := time.Now()
-	res, err := w.execute(ctx, &t)
+	res, err := w.execute(tctx, &t)
 	wall := time.Since(start)
+	cancel()
 
 	switch {
 	case err == nil:
@@ -546,6 +574,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	case ctx.Err() != nil:
 		log.Info("task cancelled by shutdown, giving it back")
 		w.giveBack(msg)
+	case errors.Is(context.Cause(tctx), errTimeLimit) && err != nil:
+		w.fail(ctx, msg, run, &t, fmt.Errorf("task %d exceeded its time limit of %v (%s): stopped after %v", t.Index, limit, source, wall.Round(time.Millisecond)), wall, log)
 	case IsEnvironment(err):
 		w.failEnvironment(ctx, msg, run, &t, err, wall, log)
 	case errors.Is(err, runner.ErrDeterministic), errors.Is(err, errPanic), errors.Is(err, ErrTraceMismatch):

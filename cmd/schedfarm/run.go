@@ -29,6 +29,7 @@ func runCommand() *cli.Command {
 			"tasks failed, after writing all outputs.",
 		Flags: append(sweepFlags(),
 			&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: runtime.GOMAXPROCS(0), Usage: "tasks run at once"},
+			&cli.DurationFlag{Name: "task-time-limit", Value: worker.DefaultTaskTimeLimit, Usage: "stop a task after this long and report it failed, unless its spec sets time_limit"},
 		),
 		Action: func(c *cli.Context) error {
 			spec, err := loadSpecArg(c)
@@ -93,6 +94,10 @@ func runEmbedded(c *cli.Context, spec *sweep.Spec, opts ...coordinator.Option) (
 	if c.Float64("verify") > 0 {
 		slots = []int{c.Int("workers") / 2, c.Int("workers") - c.Int("workers")/2}
 	}
+	limit := c.Duration("task-time-limit")
+	if limit == 0 { // a command without the flag (reproduce)
+		limit = worker.DefaultTaskTimeLimit
+	}
 	var workers []*worker.Worker
 	for i, n := range slots {
 		opts := []worker.Option{
@@ -106,6 +111,7 @@ func runEmbedded(c *cli.Context, spec *sweep.Spec, opts ...coordinator.Option) (
 			worker.WithFetchWait(100 * time.Millisecond),
 			worker.WithAckWait(c.Duration("ack-wait")),
 			worker.WithMaxAttempts(c.Int("max-attempts")),
+			worker.WithTaskTimeLimit(limit),
 			worker.WithLogger(log),
 		}
 		if len(slots) > 1 {

@@ -26,6 +26,7 @@ func workerCommand() *cli.Command {
 			&cli.DurationFlag{Name: "ack-wait", Value: worker.DefaultAckWait, Usage: "redeliver a task this long after its worker's last sign of life; only used to create the workers' consumer when no coordinator has (the coordinator's --ack-wait decides, and a worker never changes it)"},
 			&cli.IntFlag{Name: "max-attempts", Value: worker.DefaultMaxAttempts, Usage: "report a task as failed after this many deliveries; like --ack-wait, the coordinator's setting decides"},
 			&cli.DurationFlag{Name: "drain-timeout", Value: worker.DefaultDrainTimeout, Usage: "on shutdown, let running tasks finish this long"},
+			&cli.DurationFlag{Name: "task-time-limit", Value: worker.DefaultTaskTimeLimit, Usage: "stop a task after this long and report it failed, unless its spec sets time_limit"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "log debugging events too (default: one line per task and warnings)"},
 		),
 		Action: func(c *cli.Context) error {
@@ -45,6 +46,7 @@ func workerCommand() *cli.Command {
 				worker.WithAckWait(c.Duration("ack-wait")),
 				worker.WithMaxAttempts(c.Int("max-attempts")),
 				worker.WithDrainTimeout(c.Duration("drain-timeout")),
+				worker.WithTaskTimeLimit(c.Duration("task-time-limit")),
 				worker.WithLogger(log),
 			)
 			if err != nil {
