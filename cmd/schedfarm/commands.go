@@ -13,6 +13,7 @@ func commands() []*cli.Command {
 		runCommand(),
 		coordinatorCommand(),
 		workerCommand(),
+		serverCommand(),
 		statusCommand(),
 		versionCommand(),
 	}

@@ -129,6 +129,8 @@ type Policy struct {
 	plain bool
 }
 
+var _ sim.Policy = (*Policy)(nil)
+
 // jobInfo is what the policy knows of one job.
 type jobInfo struct {
 	queue     int8

@@ -127,6 +127,8 @@ type IS struct {
 	yield     yielders // jobs that may yield at their timeslice's end
 }
 
+var _ sim.Policy = (*IS)(nil)
+
 // NewIS returns an IS policy.
 func NewIS(cfg ISConfig) (*IS, error) {
 	if err := cfg.Validate(); err != nil {

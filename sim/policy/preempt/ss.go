@@ -177,6 +177,8 @@ type SS struct {
 	reference bool
 }
 
+var _ sim.Policy = (*SS)(nil)
+
 var (
 	_ sim.Policy          = (*SS)(nil)
 	_ sim.OverheadWatcher = (*SS)(nil)

@@ -28,6 +28,8 @@ type Policy struct {
 	stats    Stats
 }
 
+var _ sim.Policy = (*Policy)(nil)
+
 // jobInfo is what the policy knows of one job, by arrival index.
 type jobInfo struct {
 	deadlineJob bool
