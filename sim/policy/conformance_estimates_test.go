@@ -42,10 +42,15 @@ func TestConformance_Estimates(t *testing.T) {
 			continue
 		}
 		settings = append(settings, setting{e.Name, nil, workload.EstimatePredicted})
-		for _, o := range []string{"sjf", "wfp3", "f1"} {
-			settings = append(settings, setting{e.Name + "@" + o, map[string]any{"order": o}, workload.EstimatePredicted})
+		has := func(name string) bool {
+			return slices.ContainsFunc(e.Params, func(p policy.Param) bool { return p.Name == name })
 		}
-		if slices.ContainsFunc(e.Params, func(p policy.Param) bool { return p.Name == "backfill_order" }) {
+		if has("order") {
+			for _, o := range []string{"sjf", "wfp3", "f1"} {
+				settings = append(settings, setting{e.Name + "@" + o, map[string]any{"order": o}, workload.EstimatePredicted})
+			}
+		}
+		if has("backfill_order") {
 			settings = append(settings, setting{e.Name + "@sjbf", map[string]any{"backfill_order": "sjf"}, workload.EstimatePredicted})
 		}
 	}

@@ -19,6 +19,10 @@ type EASY struct {
 	// users' estimates (EASY++; see the package doc). The estimates stay
 	// the jobs' kill limits.
 	Predict bool
+	// Key, when set, orders the queue instead of Rank: smaller first,
+	// ties by arrival, evaluated again at every scheduling instant (the
+	// priority policy's multifactor priority).
+	Key func(t *sim.Task, now sim.Time) float64
 
 	m  *sim.Machine
 	pr *predictor // with Predict
@@ -49,8 +53,8 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
 	p.q, p.head = nil, 0
-	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict
-	p.rk.r = p.Rank
+	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict || p.Key != nil
+	p.rk.r, p.rk.fn = p.Rank, p.Key
 	p.pr, p.rk.pr = nil, nil
 	if p.Predict {
 		p.pr = &predictor{basis: p.basis}
@@ -69,7 +73,7 @@ func (p *EASY) Arrive(t *sim.Task) {
 		p.pr.arrive(t)
 	}
 	if p.list {
-		if p.Rank == RankFCFS {
+		if p.Rank == RankFCFS && p.Key == nil {
 			p.q = append(p.q, t)
 		} else {
 			p.q = p.rk.insert(p.q, t, p.m.Now())
@@ -268,7 +272,7 @@ func (p *EASY) scheduleRanked() {
 	head := p.q[0]
 	headEst := p.est(head)
 	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
-	if p.Rank == RankFCFS && p.pr == nil {
+	if p.Rank == RankFCFS && p.pr == nil && p.Key == nil {
 		p.m.Promise(head, shadow)
 	}
 	if len(p.q) == 1 {

@@ -124,9 +124,13 @@ type ranked struct {
 // ranker keeps a list of waiting jobs in a rank's order.
 type ranker struct {
 	r   Rank
-	pr  *predictor // when not nil, the estimates are its predictions
-	buf []ranked   // scratch for sorting
+	fn  func(t *sim.Task, now sim.Time) float64 // when set, the key instead of r's (dynamic)
+	pr  *predictor                              // when not nil, the estimates are its predictions
+	buf []ranked                                // scratch for sorting
 }
+
+// dynamic reports whether the keys change as jobs wait.
+func (k *ranker) dynamic() bool { return k.fn != nil || k.r.Dynamic() }
 
 // key returns t's key under r at now, with the prediction when there is
 // one.
@@ -140,7 +144,7 @@ func (k *ranker) key(r Rank, t *sim.Task, now sim.Time) float64 {
 
 // compare orders a and b by key at now, ties by arrival.
 func (k *ranker) compare(a, b *sim.Task, now sim.Time) int {
-	if c := cmp.Compare(k.key(k.r, a, now), k.key(k.r, b, now)); c != 0 {
+	if c := cmp.Compare(k.queueKey(a, now), k.queueKey(b, now)); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.Index, b.Index)
@@ -149,7 +153,7 @@ func (k *ranker) compare(a, b *sim.Task, now sim.Time) int {
 // insert adds t to q, kept in order when the rank is static (a dynamic
 // rank's queue is sorted at each instant by sort).
 func (k *ranker) insert(q []*sim.Task, t *sim.Task, now sim.Time) []*sim.Task {
-	if k.r.Dynamic() {
+	if k.dynamic() {
 		return append(q, t)
 	}
 	i, _ := slices.BinarySearchFunc(q, t, func(a, b *sim.Task) int { return k.compare(a, b, now) })
@@ -159,17 +163,31 @@ func (k *ranker) insert(q []*sim.Task, t *sim.Task, now sim.Time) []*sim.Task {
 // sort puts q in order at now: a dynamic rank's keys are computed once
 // per job and instant. A static rank's q is already in order.
 func (k *ranker) sort(q []*sim.Task, now sim.Time) {
-	if !k.r.Dynamic() {
+	if !k.dynamic() {
 		return
 	}
-	k.sortBy(q, now, k.r)
+	k.sortKeys(q, func(t *sim.Task) float64 { return k.queueKey(t, now) })
+}
+
+// queueKey returns t's key in the queue's order at now: fn's when set,
+// else r's.
+func (k *ranker) queueKey(t *sim.Task, now sim.Time) float64 {
+	if k.fn != nil {
+		return k.fn(t, now)
+	}
+	return k.key(k.r, t, now)
 }
 
 // sortBy sorts q by r's keys at now, ties by arrival.
 func (k *ranker) sortBy(q []*sim.Task, now sim.Time, r Rank) {
+	k.sortKeys(q, func(t *sim.Task) float64 { return k.key(r, t, now) })
+}
+
+// sortKeys sorts q by key, computed once per job, ties by arrival.
+func (k *ranker) sortKeys(q []*sim.Task, key func(*sim.Task) float64) {
 	buf := k.buf[:0]
 	for _, t := range q {
-		buf = append(buf, ranked{k.key(r, t, now), t})
+		buf = append(buf, ranked{key(t), t})
 	}
 	slices.SortFunc(buf, func(a, b ranked) int {
 		if c := cmp.Compare(a.key, b.key); c != 0 {
