@@ -72,7 +72,7 @@
 // s; LSF-RTC: MRT 6472 to 6475 s, makespan 72506 to 72513 s; MALL-AD 781
 // to 777 s), and its scorecard
 // differs from the default's only where one replication's starvation
-// comes and goes (252 claims agree, as with the default: it gains
+// comes and goes (270 claims agree, as with the default: it gains
 // t3-preempt-none-makespan and loses
 // full-knowledge-mig-ad-starves[MIG-ADSUBSET] and
 // mall-adsubset-adaptivity-makespan[true,true]). A job is protected
@@ -98,8 +98,8 @@
 // processors to the job") changes them by less than 3% (6670 and 72272
 // s), because arrivals and departures come far more often than
 // several jobs fit at once. Neither brings the mean makespan near the
-// paper's single run. Over the scorecard both grade 250 claims agree
-// against first_fit's 252: they weaken Fig 5's effect under LSF-RTC
+// paper's single run. Over the scorecard both grade 268 claims agree
+// against first_fit's 270: they weaken Fig 5's effect under LSF-RTC
 // (the claims fig05-wide-min-waits: with in_order no later job overtakes
 // a wide one at the head of the queue, with one fewer do per decision),
 // and in_order also moves four claims from partly to disagree
@@ -158,9 +158,9 @@
 // shorter jobs wait (SRPT-like). Traced over table3 (30 replications,
 // spec seed), both readings suspend about as often (455 and 445
 // suspensions with both knowledge), but LSF-PREEMPT's mean MRT is 4715 s
-// with resume_first against 2161 s with rtc_order (demand knowledge: 5154
-// against 3834 s; none: 6307 against 5888 s; LSF-RTC: 5057 and 6472 s),
-// and the scorecard has 252 claims agreeing against 249 (of the 126
+// with resume_first against 2161 s with rtc_order (demand knowledge: 4856
+// against 2250 s; none: 6307 against 5888 s; LSF-RTC: 5057 and 6472 s),
+// and the scorecard has 270 claims agreeing against 266 (of the 126
 // claims before they covered the words' whole scope: 101 against 98, and
 // under spec seeds 1998 and 1999 91 and 97 against 91 and 95). resume_first has its own
 // starvation: without knowledge, jobs of one size that preempt one another
