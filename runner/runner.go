@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -92,6 +93,9 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	p, err := policy.New(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, Predict: w.Estimates == workload.EstimatePredicted})
 	if err != nil {
 		return nil, fmt.Errorf("task %d: %w: build policy: %w", t.Index, ErrDeterministic, err)
+	}
+	if cl, ok := p.(io.Closer); ok {
+		defer cl.Close() // an external policy's process
 	}
 	simOpts.SeriesStep = sim.Time(t.SeriesStep)
 	res, err := sim.Run(ctx, w.Procs, w.Jobs, p, simOpts)

@@ -121,7 +121,11 @@ func (m *Machine) Task(i int) *Task { return &m.tasks[i] }
 func (m *Machine) NumTasks() int { return len(m.tasks) }
 
 func (m *Machine) fail(err error) error {
-	err = fmt.Errorf("%w: at t=%d: %w", ErrPolicy, m.now, err)
+	if a, ok := m.policy.(ErrorAnnotator); ok && m.err == nil {
+		err = fmt.Errorf("%w: %w", ErrPolicy, a.AnnotateError(err))
+	} else {
+		err = fmt.Errorf("%w: at t=%d: %w", ErrPolicy, m.now, err)
+	}
 	if m.err == nil {
 		m.err = err
 	}

@@ -24,3 +24,14 @@ type Policy interface {
 type OverheadWatcher interface {
 	OverheadDone(t *Task)
 }
+
+// ErrorAnnotator is implemented by policies that add context to the error
+// of a [Machine] call the engine refused (the external policy adds the
+// message it was applying and the policy process's standard error). The
+// engine calls it for the first refused call (and for [Machine.Check]),
+// instead of prefixing the error with the instant: the annotated error
+// must name the instant itself, or be err unchanged with the instant
+// already in it.
+type ErrorAnnotator interface {
+	AnnotateError(err error) error
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sim/policy/external"
 	"github.com/schedfarm/schedfarm/sim/workload"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -58,7 +59,7 @@ func simCommand() *cli.Command {
 
 func policyHelp() string {
 	var b strings.Builder
-	for _, e := range policy.Entries() {
+	for _, e := range append(policy.Entries(), policy.External()) {
 		fmt.Fprintf(&b, "\n  %-14s %s", e.Name, e.Doc)
 		for _, p := range e.Params {
 			fmt.Fprintf(&b, "\n  %14s   %s (%s, default %v): %s", "", p.Name, p.Kind, p.Default, p.Doc)
@@ -96,7 +97,10 @@ func runSim(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	env := policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: task.Seed, Predict: wl.Estimates == workload.EstimatePredicted}
+	env := policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: task.Seed, Predict: wl.Estimates == workload.EstimatePredicted,
+		// The user's own command line may run any external policy
+		// program, in the current directory.
+		External: &external.Access{}}
 	if err := entry.CheckEnv(env); err != nil {
 		return err
 	}
@@ -108,6 +112,9 @@ func runSim(c *cli.Context) error {
 	segs := c.String("segments")
 	simOpts.Segments = segs != ""
 	res, err := sim.Run(c.Context, wl.Procs, wl.Jobs, pol, simOpts)
+	if cl, ok := pol.(io.Closer); ok {
+		cl.Close()
+	}
 	if err != nil {
 		return fmt.Errorf("simulate: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/external"
 )
 
 // Errors wrapped by the registry's validation.
@@ -37,7 +38,7 @@ const (
 	Float  Kind = iota // float64
 	Int                // int64
 	Bool               // bool
-	String             // string, one of the parameter's Choices
+	String             // string, one of the parameter's Choices (any text when it has none)
 )
 
 // String returns the kind's name.
@@ -50,7 +51,7 @@ type Param struct {
 	Default any // float64, int64, bool or string
 	// Min and Max bound numeric values (inclusive); NaN means unbounded.
 	Min, Max float64
-	// Choices are the values a String parameter accepts.
+	// Choices are the values a String parameter accepts; nil accepts any text.
 	Choices []string
 	Doc     string
 	// Elide leaves the parameter out of the validated [Values] when it
@@ -91,6 +92,9 @@ type Env struct {
 	// estimate model is predicted); only a policy whose entry has
 	// Predicts accepts it.
 	Predict bool
+	// External is what the host lets an external policy do; nil refuses
+	// external policies (see [external.Access]).
+	External *external.Access
 	// Deadlines, when not nil, gives requested deadlines by job ID for
 	// policies with deadlines (hand-made scenarios); nil lets them derive
 	// their own.
@@ -111,6 +115,9 @@ type Entry struct {
 	// Predicts is true for a policy that can plan with runtime
 	// predictions ([Env.Predict]).
 	Predicts bool
+	// Open passes parameters not in Params through (numbers, bools and
+	// strings): the external policy's program's own parameters.
+	Open bool
 	// Moldable is true for a policy that picks job sizes: it needs a
 	// workload whose jobs are moldable ([sim.Job.Mold]).
 	Moldable bool
@@ -143,19 +150,27 @@ func Lookup(name string) (*Entry, error) {
 			return &entries[i], nil
 		}
 	}
+	if name == ExternalName {
+		return &externalEntry, nil
+	}
 	return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownPolicy, name, strings.Join(Names(), ", "))
 }
 
-// Names returns the registered policy names in table order.
+// Names returns the registered policy names in table order, then
+// external.
 func Names() []string {
-	out := make([]string, len(entries))
+	out := make([]string, len(entries), len(entries)+1)
 	for i, e := range entries {
 		out[i] = e.Name
 	}
-	return out
+	return append(out, ExternalName)
 }
 
-// Entries returns every registered policy.
+// External returns the entry of the external policy.
+func External() *Entry { return &externalEntry }
+
+// Entries returns every registered policy the engine runs itself: all
+// but external (see [External]).
 func Entries() []*Entry {
 	out := make([]*Entry, len(entries))
 	for i := range entries {
@@ -199,6 +214,15 @@ func (e *Entry) Check(raw map[string]any) (Values, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		p := e.param(k)
+		if p == nil && e.Open {
+			val, err := openValue(raw[k])
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", k, err))
+				continue
+			}
+			v[k] = val
+			continue
+		}
 		if p == nil {
 			errs = append(errs, fmt.Errorf("%s: %w of policy %q (valid: %s)", k, ErrUnknownParam, e.Name, e.paramNames()))
 			continue
@@ -249,7 +273,7 @@ func (p *Param) convert(raw any) (any, error) {
 	switch p.Kind {
 	case String:
 		x, ok := raw.(string)
-		if !ok || !slices.Contains(p.Choices, x) {
+		if !ok || (p.Choices != nil && !slices.Contains(p.Choices, x)) {
 			return nil, bad("%v is not one of %s", raw, strings.Join(p.Choices, ", "))
 		}
 		return x, nil
