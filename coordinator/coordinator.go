@@ -79,6 +79,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -619,7 +620,8 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	r.w = newWatch(r.c.cfg.watchEvery, r.c.cfg.idleWarning)
 	sub, err := r.c.nc.Subscribe(natsutil.StartedSubject(r.id), func(m *nats.Msg) {
 		r.w.touch()
-		r.prog.started(string(m.Data))
+		slots, _ := strconv.Atoi(m.Header.Get(natsutil.HeaderSlots))
+		r.prog.started(string(m.Data), m.Header.Get(natsutil.HeaderWorker), slots)
 	})
 	if err != nil {
 		return fmt.Errorf("subscribe to task starts: %w", err)

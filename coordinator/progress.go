@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,10 @@ const (
 	// snapshotInterval is how often the progress file is rewritten.
 	snapshotInterval = time.Second
 	barWidth         = 30
+	// rateWindow is how far back the rate behind the ETA looks: the
+	// tasks finished in the last minute (since the session began, if
+	// later), so the ETA follows the sweep's recent pace.
+	rateWindow = time.Minute
 )
 
 // Snapshot is the progress of a running sweep, as the coordinator shows
@@ -32,15 +37,16 @@ type Snapshot struct {
 	PID   int    `json:"pid"`
 	// Total is the number of tasks, Done how many finished (failed ones
 	// included), Failed how many failed, Running how many workers
-	// reported starting and have no result yet.
+	// reported starting and have no result yet, never more than the
+	// slots of the workers that started them (see progress.started).
 	Total   int `json:"total"`
 	Done    int `json:"done"`
 	Failed  int `json:"failed"`
 	Running int `json:"running"`
-	// Rate is tasks finished per second in this session; ETA the time to
-	// finish the rest, from the durations of the finished and running
-	// tasks (see progress.eta), or at that rate before any task's
-	// duration is known (0: unknown).
+	// Rate is tasks finished per second recently: over the last minute
+	// of this session (the whole session when no task finished in that
+	// minute); ETA the time to finish the rest at that rate (0 with Rate
+	// 0: unknown, before the session's first result).
 	Rate float64       `json:"rate"`
 	ETA  time.Duration `json:"eta"`
 	// Updated is when the snapshot was taken.
@@ -62,23 +68,26 @@ type progress struct {
 
 	mu      sync.Mutex
 	snap    Snapshot
-	running map[string]time.Time // task -> when a worker started it
-	over    map[string]bool      // tasks finished
-	// took and timed sum and count the durations of the tasks finished
-	// in this session whose start was seen.
-	took  time.Duration
-	timed int
-	// step is the last twentieth of the sweep a plain line was printed
-	// for; next signals the display loop to print one.
-	step    int
+	running map[string]string // task -> the worker that started it ("": unknown)
+	// byWorker holds each worker's running tasks in the order it started
+	// them, and slots how many it runs at once, as it announced them.
+	byWorker map[string][]string
+	slots    map[string]int
+	over     map[string]bool // tasks finished
+	// finishes are when this session's tasks finished, the last
+	// rateWindow's worth (see rate).
+	finishes []time.Time
+	// next signals the display loop that the counts changed.
 	next    chan struct{}
 	began   time.Time
 	session int
 	width   int // length of the last bar drawn
-	// shown and shownDone, shownFailed: the counts of the last plain
-	// line, so that the final line is not a repeat of it. Only the
-	// display goroutine, then stop after it ended, touch them.
+	// shown, shownAt and shownDone, shownFailed: whether a plain line
+	// was printed, when, and its counts, so that a line is printed only
+	// for new counts and at most once per interval. Only the display
+	// goroutine, then stop after it ended, touch them.
 	shown                  bool
+	shownAt                time.Time
 	shownDone, shownFailed int
 
 	quit chan struct{}
@@ -91,12 +100,14 @@ type progress struct {
 func newProgress(w io.Writer, tty bool, interval time.Duration, sweepName string, total, done, failed int, stateDir, runID string, log *slog.Logger) *progress {
 	p := &progress{
 		w: w, tty: tty, interval: interval, log: log,
-		file:    filepath.Join(stateDir, "progress", sweepName+".json"),
-		snap:    Snapshot{Sweep: sweepName, RunID: runID, PID: os.Getpid(), Total: total, Done: done, Failed: failed},
-		running: map[string]time.Time{},
-		over:    map[string]bool{},
-		quit:    make(chan struct{}),
-		next:    make(chan struct{}, 1),
+		file:     filepath.Join(stateDir, "progress", sweepName+".json"),
+		snap:     Snapshot{Sweep: sweepName, RunID: runID, PID: os.Getpid(), Total: total, Done: done, Failed: failed},
+		running:  map[string]string{},
+		byWorker: map[string][]string{},
+		slots:    map[string]int{},
+		over:     map[string]bool{},
+		quit:     make(chan struct{}),
+		next:     make(chan struct{}, 1),
 	}
 	p.wg.Go(p.loop)
 	return p
@@ -116,21 +127,52 @@ func (p *progress) preset(id string) {
 	p.mu.Unlock()
 }
 
-// started notes that a worker started a task.
-func (p *progress) started(id string) {
+// started notes that worker (with slots tasks at once; "" and 0 when
+// the announcement did not say) started a task. A worker that starts
+// more tasks than it has slots has moved on from its oldest ones (their
+// results are on the way, or it gave them back), so those stop counting:
+// "running" never exceeds the slots of the workers that announced them.
+// A task started again by another worker (redelivered) counts once, as
+// the new worker's.
+func (p *progress) started(id, worker string, slots int) {
 	p.mu.Lock()
-	if _, ok := p.running[id]; !ok && !p.over[id] {
-		p.running[id] = time.Now()
+	defer p.mu.Unlock()
+	if p.over[id] {
+		return
 	}
-	p.mu.Unlock()
+	if prev, ok := p.running[id]; ok {
+		if prev == worker {
+			return
+		}
+		p.dropFromWorker(id, prev)
+	}
+	p.running[id] = worker
+	if worker == "" || slots <= 0 {
+		return
+	}
+	p.slots[worker] = slots
+	list := append(p.byWorker[worker], id)
+	for len(list) > slots {
+		delete(p.running, list[0])
+		list = list[1:]
+	}
+	p.byWorker[worker] = list
+}
+
+// dropFromWorker removes a task from a worker's running list. Called with
+// p.mu held.
+func (p *progress) dropFromWorker(id, worker string) {
+	list := p.byWorker[worker]
+	if i := slices.Index(list, id); i >= 0 {
+		p.byWorker[worker] = slices.Delete(list, i, i+1)
+	}
 }
 
 // finished notes a task's result.
 func (p *progress) finished(id string, failed bool) {
 	p.mu.Lock()
-	if at, ok := p.running[id]; ok {
-		p.took += time.Since(at)
-		p.timed++
+	if w, ok := p.running[id]; ok {
+		p.dropFromWorker(id, w)
 	}
 	delete(p.running, id)
 	p.over[id] = true
@@ -139,16 +181,20 @@ func (p *progress) finished(id string, failed bool) {
 	if failed {
 		p.snap.Failed++
 	}
-	if p.snap.Total > 0 {
-		if step := p.snap.Done * 20 / p.snap.Total; step > p.step {
-			p.step = step
-			select {
-			case p.next <- struct{}{}:
-			default:
-			}
+	now := time.Now()
+	p.finishes = append(p.finishes, now)
+	if len(p.finishes) > 64 && now.Sub(p.finishes[0]) > rateWindow {
+		cut := 0
+		for cut < len(p.finishes) && now.Sub(p.finishes[cut]) > rateWindow {
+			cut++
 		}
+		p.finishes = slices.Delete(p.finishes, 0, cut)
 	}
 	p.mu.Unlock()
+	select {
+	case p.next <- struct{}{}:
+	default:
+	}
 }
 
 // snapshot returns the current figures.
@@ -157,68 +203,83 @@ func (p *progress) snapshot() Snapshot {
 	defer p.mu.Unlock()
 	s := p.snap
 	s.Running = len(p.running)
-	s.Updated = time.Now().UTC()
-	if !p.began.IsZero() {
-		if el := time.Since(p.began).Seconds(); el > 0 && p.session > 0 {
-			s.Rate = float64(p.session) / el
-			s.ETA = time.Duration(float64(s.Total-s.Done) / s.Rate * float64(time.Second)).Round(time.Second)
-		}
-		if p.timed > 0 {
-			s.ETA = p.eta(s.Total - s.Done).Round(time.Second)
-		}
+	now := time.Now()
+	s.Updated = now.UTC()
+	if s.Rate = p.rate(now); s.Rate > 0 {
+		s.ETA = time.Duration(float64(s.Total-s.Done) / s.Rate * float64(time.Second)).Round(time.Second)
 	}
 	return s
 }
 
-// eta estimates the time to finish left tasks (running ones included)
-// from the durations of the tasks finished and of those running: a queued
-// task takes the mean duration of the finished ones; a running task needs
-// the rest of that mean, or, once it has run longer than the mean, as long
-// again as it has run so far (a long task is likely to go on), so the
-// estimate grows while a long task runs instead of standing still. The
-// work is shared by as many slots as tasks are running (at least one),
-// and the estimate is never below the longest running task's rest.
-// Called with p.mu held.
-func (p *progress) eta(left int) time.Duration {
-	mean := p.took / time.Duration(p.timed)
-	queued := left - len(p.running)
-	work := time.Duration(max(queued, 0)) * mean
-	var longest time.Duration
-	now := time.Now()
-	for _, at := range p.running {
-		ran := now.Sub(at)
-		rest := mean - ran
-		if ran >= mean {
-			rest = ran
-		}
-		work += rest
-		longest = max(longest, rest)
+// rate returns the tasks finished per second recently: those of the last
+// rateWindow over the time since the window's start (the session's start
+// if later), or the whole session's rate when none finished in the
+// window; 0 before the session's first result. Measured from the
+// session's start, the first results give a rate over the time they
+// took, so the ETA is sensible from the first result on (a rate over the
+// gaps between results would make it wild). Called with p.mu held.
+func (p *progress) rate(now time.Time) float64 {
+	if p.began.IsZero() || p.session == 0 {
+		return 0
 	}
-	return max(work/time.Duration(max(len(p.running), 1)), longest)
+	from := now.Add(-rateWindow)
+	if p.began.After(from) {
+		from = p.began
+	}
+	n := 0
+	for i := len(p.finishes) - 1; i >= 0 && !p.finishes[i].Before(from); i-- {
+		n++
+	}
+	if n == 0 {
+		from, n = p.began, p.session
+	}
+	el := now.Sub(from).Seconds()
+	if el <= 0 {
+		return 0
+	}
+	return float64(n) / el
 }
 
+// loop redraws a terminal's bar every barRefresh; elsewhere it prints a
+// plain line when the counts change, at most once per interval (a change
+// within the interval is printed when it ends), so a log gets one line
+// per change and never the same line twice.
 func (p *progress) loop() {
-	draw := p.interval
+	var barC <-chan time.Time
 	if p.tty {
-		draw = barRefresh
+		bar := time.NewTicker(barRefresh)
+		defer bar.Stop()
+		barC = bar.C
 	}
-	drawT := time.NewTicker(draw)
-	defer drawT.Stop()
+	lineT := time.NewTimer(time.Hour)
+	lineT.Stop()
+	defer lineT.Stop()
+	armed := false
+	line := func() {
+		if wait := p.interval - time.Since(p.shownAt); p.shown && wait > 0 {
+			if !armed {
+				lineT.Reset(wait)
+				armed = true
+			}
+			return
+		}
+		p.draw(false)
+	}
 	fileT := time.NewTicker(snapshotInterval)
 	defer fileT.Stop()
 	for {
 		select {
 		case <-p.quit:
 			return
-		case <-drawT.C:
+		case <-barC:
 			p.draw(false)
 		case <-p.next:
-			// Another twentieth of the sweep is done: a plain line now
-			// (a terminal's bar is redrawn often anyway).
 			if !p.tty {
-				p.draw(false)
-				drawT.Reset(draw)
+				line()
 			}
+		case <-lineT.C:
+			armed = false
+			line()
 		case <-fileT.C:
 			p.save()
 		}
@@ -236,11 +297,11 @@ func (p *progress) stop() {
 func (p *progress) draw(final bool) {
 	s := p.snapshot()
 	if !p.tty {
-		if final && p.shown && s.Done == p.shownDone && s.Failed == p.shownFailed {
+		if p.shown && s.Done == p.shownDone && s.Failed == p.shownFailed {
 			return // the last line already says this
 		}
 		fmt.Fprintf(p.w, "sweep %s: %s\n", s.Sweep, s.line())
-		p.shown, p.shownDone, p.shownFailed = true, s.Done, s.Failed
+		p.shown, p.shownAt, p.shownDone, p.shownFailed = true, time.Now(), s.Done, s.Failed
 		return
 	}
 	pct := 0.0

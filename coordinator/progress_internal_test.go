@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,43 +14,113 @@ import (
 	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
-// TestProgress_eta checks that the ETA comes from task durations: queued
-// tasks take the mean of the finished ones, and a task running longer
-// than that mean makes the ETA grow instead of standing still.
-func TestProgress_eta(t *testing.T) {
-	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
+// TestProgress_rate checks that the rate behind the ETA is the recent
+// one: from the session's start while it is younger than the window, the
+// last minute's later, and the whole session's when nothing finished in
+// the last minute; and that it is unknown before the first result.
+func TestProgress_rate(t *testing.T) {
+	p := newProgress(io.Discard, false, time.Hour, "s", 100, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
 	defer p.stop()
-	p.begin()
 	now := time.Now()
 	p.mu.Lock()
-	p.took, p.timed = 20*time.Second, 2 // mean 10 s
-	p.running["a"] = now.Add(-2 * time.Second)
-	got := p.eta(4) // 3 queued x 10 s + 8 s left of a, one slot
-	p.running["a"] = now.Add(-60 * time.Second)
-	long := p.eta(1) // a has run 60 s, 6 times the mean
-	p.mu.Unlock()
-	if got < 37*time.Second || got > 39*time.Second {
-		t.Errorf("eta with 3 queued and one running for 2 s = %v, want 38s", got)
+	defer p.mu.Unlock()
+	p.began = now.Add(-10 * time.Second)
+	if r := p.rate(now); r != 0 {
+		t.Errorf("rate before any result = %v, want 0 (unknown)", r)
 	}
-	if long < 60*time.Second {
-		t.Errorf("eta with a task running 60 s (mean 10 s) = %v, want at least 60s", long)
+	// One result 1 s into a 10 s old session (5% of a sweep whose 20
+	// tasks take 20 s in all): 0.1 task/s, so 190 s for the 19 left.
+	p.session, p.finishes = 1, []time.Time{now.Add(-9 * time.Second)}
+	if r := p.rate(now); math.Abs(r-0.1) > 1e-9 {
+		t.Errorf("rate with 1 result in a 10 s session = %v, want 0.1", r)
+	}
+	// A 300 s session: 30 results in its first 4 minutes, 6 in the last
+	// one: the recent rate is 6/60.
+	p.began = now.Add(-300 * time.Second)
+	p.session, p.finishes = 36, nil
+	for i := range 30 {
+		p.finishes = append(p.finishes, now.Add(-time.Duration(300-8*i)*time.Second))
+	}
+	for i := range 6 {
+		p.finishes = append(p.finishes, now.Add(-time.Duration(55-10*i)*time.Second))
+	}
+	if r := p.rate(now); math.Abs(r-0.1) > 1e-9 {
+		t.Errorf("recent rate = %v, want 6/60", r)
+	}
+	// Nothing in the last minute (long tasks): the session's rate.
+	p.finishes = p.finishes[:30]
+	p.session = 30
+	if r := p.rate(now); math.Abs(r-0.1) > 1e-9 {
+		t.Errorf("rate with no result in the last minute = %v, want the session's 30/300", r)
 	}
 }
 
-// TestProgress_linesEveryTwentieth checks that a log gets a line each time
-// another 5% of the tasks is done, not only every interval.
-func TestProgress_linesEveryTwentieth(t *testing.T) {
+// TestProgress_runningCapped checks that "running" counts a worker's
+// tasks up to its slots (a worker that starts more has moved on from its
+// oldest), a redelivered task once, and drops finished tasks.
+func TestProgress_runningCapped(t *testing.T) {
+	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
+	defer p.stop()
+	for _, id := range []string{"a", "b", "c", "d"} {
+		p.started(id, "w1", 2)
+	}
+	if got := p.snapshot().Running; got != 2 {
+		t.Errorf("4 starts on a worker with 2 slots: %d running, want 2", got)
+	}
+	p.started("d", "w2", 1) // redelivered to w2
+	p.started("d", "w2", 1) // the same announcement twice
+	if got := p.snapshot().Running; got != 2 {
+		t.Errorf("after d moved to w2: %d running, want 2 (c on w1, d on w2)", got)
+	}
+	p.started("e", "w1", 2)
+	if got := p.snapshot().Running; got != 3 {
+		t.Errorf("after w1 started e: %d running, want 3 (c, e on w1; d on w2)", got)
+	}
+	p.finished("c", false)
+	p.finished("d", false)
+	p.started("d", "w1", 2) // a late announcement of a finished task
+	if s := p.snapshot(); s.Running != 1 || s.Done != 2 {
+		t.Errorf("after c and d finished: %d running, %d done; want 1 and 2", s.Running, s.Done)
+	}
+	p.started("x", "", 0) // an announcement without worker or slots counts
+	if got := p.snapshot().Running; got != 2 {
+		t.Errorf("with an anonymous start: %d running, want 2", got)
+	}
+}
+
+// TestProgress_linesOncePerChange checks the plain lines: none while
+// nothing changes, the first change at once, later ones at most once per
+// interval, never the same line twice, and the final state once.
+func TestProgress_linesOncePerChange(t *testing.T) {
 	var b testkit.SyncBuffer
-	p := newProgress(&b, false, time.Hour, "s", 40, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
+	const interval = 300 * time.Millisecond
+	p := newProgress(&b, false, interval, "s", 40, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
 	p.begin()
+	time.Sleep(3 * interval)
+	if b.String() != "" {
+		t.Errorf("lines with nothing finished:\n%s", b.String())
+	}
+	began := time.Now()
 	for i := range 40 {
 		p.finished(string(rune('a'+i)), false)
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
+	took := time.Since(began)
 	p.stop()
-	n := strings.Count(b.String(), "\n")
-	if n < 10 || n > 21 {
-		t.Errorf("%d progress lines for 40 tasks finished within a second (interval an hour), want one per 5%% (20) plus the last:\n%s", n, b.String())
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if max := int(took/interval) + 2; len(lines) > max || len(lines) < 2 {
+		t.Errorf("%d lines for 40 results over %v at most every %v, want 2 to %d:\n%s", len(lines), took, interval, max, b.String())
+	}
+	if !strings.HasPrefix(lines[0], "sweep s: 1/40 done") {
+		t.Errorf("first line %q, want the first result's at once", lines[0])
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		done, _, _ := strings.Cut(l, " done")
+		if seen[done] {
+			t.Errorf("counts %q printed twice:\n%s", done, b.String())
+		}
+		seen[done] = true
 	}
 	if c := strings.Count(b.String(), "40/40 done"); c != 1 {
 		t.Errorf("the finished state is printed %d times, want once:\n%s", c, b.String())

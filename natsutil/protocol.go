@@ -55,6 +55,12 @@ const (
 	// too, so the coordinator compares the two results instead of
 	// recording a duplicate.
 	HeaderVerify = "Schedfarm-Verify"
+	// HeaderWorker and HeaderSlots, on a [StartedSubject] message, name
+	// the worker that started the task and how many tasks it runs at
+	// once, so the coordinator's "running" count never exceeds the
+	// slots that exist.
+	HeaderWorker = "Schedfarm-Worker"
+	HeaderSlots  = "Schedfarm-Slots"
 )
 
 // TraceFilenameKey is the object metadata key holding a trace's original

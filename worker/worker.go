@@ -536,7 +536,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		log.Info("running a redelivered task")
 	}
 	// Best effort: only feeds the coordinator's "running" count.
-	_ = w.nc.Publish(natsutil.StartedSubject(run), []byte(t.ID))
+	_ = w.nc.PublishMsg(&nats.Msg{Subject: natsutil.StartedSubject(run), Data: []byte(t.ID), Header: nats.Header{
+		natsutil.HeaderWorker: {w.cfg.name}, natsutil.HeaderSlots: {strconv.Itoa(w.cfg.concurrency)}}})
 
 	// Progress signals go on until the task is acked, naked or
 	// terminated: publishing a large result takes time too.
