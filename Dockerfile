@@ -3,7 +3,7 @@
 # One static schedfarm binary, the shipped specs and traces, run as a
 # non-root user. The same image is the coordinator and the workers:
 #
-#   docker build -t schedfarm .
+#   docker build --build-arg REVISION=$(git rev-parse HEAD) -t schedfarm .
 #   docker run --rm -v sf-data:/data schedfarm run /app/specs/quickstart.yaml
 #
 # See deploy/ for a compose file with a NATS server, a coordinator and
@@ -16,7 +16,11 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG VERSION=dev
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" \
+# The commit, which `schedfarm version` and the outputs' provenance name:
+# .git is not sent to the build (.dockerignore), so Go cannot stamp it.
+ARG REVISION=
+RUN [ -n "${REVISION}" ] || echo "REVISION not given: the version will not name the commit (docker build --build-arg REVISION=\$(git rev-parse HEAD) ...)" >&2; \
+    CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION} -X main.revision=${REVISION}" \
         -o /out/schedfarm ./cmd/schedfarm \
     && /out/schedfarm --version \
     && mkdir -p /out/data

@@ -19,6 +19,14 @@ import (
 // version and VCS revision from the binary.
 var version = "dev"
 
+// revision is the commit the binary was built from when set at build time
+// with -ldflags "-X main.revision=$(git rev-parse HEAD)" (the README's
+// build command and the Dockerfile do), so the version names the commit
+// even where Go's VCS stamping is off (GOFLAGS=-buildvcs=false, a build
+// without the .git directory). Go's own stamp, when there, wins: it also
+// knows whether the tree was modified.
+var revision = ""
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

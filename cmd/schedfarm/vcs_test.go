@@ -126,3 +126,22 @@ func TestVersion_VCSStamp(t *testing.T) {
 		t.Errorf("modified checkout: schedfarm version says %q, want %q", got, want+"+dirty")
 	}
 }
+
+// TestVersion_LdflagsRevision: without Go's VCS stamp (as in this test
+// binary), the -ldflags revision names the commit; with a release version
+// it is appended once.
+func TestVersion_LdflagsRevision(t *testing.T) {
+	defer func(v, r string) { version, revision = v, r }(version, revision)
+	revision = "4f2a9c1e03b7aa55c2d0e4f1a6b3c8d9e0f1a2b3"
+	if got := toolVersion(); got != "devel+4f2a9c1e03b7" {
+		t.Errorf("dev build with -X main.revision: version %q, want devel+4f2a9c1e03b7", got)
+	}
+	version = "v1.2.0"
+	if got := toolVersion(); got != "v1.2.0+4f2a9c1e03b7" {
+		t.Errorf("release build with -X main.revision: version %q, want v1.2.0+4f2a9c1e03b7", got)
+	}
+	revision = ""
+	if got := toolVersion(); got != "v1.2.0" {
+		t.Errorf("release build: version %q, want v1.2.0", got)
+	}
+}

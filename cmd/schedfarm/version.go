@@ -14,13 +14,21 @@ import (
 // toolVersion returns the version recorded in outputs and printed by
 // "schedfarm version": the -ldflags version if set, else the module
 // version and the VCS revision Go stamps into a binary built in a
-// checkout ("devel+4f2a9c1e03b7", "+dirty" when the tree had changes).
+// checkout ("devel+4f2a9c1e03b7", "+dirty" when the tree had changes),
+// else the -ldflags revision ("devel+4f2a9c1e03b7" too).
 func toolVersion() string {
+	short := revision[:min(12, len(revision))]
 	if version != "dev" {
+		if short != "" && !strings.Contains(version, short) {
+			return version + "+" + short
+		}
 		return version
 	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
+		if short != "" {
+			return "devel+" + short
+		}
 		return version
 	}
 	v := bi.Main.Version
@@ -36,6 +44,9 @@ func toolVersion() string {
 		case "vcs.modified":
 			dirty = s.Value == "true"
 		}
+	}
+	if rev == "" {
+		rev = revision // no VCS stamp: the build command's
 	}
 	if rev != "" && v == "devel" {
 		v += "+" + rev[:min(12, len(rev))]
