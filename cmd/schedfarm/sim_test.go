@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -150,6 +151,9 @@ func TestSim_ShippedName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The same but for the simulation's own time.
+	timing := regexp.MustCompile(`simulated in \S+`)
+	byName, byPath = timing.ReplaceAllString(byName, "simulated in"), timing.ReplaceAllString(byPath, "simulated in")
 	if !strings.Contains(byName, "trace KTH-SP2-1996-2.1-cln:") || byName != byPath {
 		t.Errorf("--trace kth printed\n%s\nthe path printed\n%s", byName, byPath)
 	}
