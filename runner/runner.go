@@ -135,6 +135,13 @@ func Synthetic(t *sweep.Task) (*workload.Workload, sim.Options, error) {
 	for k, v := range t.Workload.Gen {
 		gen[k] = v
 	}
+	if t.Workload.Synthetic == workload.SyntheticLublin {
+		w, err := workload.Synthetic(workload.SyntheticLublin, t.Workload.Procs, t.Workload.Load, gen, t.Seed)
+		if err != nil {
+			return nil, sim.Options{}, fmt.Errorf("synthetic %s: %w", t.Workload.Synthetic, err)
+		}
+		return w, sim.Options{}, nil
+	}
 	g, err := workload.ParseParsons1997(t.Workload.Procs, t.Workload.Load, gen)
 	if err != nil {
 		return nil, sim.Options{}, fmt.Errorf("synthetic %s: %w", t.Workload.Synthetic, err)

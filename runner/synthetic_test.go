@@ -64,3 +64,25 @@ policies: [{name: lsf-mig}]
 		t.Errorf("round trip changed the result")
 	}
 }
+
+// TestExecute_Lublin runs EASY on the Lublin-Feitelson model: the task's
+// seed gives the jobs, the same task the same jobs.
+func TestExecute_Lublin(t *testing.T) {
+	spec, err := sweep.Parse([]byte("name: s\nworkloads:\n  - synthetic: lublin\n    gen: {jobs: 3000}\npolicies: [{name: easy}]\nreplications: 2\n"), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, _ := spec.Tasks()
+	var runs [3]*results.TaskResult
+	for i, k := range []int{0, 0, 1} {
+		if runs[i], err = runner.Execute(context.Background(), &tasks[k], ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runs[0].Stats.Jobs != 3000 || runs[0].Stats.Procs != 128 {
+		t.Fatalf("stats %+v", runs[0].Stats)
+	}
+	if !reflect.DeepEqual(runs[0].Jobs, runs[1].Jobs) || reflect.DeepEqual(runs[0].Jobs, runs[2].Jobs) {
+		t.Error("the same task gave other jobs, or another replication the same")
+	}
+}

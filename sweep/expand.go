@@ -259,7 +259,12 @@ func checkSynthetic(w Workload, at func(string) string, add func(string, error))
 	for k, v := range w.Gen {
 		gen[k] = v
 	}
-	_, err := workload.ParseParsons1997(w.Procs, w.Load, gen)
+	var err error
+	if w.Synthetic == workload.SyntheticLublin {
+		_, err = workload.ParseLublin(w.Procs, w.Load, gen)
+	} else {
+		_, err = workload.ParseParsons1997(w.Procs, w.Load, gen)
+	}
 	if err == nil {
 		return nil
 	}

@@ -41,3 +41,23 @@ func TestParse_SyntheticErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_Lublin: the Lublin-Feitelson model as a synthetic workload,
+// its keys checked with their key paths.
+func TestParse_Lublin(t *testing.T) {
+	s := MustParse(t, "name: s\nworkloads:\n  - synthetic: lublin\n    procs: 256\n    load: [1, 1.2]\n    gen: {jobs: 2000, a1_batch: 6}\npolicies: [{name: easy}]\n")
+	tasks := MustTasks(t, s)
+	if len(tasks) != 2 || tasks[0].Workload.Synthetic != "lublin" || tasks[0].Workload.Gen["jobs"] != 2000 {
+		t.Fatalf("tasks %+v", tasks)
+	}
+	for _, tc := range []struct{ spec, want string }{
+		{"workloads:\n  - synthetic: lublin\n    gen: {jobz: 10}\n", "workloads[0].gen.jobz: unknown key"},
+		{"workloads:\n  - synthetic: lublin\n    gen: {uprob_interactive: 1.5}\n", "workloads[0].gen.uprob_interactive: must be in 0..1, got 1.5"},
+		{"workloads:\n  - synthetic: lublin\n    gen: {jobs: 0}\n", "workloads[0].gen.jobs: must be a whole number in 1..16777216, got 0"},
+	} {
+		_, err := sweep.Parse([]byte("name: s\n"+tc.spec+"policies: [{name: easy}]\n"), "testdata")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("spec %q:\n got %v\nwant %q", tc.spec, err, tc.want)
+		}
+	}
+}

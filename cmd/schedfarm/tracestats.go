@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -25,12 +26,15 @@ func tracestatsCommand() *cli.Command {
 			"runtime and of the processors, jobs per week, and summaries of the per-batch statistics.\n" +
 			"With --out DIR it also writes DIR/table1.md, fig01-weekly.csv (jobs per week), fig02-batches.csv\n" +
 			"(per batch of --batch consecutive jobs: mean and CV of the runtime, overall and per len4\n" +
-			"class, and the class shares) and their figures.\n\n" +
+			"class, and the class shares) and their figures. A TRACE that names a synthetic workload\n" +
+			"(" + strings.Join(workload.Synthetics(), ", ") + ") and is not a file is generated with the model's defaults and --seed.\n\n" +
 			"Examples:\n" +
 			"  schedfarm tracestats ctc kth sdsc sdsc-par\n" +
-			"  schedfarm tracestats --out out/tracestats --format svg ctc",
+			"  schedfarm tracestats --out out/tracestats --format svg ctc\n" +
+			"  schedfarm tracestats ctc lublin",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "batch", Value: report.DefaultBatch, Usage: "jobs per batch"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of a synthetic workload"},
 			&cli.StringFlag{Name: "out", Usage: "write the table, CSV files and figures into `DIR`"},
 			&cli.StringFlag{Name: "format", Value: strings.Join(report.Formats, ","), Usage: "comma-separated figure `FORMATS`: png, svg"},
 		},
@@ -47,11 +51,7 @@ func runTracestats(c *cli.Context) error {
 	}
 	var stats []report.WorkloadStats
 	for _, arg := range c.Args().Slice() {
-		path, err := findTrace(arg)
-		if err != nil {
-			return err
-		}
-		wl, err := workload.LoadContext(c.Context, path, workload.Options{Estimates: workload.EstimateAccurate}, workload.Limits{})
+		wl, path, err := tracestatsWorkload(c, arg)
 		if err != nil {
 			return err
 		}
@@ -81,6 +81,22 @@ func runTracestats(c *cli.Context) error {
 		fmt.Fprintln(c.App.Writer, f)
 	}
 	return err
+}
+
+// tracestatsWorkload reads the trace arg, or generates the synthetic
+// workload arg names when no such file exists; path is the file, or the
+// synthetic workload's name.
+func tracestatsWorkload(c *cli.Context, arg string) (*workload.Workload, string, error) {
+	if _, err := os.Stat(arg); err != nil && slices.Contains(workload.Synthetics(), arg) {
+		wl, err := workload.Synthetic(arg, 0, 1, nil, c.Uint64("seed"))
+		return wl, arg, err
+	}
+	path, err := findTrace(arg)
+	if err != nil {
+		return nil, "", err
+	}
+	wl, err := workload.LoadContext(c.Context, path, workload.Options{Estimates: workload.EstimateAccurate}, workload.Limits{})
+	return wl, path, err
 }
 
 // findTrace returns the file of a trace argument: an existing file, or a

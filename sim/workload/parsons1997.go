@@ -18,7 +18,7 @@ import (
 const SyntheticParsons1997 = "parsons1997"
 
 // Synthetics lists the synthetic workload names [Synthetic] accepts.
-func Synthetics() []string { return []string{SyntheticParsons1997} }
+func Synthetics() []string { return []string{SyntheticParsons1997, SyntheticLublin} }
 
 // ErrUnknownSynthetic is wrapped when a synthetic workload name is unknown.
 var ErrUnknownSynthetic = errors.New("unknown synthetic workload")
@@ -281,6 +281,14 @@ var ParsonsKeys = []string{"unit", "mean_interarrival", "demand_mean", "demand_c
 // generator keys gen (values as decoded from YAML or JSON, or text) and
 // seed. Errors name the key path ("gen.demand_cv: ...").
 func Synthetic(name string, procs int, load float64, gen map[string]any, seed uint64) (*Workload, error) {
+	if name == SyntheticLublin {
+		g, err := ParseLublin(procs, load, gen)
+		if err != nil {
+			return nil, err
+		}
+		g.Seed = seed
+		return g.Generate()
+	}
 	if name != SyntheticParsons1997 {
 		return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownSynthetic, name, strings.Join(Synthetics(), ", "))
 	}
