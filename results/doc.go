@@ -11,6 +11,18 @@
 // (about 20 bytes per job); [Unmarshal] decodes it. Category labels and aggregates are not part of a result:
 // they are computed from the records when outputs are written.
 //
+// # Columns
+//
+// Every column of the output files is declared once, in the column tables
+// of columns.go: name, Arrow type, nullability, unit, description, how
+// the value is taken from a job record, a task, a task result or a
+// category aggregate, and how it is read back. The wire format of task
+// results, the Parquet writers, the typed readers ([ReadJobs],
+// [ReadSummary], [ReadTasks]), the CSV writer of `schedfarm sim`
+// ([WriteJobsCSV]) and the tables of docs/columns.md ([UpdateColumnsDoc],
+// [Columns]) are made from them. A policy family adds its per-job or
+// per-task columns as entries in those tables, nothing else.
+//
 // # Output files
 //
 // [StreamOutputs] writes, rows ordered by task index and then by job,

@@ -119,6 +119,9 @@ func (o *outputs) taskRange(cr *colRange, s *rowSeg) {
 	appendTaskCols(cr.b, cr.dicts, o.pcs, o.spec.Name, s.t, s.r, s.hi-s.lo)
 }
 
+// jobRangeCols is the most job columns of jobs.parquet built at once.
+const jobRangeCols = 16
+
 // newJobs returns the writer of jobs.parquet.
 func (o *outputs) newJobs(w io.Writer) (*groupFile, error) {
 	tf := taskFields(o.pcs)
@@ -134,29 +137,20 @@ func (o *outputs) newJobs(w io.Writer) (*groupFile, error) {
 	// function appending one job's row to the range's builder. The
 	// builders of a RecordBuilder stay the same from batch to batch:
 	// newRow looks them up once.
-	perJob := func(n int, newRow func(cr *colRange) func(j *metrics.Record)) {
-		var row func(j *metrics.Record)
-		g.addRange(o.mem, fields, n, false, func(cr *colRange, s *rowSeg) {
-			if row == nil {
-				row = newRow(cr)
-			}
-			for k := s.lo; k < s.hi; k++ {
-				row(&s.r.Jobs[k])
+	g.addRange(o.mem, fields, len(tf), true, o.taskRange)
+	// The job columns in ranges of at most jobRangeCols, so that a row
+	// group's builders of a few columns are in memory at a time.
+	for lo := 0; lo < len(jobColumns); lo += jobRangeCols {
+		cs := jobColumns[lo:min(len(jobColumns), lo+jobRangeCols)]
+		g.addRange(o.mem, fields, len(cs), false, func(cr *colRange, s *rowSeg) {
+			for i, c := range cs {
+				b := cr.b.Field(i)
+				for k := s.lo; k < s.hi; k++ {
+					c.appendN(b, &s.r.Jobs[k], 1, false)
+				}
 			}
 		})
 	}
-	g.addRange(o.mem, fields, len(tf), true, o.taskRange)
-	perJob(moldStart, func(cr *colRange) func(*metrics.Record) { return baseJobRow(cr.b) })
-	perJob(qosFirst-moldStart, func(cr *colRange) func(*metrics.Record) {
-		bs := moldBuilders(cr.b, 0)
-		return func(j *metrics.Record) { appendMoldCols(bs, j) }
-	})
-	perJob(elasticFirst-qosFirst, func(cr *colRange) func(*metrics.Record) {
-		return func(j *metrics.Record) { appendQoSJob(cr.b, 0, j) }
-	})
-	perJob(len(jobFields)-elasticFirst, func(cr *colRange) func(*metrics.Record) {
-		return func(j *metrics.Record) { appendElasticJob(cr.b, 0, j) }
-	})
 	cats := o.categoryRows()
 	g.addRange(o.mem, fields, len(o.schemes), true, func(cr *colRange, s *rowSeg) {
 		for si := range cats {
@@ -192,8 +186,6 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 		empty[s] = metrics.Summarize(s, nil)
 	}
 	g.addRange(o.mem, fields, len(summaryFields), false, func(cr *colRange, s *rowSeg) {
-		b := cr.b
-		col := func(k int) array.Builder { return b.Field(k) }
 		all := empty[s.s]
 		at := func(a *metrics.Aggregate) int { // a's index among all
 			if a.Row < 0 {
@@ -206,25 +198,13 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 			j++
 		}
 		for k := s.lo; k < s.hi; k++ {
-			a := &all[k]
+			src := summarySrc{s: s.s, a: &all[k]}
 			if j < len(s.aggs) && at(&s.aggs[j]) == k {
-				a = &s.aggs[j]
+				src.a = &s.aggs[j]
 				j++
 			}
-			col(0).(*array.StringBuilder).Append(s.s.Name)
-			col(1).(*array.StringBuilder).Append(a.Category)
-			col(2).(*array.Int64Builder).Append(int64(a.Row))
-			col(3).(*array.Int64Builder).Append(int64(a.Col))
-			col(4).(*array.Int64Builder).Append(int64(a.Count))
-			for k, v := range []float64{a.BSD.Mean, a.BSD.Max, a.Turnaround.Mean, a.Turnaround.Max, a.Wait.Mean, a.Wait.Max, a.Slowdown.Mean, a.Slowdown.Max} {
-				col(5 + k).(*array.Float64Builder).Append(v)
-			}
-			first := len(summaryFields) - len(qosSummaryFields) - len(percentileFields)
-			appendQoSSummary(b, first, a)
-			first += len(qosSummaryFields)
-			for k, v := range []float64{a.BSD.P50, a.BSD.P90, a.BSD.P99, a.Wait.P50, a.Wait.P90, a.Wait.P99,
-				a.Turnaround.P50, a.Turnaround.P90, a.Turnaround.P99} {
-				col(first + k).(*array.Float64Builder).Append(v)
+			for i, c := range summaryColumns {
+				c.appendN(cr.b.Field(i), &src, 1, false)
 			}
 		}
 	})
@@ -269,52 +249,6 @@ func keptAggregates(aggs []metrics.Aggregate) []metrics.Aggregate {
 		}
 	}
 	return kept
-}
-
-// baseJobRow returns the appender of a job's base and multiqueue columns
-// (recordSchema up to moldStart, with the columns a rejected job lacks
-// null) to the builder b of those columns.
-func baseJobRow(b *array.RecordBuilder) func(j *metrics.Record) {
-	ints := make([]*array.Int64Builder, moldStart)
-	floats := make([]*array.Float64Builder, moldStart)
-	for i := range moldStart {
-		switch fb := b.Field(i).(type) {
-		case *array.Int64Builder:
-			ints[i] = fb
-		case *array.Float64Builder:
-			floats[i] = fb
-		}
-	}
-	return func(j *metrics.Record) {
-		ints[0].Append(j.JobID)
-		ints[1].Append(int64(j.Submit))
-		if j.Rejected {
-			ints[2].AppendNull()
-			ints[3].AppendNull()
-			ints[4].AppendNull()
-		} else {
-			ints[2].Append(int64(j.Start))
-			ints[3].Append(int64(j.End))
-			ints[4].Append(int64(j.Wait))
-		}
-		ints[5].Append(int64(j.Runtime))
-		ints[6].Append(int64(j.Estimate))
-		ints[7].Append(int64(j.Procs))
-		if j.Rejected {
-			ints[8].AppendNull()
-			floats[9].AppendNull()
-			floats[10].AppendNull()
-		} else {
-			ints[8].Append(int64(j.Turnaround))
-			floats[9].Append(j.BSD)
-			floats[10].Append(j.Slowdown)
-		}
-		ints[11].Append(int64(j.Suspensions))
-		ints[12].Append(int64(j.SuspendedTime))
-		ints[13].Append(int64(j.OverheadTime))
-		ints[14].Append(int64(j.Kills))
-		appendQueueJob(ints[15:18], j)
-	}
 }
 
 // add appends the rows of task t with result r (and its aggregates per

@@ -166,36 +166,9 @@ type header struct {
 	SeriesBytes int `json:"series_bytes,omitempty"`
 }
 
-// recordSchema is the schema of the per-job rows in a marshalled result.
-var recordSchema = arrow.NewSchema(append([]arrow.Field{
-	{Name: "job_id", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "submit", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "start", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "end", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "wait", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "runtime", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "estimate", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "procs", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "turnaround", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "bsd", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "slowdown", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "suspensions", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "suspended_time", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "overhead_time", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
-}, append(append(append(slices.Clone(queueJobFields), moldFields...), qosJobFields...), elasticJobFields...)...), nil)
-
-// nBaseJobCols is the number of job columns before the multiqueue and
-// moldable ones; moldStart is the first moldable one.
-const nBaseJobCols = 15
-
-var moldStart = nBaseJobCols + len(queueJobFields)
-
-// qosFirst is the index of the first qosJobFields column.
-var qosFirst = recordSchema.FieldIndices("origin_id")[0]
-
-// elasticFirst is the index of the first elastic job column.
-var elasticFirst = recordSchema.NumFields() - len(elasticJobFields)
+// recordSchema is the schema of the per-job rows in a marshalled result:
+// the job columns, with the wire format's nullability.
+var recordSchema = arrow.NewSchema(fieldsOf(jobColumns, true), nil)
 
 // Marshal encodes the result: a small JSON header and the per-job rows as
 // an Arrow IPC stream with zstd compression. Equal results give equal
@@ -247,30 +220,11 @@ func recordsBatch(mem memory.Allocator, recs []metrics.Record) arrow.RecordBatch
 	b := array.NewRecordBuilder(mem, recordSchema)
 	defer b.Release()
 	b.Reserve(len(recs))
-	ints := func(i int) *array.Int64Builder { return b.Field(i).(*array.Int64Builder) }
-	floats := func(i int) *array.Float64Builder { return b.Field(i).(*array.Float64Builder) }
-	mold := moldBuilders(b, moldStart)
-	for k := range recs {
-		j := &recs[k]
-		ints(0).Append(j.JobID)
-		ints(1).Append(int64(j.Submit))
-		ints(2).Append(int64(j.Start))
-		ints(3).Append(int64(j.End))
-		ints(4).Append(int64(j.Wait))
-		ints(5).Append(int64(j.Runtime))
-		ints(6).Append(int64(j.Estimate))
-		ints(7).Append(int64(j.Procs))
-		ints(8).Append(int64(j.Turnaround))
-		floats(9).Append(j.BSD)
-		floats(10).Append(j.Slowdown)
-		ints(11).Append(int64(j.Suspensions))
-		ints(12).Append(int64(j.SuspendedTime))
-		ints(13).Append(int64(j.OverheadTime))
-		ints(14).Append(int64(j.Kills))
-		appendQueueJob([]*array.Int64Builder{ints(15), ints(16), ints(17)}, j)
-		appendMoldCols(mold, j)
-		appendQoSJob(b, qosFirst, j)
-		appendElasticJob(b, elasticFirst, j)
+	for i, c := range jobColumns {
+		fb := b.Field(i)
+		for k := range recs {
+			c.appendN(fb, &recs[k], 1, true)
+		}
 	}
 	return b.NewRecordBatch()
 }
@@ -388,48 +342,20 @@ func appendBatch(recs []metrics.Record, rec arrow.RecordBatch, want int) ([]metr
 	if !rec.Schema().Equal(recordSchema) {
 		return nil, fmt.Errorf("%w: jobs schema %v", ErrCorrupt, rec.Schema())
 	}
-	cols := make([]*array.Int64, moldStart)
-	var fl [2]*array.Float64
-	for i := range cols {
-		switch c := rec.Column(i).(type) {
-		case *array.Int64:
-			cols[i] = c
-		case *array.Float64:
-			if i == 9 || i == 10 {
-				fl[i-9] = c
-			}
-		}
-	}
 	for i := range int(rec.NumCols()) {
 		if rec.Column(i).NullN() > 0 && !recordSchema.Field(i).Nullable {
 			return nil, fmt.Errorf("%w: null in jobs column %s", ErrCorrupt, recordSchema.Field(i).Name)
 		}
 	}
-	for k := 0; k < int(rec.NumRows()); k++ {
-		if len(recs) >= want {
-			return nil, fmt.Errorf("%w: more than %d jobs", ErrCorrupt, want)
-		}
-		recs = append(recs, metrics.Record{
-			JobID:         cols[0].Value(k),
-			Submit:        sim.Time(cols[1].Value(k)),
-			Start:         sim.Time(cols[2].Value(k)),
-			End:           sim.Time(cols[3].Value(k)),
-			Wait:          sim.Time(cols[4].Value(k)),
-			Runtime:       sim.Time(cols[5].Value(k)),
-			Estimate:      sim.Time(cols[6].Value(k)),
-			Procs:         int(cols[7].Value(k)),
-			Turnaround:    sim.Time(cols[8].Value(k)),
-			BSD:           fl[0].Value(k),
-			Slowdown:      fl[1].Value(k),
-			Suspensions:   int(cols[11].Value(k)),
-			SuspendedTime: sim.Time(cols[12].Value(k)),
-			OverheadTime:  sim.Time(cols[13].Value(k)),
-			Kills:         int(cols[14].Value(k)),
-			MQ:            readQueueJob(cols[15:18], k),
-			Elastic:       readElasticJob(rec, elasticFirst, k),
-		})
-		readMoldCols(rec.Columns()[moldStart:], k, &recs[len(recs)-1])
-		readQoSJob(rec, qosFirst, k, &recs[len(recs)-1])
+	n := int(rec.NumRows())
+	if len(recs)+n > want {
+		return nil, fmt.Errorf("%w: more than %d jobs", ErrCorrupt, want)
+	}
+	at := len(recs)
+	recs = slices.Grow(recs, n)[:at+n]
+	clear(recs[at:])
+	for i, c := range jobColumns {
+		c.readAll(rec.Column(i), recs[at:])
 	}
 	return recs, nil
 }

@@ -117,105 +117,30 @@ func paramColumns(tasks []sweep.Task) []paramCol {
 // taskFields returns the leading columns every output file shares: the
 // task's identity and parameters.
 func taskFields(pcs []paramCol) []arrow.Field {
-	f := []arrow.Field{
-		{Name: "task_id", Type: arrow.BinaryTypes.String},
-		{Name: "task_index", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "sweep", Type: arrow.BinaryTypes.String},
-		{Name: "trace", Type: arrow.BinaryTypes.String},
-		{Name: "policy", Type: arrow.BinaryTypes.String},
-		{Name: "label", Type: arrow.BinaryTypes.String},
-		{Name: "params", Type: arrow.BinaryTypes.String},
-	}
+	f := fieldsOf(taskHeadColumns, false)
 	for _, c := range pcs {
 		f = append(f, arrow.Field{Name: ParamPrefix + c.name, Type: c.dataType(), Nullable: true})
 	}
-	return append(f,
-		arrow.Field{Name: "machine_procs", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		arrow.Field{Name: "load", Type: arrow.PrimitiveTypes.Float64},
-		arrow.Field{Name: "load_mode", Type: arrow.BinaryTypes.String},
-		arrow.Field{Name: "estimates", Type: arrow.BinaryTypes.String},
-		arrow.Field{Name: "skip", Type: arrow.PrimitiveTypes.Int64},
-		arrow.Field{Name: "count", Type: arrow.PrimitiveTypes.Int64},
-		arrow.Field{Name: "replication", Type: arrow.PrimitiveTypes.Int64},
-		arrow.Field{Name: "seed", Type: arrow.PrimitiveTypes.Uint64},
-		arrow.Field{Name: "sigma", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-		arrow.Field{Name: "range_factor", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	)
+	return append(f, fieldsOf(taskTailColumns, false)...)
 }
 
 // jobFields are the per-job columns of jobs.parquet after the task
-// columns, before the category columns: the wire format's, with the
-// columns a rejected job has no value for made nullable.
-var jobFields = func() []arrow.Field {
-	f := recordSchema.Fields()
-	for i := range f {
-		if rejectedNull[f[i].Name] {
-			f[i].Nullable = true
-		}
-	}
-	return f
-}()
+// columns, before the category columns.
+var jobFields = fieldsOf(jobColumns, false)
 
 // summaryFields are the columns of summary.parquet after the task columns.
-// The number of jobs of a category is "jobs", as in tasks.parquet ("count"
-// is the subset size among the task columns).
-var summaryFields = append([]arrow.Field{
-	{Name: "scheme", Type: arrow.BinaryTypes.String},
-	{Name: "category", Type: arrow.BinaryTypes.String},
-	{Name: "row", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "col", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "jobs", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "bsd_mean", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "bsd_max", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "turnaround_mean", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "turnaround_max", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "wait_mean", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "wait_max", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "slowdown_mean", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "slowdown_max", Type: arrow.PrimitiveTypes.Float64},
-}, append(slices.Clone(qosSummaryFields), percentileFields...)...)
-
-// percentileFields are the percentile columns of summary.parquet, last
-// (see metrics.Stat): per quantity, the median and the 90th and 99th
-// percentiles.
-var percentileFields = func() []arrow.Field {
-	var f []arrow.Field
-	for _, q := range []string{"bsd", "wait", "turnaround"} {
-		for _, p := range []string{"p50", "p90", "p99"} {
-			f = append(f, arrow.Field{Name: q + "_" + p, Type: arrow.PrimitiveTypes.Float64})
-		}
-	}
-	return f
-}()
+var summaryFields = fieldsOf(summaryColumns, false)
 
 // tasksFields are the columns of tasks.parquet after the task columns.
-var tasksFields = append([]arrow.Field{
-	{Name: "jobs", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "makespan", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "utilization", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "suspensions", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "kills", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "drops", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "drops_detail", Type: arrow.BinaryTypes.String},
-	{Name: "baseline", Type: arrow.BinaryTypes.String},
-	{Name: "wall_time_ms", Type: arrow.PrimitiveTypes.Float64},
-	{Name: "worker", Type: arrow.BinaryTypes.String},
-	{Name: "error", Type: arrow.BinaryTypes.String},
-}, append(append(append(slices.Clone(queueTaskFields), elasticTaskFields...), qosTaskFields...), provenanceFields...)...)
-
-// provenanceFields are the last columns of tasks.parquet: what produced
-// each result.
-var provenanceFields = []arrow.Field{
-	{Name: "build", Type: arrow.BinaryTypes.String},
-}
+var tasksFields = fieldsOf(tasksColumns, false)
 
 // appendTaskCols appends the task columns of t (with result r, which may
 // be a failed one) n times to the first fields of b. Where dicts (which may
 // be nil) has a column for a string field, its values go there instead of
 // to b.
 func appendTaskCols(b *array.RecordBuilder, dicts []*dictCol, pcs []paramCol, sweepName string, t *sweep.Task, r *TaskResult, n int) {
+	src := taskSrc{sweep: sweepName, t: t, r: r}
 	i := 0
-	next := func() array.Builder { f := b.Field(i); i++; return f }
 	dict := func() *dictCol {
 		if i < len(dicts) {
 			return dicts[i]
@@ -225,65 +150,48 @@ func appendTaskCols(b *array.RecordBuilder, dicts []*dictCol, pcs []paramCol, sw
 	str := func(v string) {
 		if d := dict(); d != nil {
 			d.appendN(v, n)
-			i++
-			return
+		} else {
+			strs(b.Field(i), v, n)
 		}
-		strs(next(), v, n)
+		i++
 	}
-	str(t.ID)
-	ints(next(), int64(t.Index), n)
-	str(sweepName)
-	str(t.Workload.Trace)
-	str(t.Policy)
-	str(t.Name())
-	str(t.ParamString())
+	put := func(cs []taskCol) {
+		for _, c := range cs {
+			if d := dict(); d != nil {
+				if v, ok := c.strValue(&src); ok {
+					d.appendN(v, n)
+				} else {
+					d.appendNulls(n)
+				}
+			} else {
+				c.appendN(b.Field(i), &src, n, false)
+			}
+			i++
+		}
+	}
+	put(taskHeadColumns)
 	for _, c := range pcs {
 		v, ok := t.Params[c.name]
-		if !ok {
+		switch {
+		case !ok:
 			if d := dict(); d != nil {
 				d.appendNulls(n)
-				i++
 			} else {
-				next().AppendNulls(n)
+				b.Field(i).AppendNulls(n)
 			}
-			continue
-		}
-		if c.asText {
+			i++
+		case c.asText:
 			text := fmt.Sprint(v)
 			if f, ok := number(v); ok {
 				text = strconv.FormatFloat(f, 'g', -1, 64) // the same for int64 and float64
 			}
 			str(text)
-			continue
-		}
-		appendParam(next(), c.kind, v, n)
-	}
-	procs := int64(t.Workload.Procs)
-	if r != nil && r.Err == "" {
-		procs = int64(r.Stats.Procs)
-	}
-	if procs > 0 {
-		ints(next(), procs, n)
-	} else {
-		next().AppendNulls(n)
-	}
-	floats(next(), t.Workload.Load, n)
-	str(t.Workload.LoadMode)
-	str(t.Workload.Estimates)
-	ints(next(), int64(t.Workload.Skip), n)
-	ints(next(), int64(t.Workload.Count), n)
-	ints(next(), int64(t.Replication), n)
-	ub := next().(*array.Uint64Builder)
-	for range n {
-		ub.Append(t.Seed)
-	}
-	for _, v := range []*float64{t.Workload.Sigma, t.Workload.RangeFactor} {
-		if fb := next(); v != nil {
-			floats(fb, *v, n)
-		} else {
-			fb.AppendNulls(n)
+		default:
+			appendParam(b.Field(i), c.kind, v, n)
+			i++
 		}
 	}
+	put(taskTailColumns)
 }
 
 // appendParam appends the value v of a parameter of the given kind n

@@ -6,8 +6,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -19,16 +17,33 @@ import (
 // per (task, step) of every successful task's time series.
 const TimeseriesFile = "timeseries.parquet"
 
-// seriesFields are the columns of timeseries.parquet after the task
-// columns (see docs/columns.md and sim.Sample).
-var seriesFields = []arrow.Field{
-	{Name: "time", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "waiting", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "running", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "suspended", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "busy_procs", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "utilization", Type: arrow.PrimitiveTypes.Float64},
+// seriesCol is a column of timeseries.parquet after the task columns:
+// one row per sample of a task's time series.
+type seriesCol = colAccess[sim.Sample, sim.Sample]
+
+func sedef[T cellValue](name, unit, doc string, get func(*sim.Sample) T, set func(*sim.Sample, T)) seriesCol {
+	return def(name, unit, doc, get, set)
 }
+
+// seriesColumns are the columns of timeseries.parquet after the task
+// columns.
+var seriesColumns = []seriesCol{
+	sedef("time", "s", "start of the step",
+		func(x *sim.Sample) int64 { return int64(x.Time) }, func(x *sim.Sample, v int64) { x.Time = sim.Time(v) }),
+	sedef("waiting", "jobs", "jobs that arrived and hold no processors, suspended ones apart: never started, killed, or checkpointed",
+		func(x *sim.Sample) int64 { return int64(x.Waiting) }, func(x *sim.Sample, v int64) { x.Waiting = int(v) }),
+	sedef("running", "jobs", "jobs holding processors (working, or in a suspend, resume or checkpoint overhead)",
+		func(x *sim.Sample) int64 { return int64(x.Running) }, func(x *sim.Sample, v int64) { x.Running = int(v) }),
+	sedef("suspended", "jobs", "suspended jobs (0 under policies that never suspend)",
+		func(x *sim.Sample) int64 { return int64(x.Suspended) }, func(x *sim.Sample, v int64) { x.Suspended = int(v) }),
+	sedef("busy_procs", "processors", "processors held by jobs",
+		func(x *sim.Sample) int64 { return int64(x.Busy) }, func(x *sim.Sample, v int64) { x.Busy = int(v) }),
+	sedef("utilization", "", "processor-seconds held by jobs over the step / (`machine_procs` x the step's length), 0..1",
+		func(x *sim.Sample) float64 { return x.Utilization }, func(x *sim.Sample, v float64) { x.Utilization = v }),
+}
+
+// seriesFields are the Arrow fields of seriesColumns.
+var seriesFields = fieldsOf(seriesColumns, false)
 
 // newTimeseries returns the writer of timeseries.parquet. A successful
 // task without a series is an [ErrMismatch]: its result was made for
@@ -50,18 +65,11 @@ func (o *outputs) newTimeseries(w io.Writer) (*parquetFile, error) {
 		for s := r.Series; len(s) > 0; {
 			n := min(len(s), chunkRows-pf.rows)
 			appendTaskCols(b, nil, o.pcs, o.spec.Name, t, r, n)
-			cols := make([]*array.Int64Builder, 5)
-			for k := range cols {
-				cols[k] = b.Field(nTask + k).(*array.Int64Builder)
-			}
-			util := b.Field(nTask + 5).(*array.Float64Builder)
-			for _, x := range s[:n] {
-				cols[0].Append(int64(x.Time))
-				cols[1].Append(int64(x.Waiting))
-				cols[2].Append(int64(x.Running))
-				cols[3].Append(int64(x.Suspended))
-				cols[4].Append(int64(x.Busy))
-				util.Append(x.Utilization)
+			for k, c := range seriesColumns {
+				fb := b.Field(nTask + k)
+				for i := range s[:n] {
+					c.appendN(fb, &s[i], 1, false)
+				}
 			}
 			if err := pf.added(n); err != nil {
 				return err

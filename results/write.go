@@ -488,36 +488,13 @@ func (o *outputs) newTasks(w io.Writer) (*parquetFile, error) {
 	nTask := len(taskFields(o.pcs))
 	b := pf.b
 	pf.fill = func(t *sweep.Task, r *TaskResult, _ [][]metrics.Aggregate) error {
+		if _, err := baselineJSON(r); err != nil {
+			return fmt.Errorf("task %d: baseline: %w", r.Index, err)
+		}
 		appendTaskCols(b, nil, o.pcs, o.spec.Name, t, r, 1)
-		col := func(k int) array.Builder { return b.Field(nTask + k) }
-		st := r.Stats
-		col(0).(*array.Int64Builder).Append(int64(st.Jobs))
-		col(1).(*array.Int64Builder).Append(int64(st.Makespan))
-		col(2).(*array.Float64Builder).Append(st.Utilization)
-		col(3).(*array.Int64Builder).Append(int64(st.Suspensions))
-		col(4).(*array.Int64Builder).Append(int64(st.Kills))
-		col(5).(*array.Int64Builder).Append(int64(r.Drops.Total()))
-		detail := ""
-		if r.Err == "" {
-			detail = r.Drops.String()
+		for i, c := range tasksColumns {
+			c.appendN(b.Field(nTask+i), r, 1, false)
 		}
-		col(6).(*array.StringBuilder).Append(detail)
-		baseline := ""
-		if len(r.Baseline) > 0 {
-			j, err := json.Marshal(r.Baseline) // keys sorted: deterministic
-			if err != nil {
-				return fmt.Errorf("task %d: baseline: %w", r.Index, err)
-			}
-			baseline = string(j)
-		}
-		col(7).(*array.StringBuilder).Append(baseline)
-		col(8).(*array.Float64Builder).Append(float64(r.WallTime.Microseconds()) / 1000)
-		col(9).(*array.StringBuilder).Append(r.Worker)
-		col(10).(*array.StringBuilder).Append(r.Err)
-		appendQueueTask(b, nTask+11, r.Stats.MultiQueue)
-		appendElasticTask(b, nTask+11+len(queueTaskFields), r.Stats.Elastic)
-		appendQoSTask(b, nTask+len(tasksFields)-len(provenanceFields)-len(qosTaskFields), &r.Stats)
-		b.Field(nTask + len(tasksFields) - len(provenanceFields)).(*array.StringBuilder).Append(r.Build)
 		return pf.added(1)
 	}
 	return pf, nil

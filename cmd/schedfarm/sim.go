@@ -14,7 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"gopkg.in/yaml.v3"
 
-	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sim"
@@ -48,7 +47,7 @@ func simCommand() *cli.Command {
 			&cli.IntFlag{Name: "procs", Usage: "machine size `N` (0: the trace header's MaxProcs)"},
 			&cli.StringFlag{Name: "categories", Value: "ss16", Usage: "category scheme: " + strings.Join(metrics.SchemeNames(), ", ")},
 			&cli.StringFlag{Name: "metric", Value: "bsd_mean", Usage: "metric of the category table"},
-			&cli.StringFlag{Name: "out", Usage: "write per-job rows to `FILE` (.csv, or .parquet with the columns of a sweep's jobs.parquet)"},
+			&cli.StringFlag{Name: "out", Usage: "write per-job rows to `FILE` (.csv or .parquet, both with the columns of a sweep's jobs.parquet)"},
 			&cli.Float64Flag{Name: "sigma", Usage: "make the workload moldable: Downey variance of parallelism `SIGMA` (>= 0; default 0 when only --range-factor is given)"},
 			&cli.Float64Flag{Name: "range-factor", Value: 1, Usage: "make the workload moldable: range factor `RF` (>= 1; default 1 when only --sigma is given)"},
 			&cli.StringFlag{Name: "segments", Usage: "write every interval a job held processors to `FILE` (CSV: job_id,start,end,procs,working)"},
@@ -130,16 +129,17 @@ func runSim(c *cli.Context) error {
 	if a, ok := pol.(metrics.Annotator); ok {
 		a.Annotate(recs, &st)
 	}
+	// --out .csv and --out .parquet carry the same columns and values.
+	r := &results.TaskResult{
+		TaskID: task.ID, Index: task.Index, Stats: st, Jobs: recs,
+		Drops: results.Drops{Runtime: wl.Drops.Runtime, Procs: wl.Drops.Procs, TooBig: wl.Drops.TooBig},
+	}
 	switch {
 	case strings.HasSuffix(out, ".csv"):
-		if err := writeCSVFile(out, recs, metrics.Schemes()); err != nil {
+		if err := results.WriteJobsCSV(out, spec, []sweep.Task{*task}, []*results.TaskResult{r}); err != nil {
 			return err
 		}
 	case strings.HasSuffix(out, ".parquet"):
-		r := &results.TaskResult{
-			TaskID: task.ID, Index: task.Index, Stats: st, Jobs: recs,
-			Drops: results.Drops{Runtime: wl.Drops.Runtime, Procs: wl.Drops.Procs, TooBig: wl.Drops.TooBig},
-		}
 		if err := results.WriteJobsFile(out, spec, []sweep.Task{*task}, []*results.TaskResult{r}, toolVersion()); err != nil {
 			return err
 		}
@@ -321,12 +321,6 @@ func writeSegmentsFile(path string, res *sim.Result) error {
 		return fmt.Errorf("write segments: %w", err)
 	}
 	return nil
-}
-
-// writeCSVFile writes per-job rows to path through a temporary file, so a
-// failure leaves no half-written output.
-func writeCSVFile(path string, recs []metrics.Record, schemes []*metrics.Scheme) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return metrics.WriteCSV(w, recs, schemes) })
 }
 
 func orNone(s string) string {

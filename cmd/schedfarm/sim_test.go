@@ -41,11 +41,30 @@ func TestSim_Outputs(t *testing.T) {
 	if len(rows)-1 != len(jobs) || len(jobs) <= 800 {
 		t.Fatalf("csv has %d jobs, parquet %d; want the same, more than 800 (duplicate load)", len(rows)-1, len(jobs))
 	}
+	// The CSV has the columns of the Parquet file, in order.
+	md, err := results.ReadFrame(pqPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := rows[0]
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	if len(head) != len(md.File) || head[0] != "task_id" || head[len(head)-1] != "cat_weight10" {
+		t.Errorf("csv header %q; parquet columns %v", head, md.Columns())
+	}
+	for _, name := range []string{"param_suspension_factor", "origin_id", "admitted", "deadline", "queue", "tagged", "work_done"} {
+		if _, ok := col[name]; !ok {
+			t.Errorf("csv lacks column %s", name)
+		}
+	}
 	for i, j := range jobs {
-		id, _ := strconv.ParseInt(rows[i+1][0], 10, 64)
-		bsd, _ := strconv.ParseFloat(rows[i+1][9], 64)
-		if j.Job.JobID != id || j.Job.BSD != bsd {
-			t.Fatalf("row %d: parquet job %d bsd %v, csv job %d bsd %v", i, j.Job.JobID, j.Job.BSD, id, bsd)
+		r := rows[i+1]
+		id, _ := strconv.ParseInt(r[col["job_id"]], 10, 64)
+		bsd, _ := strconv.ParseFloat(r[col["bsd"]], 64)
+		if j.Job.JobID != id || j.Job.BSD != bsd || r[col["cat_ss16"]] != j.Categories["ss16"] || r[col["param_suspension_factor"]] != "1.5" {
+			t.Fatalf("row %d: parquet job %d bsd %v, csv %q", i, j.Job.JobID, j.Job.BSD, r)
 		}
 		if j.Policy != "ss" || j.Load != 1.3 || j.LoadMode != "duplicate" || j.Categories["ss16"] == "" {
 			t.Fatalf("row %d: task columns %+v", i, j.TaskCols)
@@ -110,9 +129,9 @@ func TestSim_Segments(t *testing.T) {
 	procs := map[string]string{}
 	for _, r := range jobs[1:] {
 		if r[col["procs_chosen"]] != r[col["procs"]] || r[col["min_procs"]] == "" || r[col["speedup"]] == "" {
-			t.Errorf("job %s: procs %s, procs_chosen %s, min_procs %q, speedup %q", r[0], r[col["procs"]], r[col["procs_chosen"]], r[col["min_procs"]], r[col["speedup"]])
+			t.Errorf("job %s: procs %s, procs_chosen %s, min_procs %q, speedup %q", r[col["job_id"]], r[col["procs"]], r[col["procs_chosen"]], r[col["min_procs"]], r[col["speedup"]])
 		}
-		procs[r[0]] = r[col["procs"]]
+		procs[r[col["job_id"]]] = r[col["procs"]]
 	}
 	for _, s := range segs[1:] {
 		if s[3] != procs[s[0]] || s[4] != "true" {
