@@ -22,7 +22,9 @@ var (
 // 1.0 to 1.6 (arrival_scale): a cost that grows faster than the work
 // shows up as a steep row. Conservative runs with both compression orders
 // (conservative-queue_order is compress: queue_order), ss, tss and is also
-// with suspension overhead (ss-overhead, tss-overhead, is-overhead). The
+// with suspension overhead (ss-overhead, tss-overhead, is-overhead), easy
+// also with the queue orders sjf and wfp3, with SJBF and as EASY++
+// (easy-predicted: predicted estimates, SJBF). The
 // lsf disciplines need elastic jobs: they run on the calibrated
 // parsons1997 workload (20,000 measured jobs) with its arrival rate scaled
 // by the load. One
@@ -38,18 +40,27 @@ func BenchmarkPolicyLoad(b *testing.B) {
 		name, policy string
 		params       map[string]any
 		lsf          bool
+		predict      bool // predicted estimates (the runtime predictions of EASY++)
 	}
 	var vs []variant
 	for _, e := range policy.Entries() {
 		if e.Moldable {
 			continue
 		}
-		vs = append(vs, variant{e.Name, e.Name, nil, e.Family == "lsf"})
+		vs = append(vs, variant{e.Name, e.Name, nil, e.Family == "lsf", false})
 		switch e.Name {
 		case "conservative":
-			vs = append(vs, variant{"conservative-queue_order", e.Name, map[string]any{"compress": "queue_order"}, false})
+			vs = append(vs, variant{"conservative-queue_order", e.Name, map[string]any{"compress": "queue_order"}, false, false})
 		case "ss", "tss", "is":
-			vs = append(vs, variant{e.Name + "-overhead", e.Name, map[string]any{"overhead": true}, false})
+			vs = append(vs, variant{e.Name + "-overhead", e.Name, map[string]any{"overhead": true}, false, false})
+		case "easy":
+			// A static and a dynamic queue order, EASY-SJBF, and EASY++
+			// (runtime predictions with SJBF).
+			vs = append(vs,
+				variant{"easy-sjf", e.Name, map[string]any{"order": "sjf"}, false, false},
+				variant{"easy-wfp3", e.Name, map[string]any{"order": "wfp3"}, false, false},
+				variant{"easy-sjbf", e.Name, map[string]any{"backfill_order": "sjf"}, false, false},
+				variant{"easy-predicted", e.Name, map[string]any{"backfill_order": "sjf"}, false, true})
 		}
 	}
 	for _, v := range vs {
@@ -69,12 +80,16 @@ func BenchmarkPolicyLoad(b *testing.B) {
 						b.Fatal(err)
 					}
 				} else {
-					wl = loadWorkload(b, "ctc", workload.Options{Estimates: est, Count: *benchLoadCount, Load: load})
+					e := est
+					if v.predict {
+						e = workload.EstimatePredicted
+					}
+					wl = loadWorkload(b, "ctc", workload.Options{Estimates: e, Count: *benchLoadCount, Load: load})
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					p, err := policy.New(v.policy, v.params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1})
+					p, err := policy.New(v.policy, v.params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1, Predict: v.predict})
 					if err != nil {
 						b.Fatal(err)
 					}

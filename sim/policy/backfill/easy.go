@@ -1,6 +1,9 @@
 package backfill
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy/internal/waitindex"
 )
@@ -40,7 +43,7 @@ type EASY struct {
 	list bool
 	q    queue // the waiting jobs, with list
 	rk   ranker
-	cand []*sim.Task // scratch: the backfill candidates in SJF order
+	sjf  queue // with BackfillSJF: the waiting jobs by (estimate, arrival)
 }
 
 var _ sim.Policy = (*EASY)(nil)
@@ -52,7 +55,7 @@ func NewEASY() *EASY { return &EASY{} }
 func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
-	p.q, p.head = nil, 0
+	p.q, p.head, p.sjf = nil, 0, nil
 	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict || p.Key != nil
 	p.rk.r, p.rk.fn = p.Rank, p.Key
 	p.pr, p.rk.pr = nil, nil
@@ -77,6 +80,18 @@ func (p *EASY) Arrive(t *sim.Task) {
 			p.q = append(p.q, t)
 		} else {
 			p.q = p.rk.insert(p.q, t, p.m.Now())
+		}
+		if p.BackfillSJF {
+			// Estimates (and a waiting job's prediction) do not change:
+			// the list stays in order.
+			now := p.m.Now()
+			i, _ := slices.BinarySearchFunc(p.sjf, t, func(a, b *sim.Task) int {
+				if c := cmp.Compare(p.rk.key(RankSJF, a, now), p.rk.key(RankSJF, b, now)); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.Index, b.Index)
+			})
+			p.sjf = slices.Insert(p.sjf, i, t)
 		}
 		return
 	}
@@ -266,6 +281,9 @@ func (p *EASY) scheduleRanked() {
 	n := copy(p.q, p.q[i:])
 	clear(p.q[n:])
 	p.q = p.q[:n]
+	if i > 0 && p.BackfillSJF {
+		p.sjf = p.sjf.removeStarted()
+	}
 	if len(p.q) == 0 {
 		return
 	}
@@ -281,17 +299,18 @@ func (p *EASY) scheduleRanked() {
 	p.m.Check(p.prof.Reserve(shadow, headEst, head.Procs))
 	cands := p.q[1:]
 	if p.BackfillSJF {
-		p.cand = append(p.cand[:0], cands...)
-		p.rk.sortBy(p.cand, now, RankSJF)
-		cands = p.cand
+		cands = p.sjf // the head among them
 	}
 	// As in schedulePlain.
 	started := false
 	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	for _, t := range cands {
 		free := p.m.Free()
-		if free == 0 {
+		if free == 0 || freeNow == 0 {
 			break
+		}
+		if t == head {
+			continue
 		}
 		long := now+p.est(t) > shadow
 		if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
@@ -302,10 +321,11 @@ func (p *EASY) scheduleRanked() {
 			}
 		}
 	}
-	clear(p.cand)
-	p.cand = p.cand[:0]
 	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
 	if started {
 		p.q = p.q.removeStarted()
+		if p.BackfillSJF {
+			p.sjf = p.sjf.removeStarted()
+		}
 	}
 }

@@ -178,11 +178,6 @@ func (k *ranker) queueKey(t *sim.Task, now sim.Time) float64 {
 	return k.key(k.r, t, now)
 }
 
-// sortBy sorts q by r's keys at now, ties by arrival.
-func (k *ranker) sortBy(q []*sim.Task, now sim.Time, r Rank) {
-	k.sortKeys(q, func(t *sim.Task) float64 { return k.key(r, t, now) })
-}
-
 // sortKeys sorts q by key, computed once per job, ties by arrival.
 func (k *ranker) sortKeys(q []*sim.Task, key func(*sim.Task) float64) {
 	buf := k.buf[:0]

@@ -62,13 +62,19 @@ type Policy struct {
 	easy *backfill.EASY
 	m    *sim.Machine
 
-	user    []int     // by task index: the job's account
-	usage   []float64 // by account: decayed processor-seconds
-	running []int     // by account: processors in use
-	total   float64   // sum of usage
-	last    sim.Time  // when usage was last brought up to date
-	fs      []float64 // by account: the fair-share factor at last
-	fsAt    sim.Time  // when fs was computed (-1: never)
+	user []int // by task index: the job's account
+	// A usage is raw x scale: the decay of every account is the one
+	// factor scale, so that an instant costs only the accounts running
+	// jobs (scale is folded back into raw before it underflows).
+	raw      []float64 // by account
+	rawTotal float64
+	scale    float64
+	running  []int    // by account: processors in use
+	busy     []int    // accounts that may have running > 0
+	last     sim.Time // when usage was last brought up to date
+	fs       []float64
+	fsEpoch  []int // by account: the epoch fs was computed in
+	epoch    int   // scheduling instants seen
 }
 
 var _ sim.Policy = (*Policy)(nil)
@@ -97,10 +103,12 @@ func (p *Policy) Init(m *sim.Machine) error {
 		}
 		p.user[i] = a
 	}
-	p.usage = make([]float64, len(accounts))
+	p.raw = make([]float64, len(accounts))
 	p.running = make([]int, len(accounts))
 	p.fs = make([]float64, len(accounts))
-	p.total, p.last, p.fsAt = 0, 0, -1
+	p.fsEpoch = make([]int, len(accounts))
+	p.busy = p.busy[:0]
+	p.rawTotal, p.scale, p.last, p.epoch = 0, 1, 0, 1
 	return p.easy.Init(m)
 }
 
@@ -112,31 +120,38 @@ func (p *Policy) advance() {
 	}
 	h := float64(p.cfg.HalfLife)
 	d := math.Exp2(-float64(now-p.last) / h)
-	gain := h / math.Ln2 * (1 - d)
-	p.total = 0
-	for a := range p.usage {
-		p.usage[a] = p.usage[a]*d + float64(p.running[a])*gain
-		p.total += p.usage[a]
+	p.scale *= d
+	if p.scale < 1e-200 {
+		for a := range p.raw {
+			p.raw[a] *= p.scale
+		}
+		p.rawTotal *= p.scale
+		p.scale = 1
+	}
+	gain := h / math.Ln2 * (1 - d) / p.scale
+	for _, a := range p.busy {
+		if r := p.running[a]; r > 0 {
+			p.raw[a] += float64(r) * gain
+			p.rawTotal += float64(r) * gain
+		}
 	}
 	p.last = now
 }
 
 // Usage returns the decayed usage of the account of job index i's user,
 // in processor-seconds, as of the last instant the policy saw.
-func (p *Policy) Usage(i int) float64 { return p.usage[p.user[i]] }
+func (p *Policy) Usage(i int) float64 { return p.raw[p.user[i]] * p.scale }
 
-// fairShare returns the fair-share factor of account a at now.
-func (p *Policy) fairShare(a int, now sim.Time) float64 {
-	if p.fsAt != now {
-		n := float64(len(p.usage))
-		for b := range p.fs {
-			u := 0.0
-			if p.total > 0 {
-				u = p.usage[b] / p.total
-			}
-			p.fs[b] = math.Exp2(-u * n) // U / S with S = 1/n
+// fairShare returns the fair-share factor of account a at this instant:
+// 2^(-U/S) with U = usage / total usage and S = 1 / accounts.
+func (p *Policy) fairShare(a int) float64 {
+	if p.fsEpoch[a] != p.epoch {
+		u := 0.0
+		if p.rawTotal > 0 {
+			u = p.raw[a] / p.rawTotal
 		}
-		p.fsAt = now
+		p.fs[a] = math.Exp2(-u * float64(len(p.raw)))
+		p.fsEpoch[a] = p.epoch
 	}
 	return p.fs[a]
 }
@@ -149,7 +164,7 @@ func (p *Policy) Priority(t *sim.Task, now sim.Time) float64 {
 	if p.cfg.FavorSmall {
 		size = 1 - float64(t.Procs-1)/float64(p.m.Size())
 	}
-	return p.cfg.WeightAge*age + p.cfg.WeightFairShare*p.fairShare(p.user[t.Index], now) + p.cfg.WeightSize*size
+	return p.cfg.WeightAge*age + p.cfg.WeightFairShare*p.fairShare(p.user[t.Index]) + p.cfg.WeightSize*size
 }
 
 // Arrive implements [sim.Policy].
@@ -168,15 +183,22 @@ func (p *Policy) Timer(tag int) { p.advance(); p.easy.Timer(tag) }
 // Schedule orders the queue by priority and schedules it as EASY does.
 func (p *Policy) Schedule() {
 	p.advance()
-	p.fsAt = -1
+	p.epoch++
 	free := p.m.Free()
 	p.easy.Schedule()
 	if p.m.Free() == free {
 		return
 	}
 	// Jobs started: count their processors from now on.
-	clear(p.running)
+	for _, a := range p.busy {
+		p.running[a] = 0
+	}
+	p.busy = p.busy[:0]
 	for _, t := range p.m.Active() {
-		p.running[p.user[t.Index]] += t.Procs
+		a := p.user[t.Index]
+		if p.running[a] == 0 {
+			p.busy = append(p.busy, a)
+		}
+		p.running[a] += t.Procs
 	}
 }
