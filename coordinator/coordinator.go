@@ -684,7 +684,13 @@ func (r *run) uploadTraces(ctx context.Context, pending []*sweep.Task) error {
 	if err != nil {
 		return err
 	}
-	for _, tf := range r.spec.Traces() {
+	for _, t := range pending {
+		for _, f := range t.PolicyFiles {
+			need[f.SHA256] = true
+		}
+	}
+	// An external policy's files travel as the traces do, by sha256.
+	for _, tf := range append(r.spec.Traces(), r.spec.PolicyFiles()...) {
 		if !need[tf.SHA256] {
 			continue
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sim/policy/external"
 	"github.com/schedfarm/schedfarm/sim/workload"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -90,7 +91,7 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := policy.New(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, Predict: w.Estimates == workload.EstimatePredicted})
+	p, err := policy.New(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, External: external.AccessFrom(ctx), Predict: w.Estimates == workload.EstimatePredicted})
 	if err != nil {
 		return nil, fmt.Errorf("task %d: %w: build policy: %w", t.Index, ErrDeterministic, err)
 	}

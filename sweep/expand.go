@@ -128,8 +128,9 @@ type ppoint struct {
 	name, label string
 	values      policy.Values
 	path        string
-	moldable    bool // the policy needs a moldable workload
-	predicts    bool // the policy can plan with runtime predictions
+	moldable    bool         // the policy needs a moldable workload
+	predicts    bool         // the policy can plan with runtime predictions
+	files       []PolicyFile // an external policy's files
 }
 
 // expand checks every grid point and builds the tasks and trace list.
@@ -173,7 +174,16 @@ func (p *parser) expand() {
 				crossParamErrors(err, pa.path, paths, addOnce)
 				return
 			}
-			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable, predicts: pa.entry.Predicts})
+			var files []PolicyFile
+			if ps.Name == policy.ExternalName {
+				var local []TraceFile
+				if vals, files, local, err = externalPoint(s.BaseDir, vals); err != nil {
+					addOnce(pa.path, problem(ErrValue, "%v", err))
+					return
+				}
+				s.addPolicyFiles(local)
+			}
+			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable, predicts: pa.entry.Predicts, files: files})
 		})
 	}
 	for _, wp := range wps {
@@ -230,6 +240,7 @@ func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 					SimVersion:  sim.Version,
 					SeriesStep:  s.Outputs.Timeseries.Step,
 					TimeLimit:   s.TimeLimit,
+					PolicyFiles: slices.Clone(pp.files),
 				}
 				t.ID = t.ComputeID()
 				desc := t.Describe()

@@ -22,6 +22,7 @@ type idView struct {
 	Seed        uint64            `json:"seed"`
 	SimVersion  string            `json:"sim_version"`
 	SeriesStep  int64             `json:"series_step,omitempty"`
+	PolicyFiles []PolicyFile      `json:"policy_files,omitempty"`
 }
 
 // ComputeID returns the hex sha256 of the task's canonical JSON: the
@@ -38,6 +39,7 @@ func (t *Task) ComputeID() string {
 		Seed:        t.Seed,
 		SimVersion:  t.SimVersion,
 		SeriesStep:  t.SeriesStep,
+		PolicyFiles: t.PolicyFiles,
 	}
 	for k, p := range t.Params {
 		v.Params[k] = canonicalParam(p)

@@ -91,6 +91,8 @@ type Spec struct {
 
 	tasks  []Task
 	traces []TraceFile
+	// policyFiles are the external policies' files.
+	policyFiles []TraceFile
 }
 
 // WorkloadSpec is one workload entry: each field lists the values of one
@@ -244,6 +246,18 @@ func (s *Spec) Tasks() ([]Task, error) {
 // Traces returns every trace file the tasks use, once each, in order of
 // first use.
 func (s *Spec) Traces() []TraceFile { return slices.Clone(s.traces) }
+
+// PolicyFiles returns the files of the spec's external policies (name,
+// local path, sha256), each once.
+func (s *Spec) PolicyFiles() []TraceFile { return slices.Clone(s.policyFiles) }
+
+func (s *Spec) addPolicyFiles(files []TraceFile) {
+	for _, f := range files {
+		if !slices.ContainsFunc(s.policyFiles, func(g TraceFile) bool { return g.SHA256 == f.SHA256 }) {
+			s.policyFiles = append(s.policyFiles, f)
+		}
+	}
+}
 
 func cloneParams(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))

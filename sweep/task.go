@@ -47,6 +47,10 @@ type Task struct {
 	// so the tasks of a spec without a series keep their IDs and a
 	// cached result without a series never stands for one with it.
 	SeriesStep int64 `json:"series_step,omitempty"`
+	// PolicyFiles are the files of an external policy (its script first),
+	// by name and sha256: part of the ID when present, so editing a
+	// policy file changes the IDs of its tasks and of no others.
+	PolicyFiles []PolicyFile `json:"policy_files,omitempty"`
 }
 
 // Workload identifies a workload: a trace by content and the transforms.

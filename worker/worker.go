@@ -131,6 +131,8 @@ type config struct {
 	timeLimit    time.Duration
 	logger       *slog.Logger
 	execute      ExecuteFunc
+	// allowExternal are the interpreters external policies may run.
+	allowExternal []string
 }
 
 // Option configures a [Worker].
@@ -633,6 +635,11 @@ func (w *Worker) execute(ctx context.Context, t *sweep.Task) (res *results.TaskR
 			return nil, fmt.Errorf("trace %s: %w", t.Workload.Trace, err)
 		}
 	}
+	ctx, cleanup, err := w.externalContext(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("%w: %v", errPanic, r)

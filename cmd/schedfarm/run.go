@@ -30,6 +30,7 @@ func runCommand() *cli.Command {
 		Flags: append(sweepFlags(),
 			&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: runtime.GOMAXPROCS(0), Usage: "tasks run at once"},
 			&cli.DurationFlag{Name: "task-time-limit", Value: worker.DefaultTaskTimeLimit, Usage: "stop a task after this long and report it failed, unless its spec sets time_limit"},
+			&cli.StringSliceFlag{Name: "allow-external", Usage: "run external policies whose command starts this `INTERPRETER` (repeatable, for example python3); without it such tasks fail"},
 		),
 		Action: func(c *cli.Context) error {
 			spec, err := loadSpecArg(c)
@@ -112,6 +113,7 @@ func runEmbedded(c *cli.Context, spec *sweep.Spec, opts ...coordinator.Option) (
 			worker.WithAckWait(c.Duration("ack-wait")),
 			worker.WithMaxAttempts(c.Int("max-attempts")),
 			worker.WithTaskTimeLimit(limit),
+			worker.WithAllowExternal(c.StringSlice("allow-external")...),
 			worker.WithLogger(log),
 		}
 		if len(slots) > 1 {

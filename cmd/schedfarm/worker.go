@@ -27,6 +27,7 @@ func workerCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-attempts", Value: worker.DefaultMaxAttempts, Usage: "report a task as failed after this many deliveries; like --ack-wait, the coordinator's setting decides"},
 			&cli.DurationFlag{Name: "drain-timeout", Value: worker.DefaultDrainTimeout, Usage: "on shutdown, let running tasks finish this long"},
 			&cli.DurationFlag{Name: "task-time-limit", Value: worker.DefaultTaskTimeLimit, Usage: "stop a task after this long and report it failed, unless its spec sets time_limit"},
+			&cli.StringSliceFlag{Name: "allow-external", Usage: "run external policies whose command starts this `INTERPRETER` (repeatable, for example python3); without it such tasks fail. Only the files that came with the sweep run, checked by sha256, in a scratch directory"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "log debugging events too (default: one line per task and warnings)"},
 		),
 		Action: func(c *cli.Context) error {
@@ -47,6 +48,7 @@ func workerCommand() *cli.Command {
 				worker.WithMaxAttempts(c.Int("max-attempts")),
 				worker.WithDrainTimeout(c.Duration("drain-timeout")),
 				worker.WithTaskTimeLimit(c.Duration("task-time-limit")),
+				worker.WithAllowExternal(c.StringSlice("allow-external")...),
 				worker.WithLogger(log),
 			)
 			if err != nil {

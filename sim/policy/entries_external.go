@@ -23,6 +23,8 @@ var externalEntry = Entry{
 	Params: []Param{
 		{Name: "command", Kind: String, Default: "",
 			Doc: "the program and its arguments, separated by spaces (no shell), for example \"python3 policies/easy.py\""},
+		{Name: "files", Kind: String, Default: "",
+			Doc: "in a sweep, other files the program needs (modules it imports), separated by spaces; with the script they are shipped to the workers and put side by side in the directory the program runs in"},
 		{Name: "instant_limit", Kind: Float, Default: external.DefaultInstantLimit.Seconds(), Min: 0.001, Max: 3600,
 			Doc: "wall-time seconds the program may take to answer one message"},
 		{Name: "task_limit", Kind: Float, Default: 0.0, Min: 0, Max: 30 * 24 * 3600,
@@ -46,7 +48,7 @@ func ExternalCommand(v Values) []string { return strings.Fields(v.String("comman
 func ExternalParams(v Values) map[string]any {
 	own := map[string]any{}
 	for k, x := range v {
-		if k != "command" && k != "instant_limit" && k != "task_limit" {
+		if k != "command" && k != "files" && k != "instant_limit" && k != "task_limit" {
 			own[k] = x
 		}
 	}

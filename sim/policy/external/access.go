@@ -1,6 +1,7 @@
 package external
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -38,7 +39,7 @@ func (a *Access) Check(command []string) error {
 		return fmt.Errorf("%w: empty command", ErrProtocol)
 	}
 	if a == nil {
-		return fmt.Errorf("%w: this host runs no external policies (a worker runs them when started with --allow-external naming the interpreters it permits, for example --allow-external python3)", ErrNotAllowed)
+		return fmt.Errorf("%w: this host runs no external policies: start the worker (or schedfarm run) with --allow-external naming the interpreters it permits, for example --allow-external python3", ErrNotAllowed)
 	}
 	if len(a.Interpreters) == 0 {
 		return nil
@@ -47,6 +48,21 @@ func (a *Access) Check(command []string) error {
 	if slices.Contains(a.Interpreters, prog) || slices.Contains(a.Interpreters, filepath.Base(prog)) {
 		return nil
 	}
-	return fmt.Errorf("%w: program %q is not among the allowed interpreters (%s); start the worker with --allow-external %s to allow it",
+	return fmt.Errorf("%w: program %q is not among the allowed interpreters (%s); start the worker (or schedfarm run) with --allow-external %s to allow it",
 		ErrNotAllowed, prog, strings.Join(a.Interpreters, ", "), filepath.Base(prog))
+}
+
+type accessKey struct{}
+
+// WithAccess returns a context carrying a, for code that builds policies
+// deep inside a task's execution (the farm's runner reads it with
+// [AccessFrom]).
+func WithAccess(ctx context.Context, a *Access) context.Context {
+	return context.WithValue(ctx, accessKey{}, a)
+}
+
+// AccessFrom returns the Access of ctx, or nil (external policies refused).
+func AccessFrom(ctx context.Context) *Access {
+	a, _ := ctx.Value(accessKey{}).(*Access)
+	return a
 }

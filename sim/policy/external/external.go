@@ -21,6 +21,10 @@ const (
 	DefaultTaskLimit    = 0 // none
 )
 
+// MinStartLimit is the least time the program gets to start and answer
+// the handshake (an interpreter's start on a loaded machine).
+const MinStartLimit = time.Minute
+
 // ErrProtocol is wrapped by every error of an external policy.
 var ErrProtocol = errors.New("external policy")
 
@@ -38,7 +42,8 @@ type Config struct {
 	// Seed is passed in the handshake.
 	Seed uint64
 	// InstantLimit bounds the wall time the policy may take to answer one
-	// message (0: [DefaultInstantLimit]).
+	// message (0: [DefaultInstantLimit]); the handshake, which includes
+	// the program's start, gets at least [MinStartLimit].
 	InstantLimit time.Duration
 	// TaskLimit bounds the wall time of the whole run (0: none).
 	TaskLimit time.Duration
@@ -163,7 +168,11 @@ func (p *Policy) fail(msg string, err error) *Error {
 }
 
 func (p *Policy) limit() time.Time {
-	d := time.Now().Add(p.cfg.InstantLimit)
+	lim := p.cfg.InstantLimit
+	if p.name == "" { // the handshake
+		lim = max(lim, MinStartLimit)
+	}
+	d := time.Now().Add(lim)
 	if !p.deadline.IsZero() && p.deadline.Before(d) {
 		return p.deadline
 	}
@@ -173,6 +182,9 @@ func (p *Policy) limit() time.Time {
 func (p *Policy) timeoutErr() error {
 	if !p.deadline.IsZero() && !time.Now().Before(p.deadline) {
 		return fmt.Errorf("the policy used up the run's limit of %v", p.cfg.TaskLimit)
+	}
+	if p.name == "" {
+		return fmt.Errorf("no answer to the handshake within %v", max(p.cfg.InstantLimit, MinStartLimit))
 	}
 	return fmt.Errorf("no answer within the per-instant limit of %v", p.cfg.InstantLimit)
 }
