@@ -46,10 +46,12 @@ type Bars struct {
 	Legend string
 }
 
-// XY is one named line.
+// XY is one named line. Err, when not nil, holds each point's error
+// bar half-width (drawn from Y - Err to Y + Err; NaN draws none).
 type XY struct {
 	Name string
 	X, Y []float64
+	Err  []float64
 }
 
 // Lines is a line chart with points, drawn in the order of each series'
@@ -282,6 +284,12 @@ func (l *Lines) chart() (*chart, vg.Length, vg.Length, error) {
 		points.Color = colour(i)
 		points.Shape = shapes[i%len(shapes)]
 		p.Add(line, points)
+		if bars, err := errorBars(s, logY); err != nil {
+			return nil, 0, 0, err
+		} else if bars != nil {
+			bars.Color = colour(i)
+			p.Add(bars)
+		}
 		p.Legend.Add(s.Name, line, points)
 		drawn = append(drawn, points)
 	}
@@ -293,6 +301,39 @@ func (l *Lines) chart() (*chart, vg.Length, vg.Length, error) {
 	ch := &chart{p: p, legend: l.Legend, prefer: []string{"top-left", "top-right", "bottom-right", "bottom-left"},
 		marks: func(p *plot.Plot, dc draw.Canvas) marks { return lineMarks(p, dc, drawn) }}
 	return ch, 6 * vg.Inch, 4.5 * vg.Inch, nil
+}
+
+// errorBars returns the error bars of s's points that have one (none
+// reaching 0 or below on a log axis), or nil.
+func errorBars(s XY, logY bool) (*plotter.YErrorBars, error) {
+	if s.Err == nil {
+		return nil, nil
+	}
+	if len(s.Err) != len(s.Y) {
+		return nil, fmt.Errorf("series %q has %d error bars for %d points", s.Name, len(s.Err), len(s.Y))
+	}
+	var v struct {
+		plotter.XYs
+		plotter.YErrors
+	}
+	for k := range s.Y {
+		e := s.Err[k]
+		if math.IsNaN(e) || math.IsNaN(s.Y[k]) || (logY && s.Y[k]-e <= 0) {
+			continue
+		}
+		v.XYs = append(v.XYs, plotter.XY{X: s.X[k], Y: s.Y[k]})
+		v.YErrors = append(v.YErrors, struct{ Low, High float64 }{e, e})
+	}
+	if len(v.XYs) == 0 {
+		return nil, nil
+	}
+	bars, err := plotter.NewYErrorBars(v)
+	if err != nil {
+		return nil, err
+	}
+	bars.LineStyle.Width = vg.Points(1)
+	bars.CapWidth = vg.Points(5)
+	return bars, nil
 }
 
 // powTicks labels an axis of log10(value) - base with powers of ten.

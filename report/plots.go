@@ -196,6 +196,9 @@ func (s *Sweep) collatedFigures(opts PlotOptions) (*figures, error) {
 		return nil, err
 	}
 	f := &figures{c: c, where: opts.Where, baseline: -1, compare: opts.Compare}
+	if opts.Kind == KindLoad || opts.Kind == KindUtil {
+		f.reps = s.replications(c, opts.Where)
+	}
 	switch opts.Compare {
 	case "", results.ComparePct:
 		f.compare = results.ComparePct
@@ -239,6 +242,37 @@ type figures struct {
 	// compare how (results.ComparePct or results.CompareR).
 	baseline int
 	compare  string
+	// reps are the per-replication values of load and util figures,
+	// whose points get error bars (see errorBar).
+	reps repValues
+}
+
+// errorBar returns the 95% confidence half-width across the
+// replications of pair (wi, si) in category k (-1: utilization), NaN
+// when there are fewer than two or the metric is a maximum.
+func (f *figures) errorBar(wi, si, k int) float64 {
+	if f.reps == nil || (k >= 0 && f.c.Metric.Max) {
+		return math.NaN()
+	}
+	return MeanInterval(f.reps[[2]int{wi, si}][k]).Half
+}
+
+// errorBarsNote is the title line that says what error bars are, when a
+// series has them.
+func errorBarsNote(series []plot.XY) string {
+	if slices.ContainsFunc(series, func(xy plot.XY) bool { return xy.Err != nil }) {
+		return "\nerror bars: 95% confidence interval of the mean across replications (Student's t)"
+	}
+	return ""
+}
+
+// withErrors keeps xy's error bars only when one of them is a number.
+func withErrors(xy plot.XY) plot.XY {
+	if slices.ContainsFunc(xy.Err, func(e float64) bool { return !math.IsNaN(e) }) {
+		return xy
+	}
+	xy.Err = nil
+	return xy
 }
 
 // subtitle is the second line of a title: what is drawn, and the
@@ -453,12 +487,16 @@ func (f *figures) lines(vsUtil bool) []figure {
 					}
 					xy.X = append(xy.X, x)
 					xy.Y = append(xy.Y, cells[k].Value)
+					if !vsUtil {
+						xy.Err = append(xy.Err, f.errorBar(wi, si, k))
+					}
 				}
 				if len(xy.X) > 0 {
-					l.Series = append(l.Series, xy)
+					l.Series = append(l.Series, withErrors(xy))
 				}
 			}
 			if len(l.Series) > 0 {
+				l.Title += errorBarsNote(l.Series)
 				name := fmt.Sprintf("%s-%s-%s-%s-%s", kind, c.Metric.Name, s.Name, slug(workloadSlug(g.key)), slug(cat))
 				out = append(out, figure{name: name, chart: l})
 			}
@@ -483,13 +521,15 @@ func (f *figures) util() []figure {
 				if u := c.Utilization(wi, si); !math.IsNaN(u) {
 					xy.X = append(xy.X, c.Workloads[wi].Load)
 					xy.Y = append(xy.Y, u)
+					xy.Err = append(xy.Err, f.errorBar(wi, si, -1))
 				}
 			}
 			if len(xy.X) > 0 {
-				l.Series = append(l.Series, xy)
+				l.Series = append(l.Series, withErrors(xy))
 			}
 		}
 		if len(l.Series) > 0 {
+			l.Title += errorBarsNote(l.Series)
 			out = append(out, figure{name: KindUtil + "-" + slug(workloadSlug(g.key)), chart: l})
 		}
 	}

@@ -31,6 +31,7 @@ func tableCommand() *cli.Command {
 			"  schedfarm table out/quickstart --layout wide --where trace=CTC-SP2-1996-3.1-cln --where load=1\n" +
 			"  schedfarm table out/quickstart --scheme ss4 --out out/quickstart/ss4\n" +
 			"  schedfarm table out/quickstart --metric slowdown_mean --scheme ss4 --layout wide --baseline easy --compare r\n" +
+			"  schedfarm table out/quickstart --ci --metric bsd_p90 --scheme ss4 --baseline easy\n" +
 			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
 			metricFlag(),
@@ -41,6 +42,7 @@ func tableCommand() *cli.Command {
 			&cli.StringFlag{Name: "compare", Value: results.CompareRatio, Usage: "how to compare with --baseline: ratio, pct or r"},
 			&cli.StringFlag{Name: "layout", Value: results.LayoutGrid, Usage: "grid (a scheme grid per setting) or wide (rows: categories, columns: settings)"},
 			&cli.StringFlag{Name: "out", Usage: "write `PREFIX`.md and PREFIX.csv instead of printing Markdown"},
+			&cli.BoolFlag{Name: "ci", Usage: "print, per workload, each setting's mean across replications ± the 95% confidence half-width (Student's t) per category; with --baseline, each setting's paired difference from the baseline with its interval, * where it excludes 0 (see docs/statistics.md)"},
 		},
 		Action: runTable,
 	}
@@ -61,6 +63,12 @@ func runTable(c *cli.Context) error {
 	s, err := report.Load(dir)
 	if err != nil {
 		return err
+	}
+	if c.Bool("ci") {
+		if c.IsSet("compare") || c.IsSet("layout") || c.IsSet("out") {
+			return cliUsageError(c, "--ci prints its own table: without --compare, --layout or --out")
+		}
+		return s.WriteConfidence(c.App.Writer, opts)
 	}
 	if out := c.String("out"); out != "" {
 		files, err := s.WriteTables(out, opts)
