@@ -34,7 +34,10 @@ type GanttBox struct {
 }
 
 // Gantt draws a schedule: time on x, processors on y, one box per job and
-// processor range. Fills are light tints of the palette by class; a
+// processor range. The legend names the classes, "overhead" (a suspend,
+// resume or checkpoint overhead or a dispatch delay: the job holds the
+// processors and does no work), "stopped" (suspended, killed or
+// checkpointed) and "ran again" (resumed, restarted or migrated). Fills are light tints of the palette by class; a
 // stop is a thick black right edge, a restart a thick dashed left edge,
 // so a suspended, killed, checkpointed or migrated job reads as boxes
 // joined by those marks (a migrated one on other processors).
@@ -65,11 +68,11 @@ func (g *Gantt) Save(path string) error {
 		leg.Add(name, swatch{fill: classColour(i, len(g.Classes))})
 	}
 	if g.hasOverhead() {
-		leg.Add("overhead (holds processors, no work)", swatch{fill: overheadFill})
+		leg.Add("overhead", swatch{fill: overheadFill})
 	}
 	if g.hasStops() {
-		leg.Add("stopped (suspended, killed, checkpointed)", edgeMark{})
-		leg.Add("ran again (resumed, restarted, migrated)", edgeMark{dashed: true})
+		leg.Add("stopped", edgeMark{})
+		leg.Add("ran again", edgeMark{dashed: true})
 	}
 	p.Legend = leg
 	return saveDrawing(func(c draw.Canvas) { drawPanels(c, []*plot.Plot{p}, leg) }, 10*vg.Inch, 6*vg.Inch, path)

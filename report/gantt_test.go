@@ -163,7 +163,7 @@ func TestSweep_Plots_Gantt(t *testing.T) {
 	}{
 		{"Suspensions", ssSpec, report.PlotOptions{Task: 0},
 			"gantt-task0-ss4-category",
-			[]string{"stopped (suspended, killed, checkpointed)", "ran again (resumed, restarted, migrated)", "processors", "simulated time (h)"}},
+			[]string{"stopped", "ran again", "processors", "simulated time (h)"}},
 		{"Moldable", moldSpec, report.PlotOptions{Task: 0, Color: "procs_chosen"},
 			"gantt-task0-procs_chosen",
 			[]string{"processors", "simulated time (h)", "procs_chosen in [1, 4)"}},

@@ -182,11 +182,18 @@ func durationText(d sim.Time) string {
 }
 
 // windowText describes a time window of [PlotOptions]: from and to (0:
-// open).
+// open), both in the largest unit that writes both whole.
 func windowText(from, to sim.Time) string {
 	switch {
 	case to > 0:
-		return fmt.Sprintf("time %s to %s", durationText(from), durationText(to))
+		for _, u := range []struct {
+			s string
+			n sim.Time
+		}{{"d", 86400}, {"h", 3600}, {"m", 60}, {"s", 1}} {
+			if from%u.n == 0 && to%u.n == 0 {
+				return fmt.Sprintf("time %d%s to %d%s", from/u.n, u.s, to/u.n, u.s)
+			}
+		}
 	case from > 0:
 		return fmt.Sprintf("time from %s", durationText(from))
 	}
