@@ -51,7 +51,7 @@ func plotCommand() *cli.Command {
 			"  schedfarm plot out/quickstart --kind transient --batch 1000 --baseline easy\n" +
 			"  schedfarm plot out/quickstart --baseline easy --metric turnaround_mean\n" +
 			"  schedfarm plot out/timeseries --kind timeseries --from 5d --to 20d\n" +
-			"  schedfarm plot out/timeseries --kind gantt --task 1 --from 12d --to 12.5d --format svg\n" +
+			"  schedfarm plot out/timeseries --kind gantt --task 1 --from 12d --to 12.25d --format svg\n" +
 			"DIR may also be a reproduced group's folder (out/reproduce/PAPER/GROUP), whose sweep/ is read.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Value: report.KindBars, Usage: "figure kind: " + strings.Join(report.Kinds, ", ")},
