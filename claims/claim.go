@@ -125,6 +125,20 @@ type Claim struct {
 	// a tolerance, it asks whether it is a plausible draw from our
 	// replications (see gradeSingleRun). Grade is not used.
 	SingleRun bool
+	// Word is the paper's word for the claim, from the vocabulary
+	// ([Vocabulary]); its rule grades the claim unless Departure says why
+	// the claim keeps tolerances of its own.
+	Word string
+	// Class is what the claim is about: a result, a setup check or an
+	// invariant. Only results count in the reproduction figures.
+	Class Class
+	// Departure, when set, says why the claim departs from its word's
+	// rule; the claim is then graded by its own encoding, and the
+	// scorecard lists it.
+	Departure string
+	// Source is the claim's id before each expanded it; every expansion
+	// of one claim shares it.
+	Source string
 	// Line is the claim's line in its file.
 	Line int
 }

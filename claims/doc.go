@@ -22,6 +22,16 @@
 // instead whether that number is a plausible draw from our replications
 // ([Claim.SingleRun]: agree within their central 90%, partly within their
 // range).
+// Every claim names the paper's word ([Claim.Word], from [Vocabulary]),
+// whose rule grades it the same way in every paper, unless the claim
+// says why it departs ([Claim.Departure]); and its class ([Claim.Class]):
+// a result, a setup check or an invariant. Only results count in the
+// figures ([Scorecard.Tally]), which count statements (all result claims
+// with one quote, [Scorecard.Statements]) and the paper's headline results
+// ([Headline]). A ratio claim with single_run compares a ratio of two
+// numbers of the paper's one run with our per-replication ratios; a
+// single-run claim whose test could not reject a value 2x off is shown but
+// not counted ([Row.LowPower]).
 // [Load] and [Parse] report every problem of a file at once, each with
 // its line and key path ([ValidationError]). The format, with an example
 // per kind, is in docs/claims.md.

@@ -3,6 +3,8 @@ package claims
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,20 +29,37 @@ const (
 // Markers in Markdown documents. The text between a begin marker and the
 // next end marker is generated:
 //
-//	<!-- begin scorecard PAPER: FIGURE; FIGURE -->  the table of the claims of those figures
+//	<!-- begin scorecard PAPER: FIGURE; FIGURE -->  the table of the statements of those figures
 //	<!-- begin scorecard PAPER -->                  the paper's summary line
 //	<!-- begin scorecard -->                        every paper's summary line
+//	<!-- begin headlines PAPER -->                  the paper's headline results
+//	<!-- begin statements PAPER -->                 the paper's statements per figure
 //	<!-- end scorecard -->
 var (
-	beginRE = regexp.MustCompile(`<!-- begin scorecard( [a-z0-9_-]+)?(:[^>]*)? -->`)
+	beginRE = regexp.MustCompile(`<!-- begin (scorecard|headlines|statements)( [a-z0-9_-]+)?(:[^>]*)? -->`)
 	endText = "<!-- end scorecard -->"
 )
 
 // LoadScorecards reads the committed scorecards under root/specs, by
 // paper.
 func LoadScorecards(root string) (map[string]*Scorecard, error) {
-	return gendoc.ByPaper(root, CommittedScorecard, ReadCSV, func(s *Scorecard) *string { return &s.Paper })
+	cards, err := gendoc.ByPaper(root, CommittedScorecard, ReadCSV, func(s *Scorecard) *string { return &s.Paper })
+	if err != nil {
+		return nil, err
+	}
+	for paper, sc := range cards {
+		f, err := Load(filepath.Join(root, "specs", paper, FileName), Options{})
+		if err != nil {
+			return nil, err
+		}
+		sc.Headlines = f.Headlines
+	}
+	return cards, nil
 }
+
+// PaperScorecardDoc is the per-claim scorecard of a paper kept beside its
+// recorded CSV, generated from it: specs/<paper>/scorecard.md.
+const PaperScorecardDoc = "scorecard.md"
 
 // UpdateDoc regenerates the scorecard sections of a Markdown document
 // from the scorecards and returns the new text and the figures it covers
@@ -49,9 +68,20 @@ func LoadScorecards(root string) (map[string]*Scorecard, error) {
 func UpdateDoc(text string, cards map[string]*Scorecard) (string, map[string][]string, error) {
 	covered := map[string][]string{}
 	out, err := gendoc.Replace(text, beginRE, endText, func(m gendoc.Marker) (string, error) {
-		paper := strings.TrimSpace(m.Groups[0])
+		what, paper := m.Groups[0], strings.TrimSpace(m.Groups[1])
+		if what != "scorecard" {
+			switch {
+			case paper == "" || m.Groups[2] != "":
+				return "", fmt.Errorf("line %d: %s names one paper and no figures", m.Line, m.Text)
+			case cards[paper] == nil:
+				return "", fmt.Errorf("line %d: no scorecard for paper %s (specs/%s/%s)", m.Line, paper, paper, CommittedScorecard)
+			case what == "headlines":
+				return "\n\n" + cards[paper].HeadlineTable() + "\n", nil
+			}
+			return "\n\n" + cards[paper].StatementSummaryTable() + "\n", nil
+		}
 		var figures []string
-		for f := range strings.SplitSeq(strings.TrimPrefix(m.Groups[1], ":"), ";") {
+		for f := range strings.SplitSeq(strings.TrimPrefix(m.Groups[2], ":"), ";") {
 			if f = strings.TrimSpace(f); f != "" {
 				figures = append(figures, f)
 			}
@@ -82,7 +112,7 @@ func UpdateDoc(text string, cards map[string]*Scorecard) (string, map[string][]s
 			}
 			covered[paper] = append(covered[paper], f)
 		}
-		return "\n\n" + sc.MarkdownTable(figures...) + "\n", errors.Join(errs...)
+		return "\n\n" + sc.StatementTable(figures...) + "\n", errors.Join(errs...)
 	})
 	if err != nil {
 		return "", nil, err
@@ -125,6 +155,13 @@ func Docs(root string) (map[string]string, error) {
 		}
 		out[name] = text
 	}
+	for paper, sc := range cards {
+		var b strings.Builder
+		if err := sc.WriteMarkdown(&b); err != nil {
+			return nil, err
+		}
+		out[filepath.ToSlash(filepath.Join("specs", paper, PaperScorecardDoc))] = b.String()
+	}
 	return out, nil
 }
 
@@ -136,9 +173,19 @@ func WriteDocs(root string) ([]string, error) {
 		return nil, err
 	}
 	var changed []string
-	for _, name := range []string{ReproducingDoc, ReadmeDoc} {
-		path := filepath.Join(root, name)
+	names := make([]string, 0, len(docs))
+	for name := range docs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		path := filepath.Join(root, filepath.FromSlash(name))
 		wrote, err := gendoc.Write(path, docs[name])
+		if errors.Is(err, fs.ErrNotExist) {
+			// A paper's scorecard.md is new with its first recording.
+			text := docs[name]
+			wrote, err = true, atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err })
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -189,6 +236,9 @@ func CheckRecorded(s *Scorecard, f *File) error {
 		check("kind", string(r.Kind), string(c.Kind))
 		check("must", fmt.Sprint(r.Must), fmt.Sprint(c.Must))
 		check("expected", r.Expected, c.ExpectedText())
+		check("word", r.Word, c.Word)
+		check("class", string(r.Class), string(c.Class))
+		check("departure", r.Departure, c.Departure)
 		if r.Verdict != Error {
 			check("reason", r.Reason, c.Reason)
 		}

@@ -37,7 +37,7 @@ func (c *Claim) Groups() []string {
 // cannot be evaluated gets the verdict [Error] with the reason in its
 // row, naming the claim and its selection.
 func Evaluate(f *File, o *Outputs) *Scorecard {
-	sc := &Scorecard{Paper: f.Paper}
+	sc := &Scorecard{Paper: f.Paper, Headlines: f.Headlines}
 	o.prepare(f.Claims)
 	for i := range f.Claims {
 		c := &f.Claims[i]
@@ -61,6 +61,10 @@ func evaluate(c *Claim, o *Outputs) Row {
 	r := Row{
 		ID: c.ID, Figure: c.Figure, Quote: c.Quote, Kind: c.Kind, Must: c.Must, Reason: c.Reason,
 		Expected: expectedText(c), Value: math.NaN(),
+		Word: c.Word, Class: c.Class, Departure: c.Departure, Source: c.Source, Target: math.NaN(),
+	}
+	if c.Kind == KindValue && c.Expected.IsTarget {
+		r.Target = c.Expected.Target
 	}
 	if grade, ok := evaluators[c.Kind]; ok {
 		return grade(c, o, r)
@@ -166,6 +170,10 @@ func evaluateValue(c *Claim, o *Outputs, r Row) Row {
 		st := spreadOf(vals)
 		r.Value, r.Ours = st.mean, st.String()
 		r.Verdict = gradeSingleRun(c.Expected, st)
+		r.LowPower = !st.powerful()
+		if r.LowPower {
+			r.Ours += lowPowerNote
+		}
 		return r
 	}
 	v, err := o.Value(c.Select)
@@ -174,6 +182,9 @@ func evaluateValue(c *Claim, o *Outputs, r Row) Row {
 	}
 	r.Value, r.Ours = v, fmtNum(v)
 	r.Verdict = gradeDistance(c.Expected, v, c.Grade)
+	if c.ruled() {
+		r.Verdict = gradeNear(v, c.Expected.Target)
+	}
 	return r
 }
 
@@ -183,6 +194,9 @@ func evaluateValue(c *Claim, o *Outputs, r Row) Row {
 func evaluateRatio(c *Claim, o *Outputs, r Row) Row {
 	if c.Pairwise {
 		return evaluatePairwise(c, o, r)
+	}
+	if c.SingleRun {
+		return evaluatePaired(c, o, r)
 	}
 	ma, mb, failed, ok := operands(c, o, r)
 	if !ok {
@@ -196,7 +210,25 @@ func evaluateRatio(c *Claim, o *Outputs, r Row) Row {
 	r.Value = v
 	r.Ours = comparedText(c.Form, v, a, b)
 	r.Verdict = gradeDistance(c.Expected, v, c.Grade)
+	if c.ruled() {
+		r.Verdict = gradeRatioByWord(c, v)
+	}
 	return r
+}
+
+// gradeRatioByWord grades a ratio claim's value v (in its form) by its
+// word's rule: about against the paper's number; similar against it, or
+// against a ratio of 1; a direction word by the fold of a over b.
+func gradeRatioByWord(c *Claim, v float64) Verdict {
+	rule := c.rule()
+	if (rule == RuleAbout || rule == RuleSimilar) && c.Expected.IsTarget {
+		return gradeNear(v, c.Expected.Target)
+	}
+	up, ok := ratioOf(c.Form, v)
+	if !ok {
+		return Disagree // the validator asks a departure of a difference
+	}
+	return gradeFold(rule, up, c.lessIsClaimed())
 }
 
 // evaluatePairwise grades a pairwise ratio claim: the form of a against b
@@ -232,6 +264,9 @@ func evaluateOrder(c *Claim, o *Outputs, r Row) Row {
 		r.Ours = fmt.Sprintf("%s vs %s x %s", ma, fmtNum(c.Factor), mb)
 	}
 	r.Verdict = gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade)
+	if c.ruled() {
+		r.Verdict = gradeFold(c.rule(), foldOf(a, b), c.lessIsClaimed())
+	}
 	return r
 }
 
@@ -254,6 +289,13 @@ func evaluateMonotonic(c *Claim, o *Outputs, r Row) Row {
 	r.Value = rho
 	r.Ours = fmt.Sprintf("%s (rho %s)", strings.Join(parts, ", "), fmtRho(rho))
 	r.Verdict = trendVerdict(c, vals, rho)
+	if c.ruled() {
+		sign := 1.0
+		if c.Direction == "decreasing" {
+			sign = -1
+		}
+		r.Verdict = gradeTrend(vals, rho, sign)
+	}
 	return r
 }
 
@@ -346,7 +388,11 @@ func evaluateCount(c *Claim, o *Outputs, r Row) Row {
 		if err != nil {
 			return countFail(c, r, "b", bs, v, err)
 		}
-		switch gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade) {
+		verdict := gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade)
+		if c.ruled() {
+			verdict = gradeFold(c.rule(), foldOf(a, b), c.lessIsClaimed())
+		}
+		switch verdict {
 		case Agree:
 			agree++
 			near++
@@ -485,10 +531,43 @@ func fmtRho(r float64) string {
 
 // expectedText describes what a claim expects, with its tolerances.
 func expectedText(c *Claim) string {
+	if c.ruled() {
+		return ruledText(c)
+	}
 	if text, ok := expectedTexts[c.Kind]; ok {
 		return text(c)
 	}
 	return c.Expected.Text
+}
+
+// ruledText describes what a claim graded by its word's rule expects:
+// its comparison without tolerances, then the word and its rule.
+func ruledText(c *Claim) string {
+	var s string
+	switch c.Kind {
+	case KindValue:
+		s = "= " + c.Expected.Text
+		if c.SingleRun {
+			s += " (one run)"
+		}
+	case KindRatio:
+		s = ratioText(c) + " " + exprText(c.Expected)
+	case KindOrder:
+		an, rhs := orderSides(c)
+		s = an + " " + c.Op + " " + rhs
+	case KindCount:
+		an, rhs := orderSides(c)
+		s = fmt.Sprintf("%s %s %s in %s of %d values of %s", an, c.Op, rhs, strings.TrimPrefix(c.Expected.Text, "== "), len(c.Values), c.Along)
+	case KindMonotonic:
+		s = c.Direction + " along " + c.Along
+		if c.Select.Baseline != nil {
+			s = baselineText(c.Form, c.Select) + " " + s
+		}
+		if len(c.Values) > 0 {
+			s += " (" + strings.Join(c.Values, ", ") + ")"
+		}
+	}
+	return s + " [" + ruleText(c) + "]"
 }
 
 // expectedTexts describe what a claim of each kind expects.
@@ -499,7 +578,12 @@ var expectedTexts = map[Kind]func(c *Claim) string{
 		}
 		return c.Expected.Text + tolText(c)
 	},
-	KindRatio: func(c *Claim) string { return ratioText(c) + " " + exprText(c.Expected) + tolText(c) },
+	KindRatio: func(c *Claim) string {
+		if c.SingleRun {
+			return ratioText(c) + " " + exprText(c.Expected) + " (one run, paired by replication: agree in our P5-P95, partly in our range)"
+		}
+		return ratioText(c) + " " + exprText(c.Expected) + tolText(c)
+	},
 	KindOrder: func(c *Claim) string {
 		an, rhs := orderSides(c)
 		return an + " " + c.Op + " " + rhs + tolText(c)

@@ -54,6 +54,23 @@ replications: 12
 seed: 7
 `
 
+// fixturePaired is a third small sweep for paired single-run ratios: two
+// disciplines that see the same 12 synthetic workloads, as the
+// disciplines of one Parsons-Sevcik experiment saw one job sequence.
+const fixturePaired = `
+name: claims-fixture-paired
+workloads:
+  - synthetic: parsons1997
+    gen: {mean_interarrival: 6000, tagged: 200, horizon: 0}
+policies:
+  - name: lsf-rtc
+    label: RTC
+  - name: lsf-mig
+    label: MIG
+replications: 12
+seed: 7
+`
+
 // fixturePaper and fixtureGroup name the fixture's outputs:
 // <dir>/fixture/g1/sweep; fixtureRepsGroup is fixtureReps's group,
 // <dir>/fixture/g2/sweep.
@@ -61,6 +78,7 @@ const (
 	fixturePaper     = "fixture"
 	fixtureGroup     = "g1"
 	fixtureRepsGroup = "g2"
+	fixturePairGroup = "g3"
 )
 
 var (
@@ -84,6 +102,9 @@ func fixture(tb testing.TB) string {
 		fixtureErr = writeSweep(fixtureSpec, filepath.Join(fixtureDir, fixtureGroup, "sweep"))
 		if fixtureErr == nil {
 			fixtureErr = writeSweep(fixtureReps, filepath.Join(fixtureDir, fixtureRepsGroup, "sweep"))
+		}
+		if fixtureErr == nil {
+			fixtureErr = writeSweep(fixturePaired, filepath.Join(fixtureDir, fixturePairGroup, "sweep"))
 		}
 	})
 	if fixtureErr != nil {

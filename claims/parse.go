@@ -24,6 +24,8 @@ type File struct {
 	Defaults Selection
 	// Claims are in file order, each one expanded by its each.
 	Claims []Claim
+	// Headlines are the paper's headline results.
+	Headlines []Headline
 }
 
 // Options tune [Parse].
@@ -180,7 +182,7 @@ func (p *parser) parse(data []byte) {
 	}
 	p.lines[""] = root.Line // a missing top-level key points at the mapping
 	var havePaper, haveClaims bool
-	var claimNodes []*yaml.Node
+	var claimNodes, headNodes []*yaml.Node
 	p.mapping(root, "", func(key string, v *yaml.Node, path string) {
 		switch key {
 		case "paper":
@@ -206,8 +208,10 @@ func (p *parser) parse(data []byte) {
 			if v.Kind == yaml.SequenceNode && len(claimNodes) == 0 {
 				p.add(path, v, problem(ErrRequired, "must not be empty"))
 			}
+		case "headlines":
+			headNodes = p.list(v, path)
 		default:
-			p.add(path, v, problem(ErrUnknownKey, "unknown key (valid: paper, defaults, claims)"))
+			p.add(path, v, problem(ErrUnknownKey, "unknown key (valid: paper, defaults, claims, headlines)"))
 		}
 	})
 	if !havePaper {
@@ -228,10 +232,12 @@ func (p *parser) parse(data []byte) {
 			p.f.Claims = append(p.f.Claims, c)
 		}
 	}
+	p.headlines(headNodes)
 }
 
 var claimKeys = []string{"id", "figure", "quote", "kind", "must", "reason", "select", "a", "b", "form", "op", "factor",
-	"along", "values", "direction", "spearman", "expected", "grade", "each", "pairwise", "single_run"}
+	"along", "values", "direction", "spearman", "expected", "grade", "each", "pairwise", "single_run",
+	"word", "class", "departure"}
 
 // each is one key of a claim's each with its values.
 type each struct {
@@ -274,6 +280,7 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 		c.Grade = p.grade(in.grade, in.gradePath, c.Kind)
 	}
 	c.Select = p.f.Defaults.overlay(in.sel)
+	c.Source = c.ID
 	p.kindRules(&c, &in, path, n)
 	if len(p.errs) > nErrs {
 		return nil
@@ -391,6 +398,21 @@ var claimKeyReaders = map[string]claimKeyReader{
 	},
 	"grade": func(_ *parser, _ *Claim, in *claimInput, v *yaml.Node, kp string) { in.grade, in.gradePath = v, kp },
 	"each":  func(p *parser, _ *Claim, in *claimInput, v *yaml.Node, kp string) { in.eachs = p.eachs(v, kp) },
+	"word": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
+		if s, ok := choice(p, v, kp, "word", wordNames()); ok {
+			c.Word = s
+		}
+	},
+	"class": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
+		if s, ok := choice(p, v, kp, "class", Classes); ok {
+			c.Class = s
+		}
+	},
+	"departure": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
+		if s, ok := p.nonEmpty(v, kp); ok {
+			c.Departure = strings.Join(strings.Fields(s), " ")
+		}
+	},
 }
 
 // readQuote reads a claim's quote: at most [MaxQuote] bytes and one
@@ -450,6 +472,7 @@ func (p *parser) kindRules(c *Claim, in *claimInput, path string, n *yaml.Node) 
 	k.singleRun()
 	k.expectation()
 	k.baselines()
+	k.checkWord()
 }
 
 // kindCheck checks the keys of claim c (at path, node n) against its
@@ -518,8 +541,11 @@ func (k *kindCheck) otherKindsKeys() {
 		k.forbid("direction", have["direction"], "")
 		k.forbid("spearman", have["spearman"], "")
 	}
-	if kind != KindValue {
-		k.forbid("single_run", have["single_run"], " (trends compare our means; single_run places one number of the paper among our replications)")
+	switch {
+	case kind == KindRatio && k.c.Pairwise:
+		k.forbid("single_run", have["single_run"], " that is pairwise (single_run pairs the sides replication by replication)")
+	case kind != KindValue && kind != KindRatio:
+		k.forbid("single_run", have["single_run"], " (trends compare our means; single_run places one number, or a ratio of two numbers of one run, of the paper among our replications)")
 	}
 }
 
@@ -546,7 +572,7 @@ func (k *kindCheck) expectation() {
 	switch c.Kind {
 	case KindValue, KindRatio:
 		k.need("expected", c.Expected.Set)
-		if c.Expected.IsTarget && !c.Grade.Agree.Set && !c.SingleRun {
+		if c.Expected.IsTarget && !c.Grade.Agree.Set && !c.SingleRun && (c.Departure != "" || (c.rule() != RuleAbout && c.rule() != RuleSimilar)) {
 			p.add(path+".grade.agree", n, problem(ErrRequired, "a number as expected needs a tolerance (grade: {agree: 10%%, partly: 30%%})"))
 		}
 		if c.Kind == KindRatio && c.Form == "" {

@@ -59,35 +59,37 @@ func TestParse_Errors(t *testing.T) {
 		withError   error
 		mention     string
 	}{
-		{"OK", base + "    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n", claims.Options{}, nil, ""},
-		{"ErrUnknownGroup", base + "    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
+		{"OK", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n", claims.Options{}, nil, ""},
+		{"ErrUnknownGroup", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
 			claims.Options{Groups: []string{"fig01"}}, claims.ErrValue, `unknown group "g" (valid: fig01)`},
-		{"ErrPaperFolder", base + "    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
+		{"ErrPaperFolder", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
 			claims.Options{Paper: "other"}, claims.ErrValue, `not the folder's name "other"`},
-		{"ErrUnknownKey", base + "    kind: value\n    selct: {}\n", claims.Options{}, claims.ErrUnknownKey, "claims[0].selct"},
-		{"ErrDuplicateKey", base + "    kind: value\n    kind: value\n", claims.Options{}, claims.ErrDuplicateKey, "claims[0].kind"},
-		{"ErrNoTolerance", base + "    kind: value\n    select: {group: g, metric: m}\n    expected: 3\n", claims.Options{}, claims.ErrRequired, "grade.agree"},
-		{"SingleRunWithoutGrade", base + "    kind: value\n    single_run: true\n    select: {group: g, metric: m}\n    expected: 3\n", claims.Options{}, nil, ""},
-		{"ErrSingleRunGrade", base + "    kind: value\n    single_run: true\n    select: {group: g, metric: m}\n    expected: 3\n    grade: {agree: 10%}\n",
+		{"ErrUnknownKey", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    selct: {}\n", claims.Options{}, claims.ErrUnknownKey, "claims[0].selct"},
+		{"ErrDuplicateKey", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n", claims.Options{}, claims.ErrDuplicateKey, "claims[0].kind"},
+		{"ErrNoTolerance", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: 3\n", claims.Options{}, claims.ErrRequired, "grade.agree"},
+		{"SingleRunWithoutGrade", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    single_run: true\n    select: {group: g, metric: m}\n    expected: 3\n", claims.Options{}, nil, ""},
+		{"ErrSingleRunGrade", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    single_run: true\n    select: {group: g, metric: m}\n    expected: 3\n    grade: {agree: 10%}\n",
 			claims.Options{}, claims.ErrValue, "claims[0].grade: not used with single_run"},
-		{"ErrSingleRunReps", base + "    kind: value\n    single_run: true\n    select: {group: g, metric: m, reps: max}\n    expected: 3\n",
+		{"ErrSingleRunReps", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    single_run: true\n    select: {group: g, metric: m, reps: max}\n    expected: 3\n",
 			claims.Options{}, claims.ErrValue, "claims[0].select.reps: not used with single_run"},
-		{"ErrSingleRunRatio", base + "    kind: ratio\n    single_run: true\n    select: {group: g, metric: m}\n    a: {setting: A}\n    b: {setting: B}\n    expected: '< 1'\n",
-			claims.Options{}, claims.ErrValue, "claims[0].single_run: not used by a ratio claim (trends compare our means"},
-		{"ErrSingleRunType", base + "    kind: value\n    single_run: yes please\n    select: {group: g, metric: m}\n    expected: 3\n",
+		{"ErrSingleRunOrder", base + "    kind: order\n    word: better\n    class: result\n    single_run: true\n    select: {group: g, metric: m}\n    a: {setting: A}\n    b: {setting: B}\n    op: '<'\n",
+			claims.Options{}, claims.ErrValue, "claims[0].single_run: not used by an order claim (trends compare our means"},
+		{"SingleRunPairedRatio", base + "    kind: ratio\n    word: number\n    class: result\n    single_run: true\n    select: {group: g, metric: m}\n    a: {setting: A}\n    b: {setting: B}\n    expected: 0.5\n",
+			claims.Options{}, nil, ""},
+		{"ErrSingleRunType", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    single_run: yes please\n    select: {group: g, metric: m}\n    expected: 3\n",
 			claims.Options{}, claims.ErrType, "claims[0].single_run: must be true or false"},
-		{"ErrJobsAgg", base + "    kind: value\n    select: {group: g, table: jobs, metric: wait}\n    expected: '> 0'\n", claims.Options{}, claims.ErrRequired, "needs an agg"},
-		{"ErrSummaryScheme", base + "    kind: value\n    select: {group: g, category: all, metric: m}\n    expected: '> 0'\n", claims.Options{}, claims.ErrRequired, "needs a scheme"},
-		{"ErrEachDuplicateID", "paper: p\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, select: {group: g, metric: m}, expected: '> 0', each: {trace: [x, x]}}\n",
+		{"ErrJobsAgg", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, table: jobs, metric: wait}\n    expected: '> 0'\n", claims.Options{}, claims.ErrRequired, "needs an agg"},
+		{"ErrSummaryScheme", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, category: all, metric: m}\n    expected: '> 0'\n", claims.Options{}, claims.ErrRequired, "needs a scheme"},
+		{"ErrEachDuplicateID", "paper: p\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, word: number, class: result, departure: tests the claim's own tolerances, select: {group: g, metric: m}, expected: '> 0', each: {trace: [x, x]}}\n",
 			claims.Options{}, claims.ErrValue, `id "a[x]" is already used`},
 		{"ErrSyntax", "paper: [", claims.Options{}, claims.ErrSyntax, "yaml"},
 		{"ErrTwoSentences", strings.Replace(base, "quote: q", "quote: 'As in Fig. 7 of Smith et al. it works. Then it fails.'", 1) +
-			"    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
+			"    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
 			claims.Options{}, claims.ErrValue, `more than one sentence (the second starts at "Then it fails.")`},
 		{"OneSentenceWithAbbreviations", strings.Replace(base, "quote: q", "quote: 'As in Fig. 7 (e.g. VS jobs) of Smith et al. it works.'", 1) +
-			"    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
+			"    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
 			claims.Options{}, nil, ""},
-		{"ErrQuoteTooLong", base[:len(base)-2] + strings.Repeat("x", 500) + "\n    kind: value\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
+		{"ErrQuoteTooLong", base[:len(base)-2] + strings.Repeat("x", 500) + "\n    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
 			claims.Options{}, claims.ErrValue, "at most one sentence"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,6 +119,9 @@ claims:
     figure: F
     quote: q
     kind: order
+    word: better
+    class: result
+    departure: tests the claim's own tolerances
     select: {category: all}
     a: {setting: A}
     b: {setting: B}

@@ -98,8 +98,8 @@ func TestPerBatch_Independent(t *testing.T) {
 paper: fixture
 defaults: {group: g1, table: jobs, metric: bsd, agg: mean, per: batch, batch: 50, where: {trace: ctc, load: 1.4, replication: 0}}
 claims:
-  - {id: pos, figure: F, quote: "q", kind: ratio, form: sym, pairwise: true, select: {over: pos_share}, a: {setting: FCFS}, b: {setting: NS}, expected: "> 0"}
-  - {id: neg, figure: F, quote: "q", kind: ratio, form: sym, pairwise: true, select: {over: neg_share}, a: {setting: FCFS}, b: {setting: NS}, expected: ">= 0"}
+  - {id: pos, figure: F, quote: "q", kind: ratio, word: better, class: result, departure: tests the claim's own tolerances, form: sym, pairwise: true, select: {over: pos_share}, a: {setting: FCFS}, b: {setting: NS}, expected: "> 0"}
+  - {id: neg, figure: F, quote: "q", kind: ratio, word: better, class: result, departure: tests the claim's own tolerances, form: sym, pairwise: true, select: {over: neg_share}, a: {setting: FCFS}, b: {setting: NS}, expected: ">= 0"}
 `), claims.Options{Paper: fixturePaper})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestPerBatch_ParseErrors(t *testing.T) {
 		{`select: {group: g, table: jobs, metric: bsd, agg: mean, per: batch, over: mean}
     pairwise: true`, "claims[0].pairwise: not used by a value claim"},
 	} {
-		src := "paper: fixture\nclaims:\n  - id: x\n    figure: F\n    quote: q\n    kind: value\n    expected: \"> 0\"\n    " + c.yaml + "\n"
+		src := "paper: fixture\nclaims:\n  - id: x\n    figure: F\n    quote: q\n    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    expected: \"> 0\"\n    " + c.yaml + "\n"
 		_, err := claims.Parse([]byte(src), claims.Options{Paper: fixturePaper})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s:\n got %v\nwant %q", c.yaml, err, c.want)
@@ -138,7 +138,7 @@ func TestPerBatch_ParseErrors(t *testing.T) {
 	// A pairwise ratio needs per on both sides.
 	src := `paper: fixture
 claims:
-  - {id: x, figure: F, quote: q, kind: ratio, form: sym, pairwise: true, select: {group: g, table: jobs, metric: bsd, agg: mean}, a: {setting: A}, b: {setting: B}, expected: "> 0"}
+  - {id: x, figure: F, quote: q, kind: ratio, word: better, class: result, departure: tests the claim's own tolerances, form: sym, pairwise: true, select: {group: g, table: jobs, metric: bsd, agg: mean}, a: {setting: A}, b: {setting: B}, expected: "> 0"}
 `
 	if _, err := claims.Parse([]byte(src), claims.Options{Paper: fixturePaper}); err == nil || !strings.Contains(err.Error(), "a pairwise ratio compares per-batch or per-week values: it needs per") {
 		t.Errorf("pairwise without per: %v", err)
@@ -195,6 +195,9 @@ claims:
     figure: Sec 6.2
     quote: "Makespans vary."
     kind: order
+    word: better
+    class: result
+    departure: tests the claim's own tolerances
     a: {metric: makespan_tagged, reps: cv}
     b: {metric: makespan_tagged, reps: mean}
     op: "<"

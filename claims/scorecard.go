@@ -51,6 +51,18 @@ type Row struct {
 	Reason string
 	// Error says why the claim could not be evaluated (Verdict Error).
 	Error string
+	// Word, Class and Departure are the claims file's; Source is the
+	// claim's id before each expanded it.
+	Word      string
+	Class     Class
+	Departure string
+	Source    string
+	// LowPower marks a single-run claim whose test could not reject a
+	// value 2x off ours: it is shown but not counted in the figures.
+	LowPower bool
+	// Target is the paper's number of a value claim (NaN when it states
+	// none), for the published-numbers figure.
+	Target float64
 }
 
 // NeedsReason reports whether the row does not agree and has no reason.
@@ -69,6 +81,8 @@ type Scorecard struct {
 	// NotRun are the ids of the claims whose figure groups have no
 	// outputs.
 	NotRun []string
+	// Headlines are the paper's headline results, from its claims file.
+	Headlines []Headline
 }
 
 // Count returns the number of rows with verdict v.
@@ -83,11 +97,17 @@ func (s *Scorecard) Count(v Verdict) int {
 }
 
 // Summary returns the one-line summary, for example
-// "kettimuthu2005: 58 agree, 11 partly, 4 disagree (73 claims)", with
+// "kettimuthu2005: headlines 4/6 · statements 88/132 agree, 20 partly ·
+// published numbers 24/36 within 10% · setup 40/40 · invariants hold
+// (292 claims; 3 departures)", with departures from the words' rules,
 // errors, failed must claims, missing reasons and claims not run added
 // inside the parentheses when there are any.
 func (s *Scorecard) Summary() string {
+	t := s.Tally()
 	extra := []string{fmt.Sprintf("%d claims", len(s.Rows))}
+	if t.Departures > 0 {
+		extra = append(extra, fmt.Sprintf("%d departures from their word's rule", t.Departures))
+	}
 	if n := s.Count(Error); n > 0 {
 		extra = append(extra, fmt.Sprintf("%d could not be evaluated", n))
 	}
@@ -110,8 +130,7 @@ func (s *Scorecard) Summary() string {
 	if len(s.NotRun) > 0 {
 		extra = append(extra, fmt.Sprintf("%d not run", len(s.NotRun)))
 	}
-	return fmt.Sprintf("%s: %d agree, %d partly, %d disagree (%s)",
-		s.Paper, s.Count(Agree), s.Count(Partly), s.Count(Disagree), strings.Join(extra, "; "))
+	return fmt.Sprintf("%s: %s (%s)", s.Paper, t, strings.Join(extra, "; "))
 }
 
 // Err returns an error listing the claims that could not be evaluated and
@@ -134,7 +153,7 @@ func (s *Scorecard) Err() error {
 }
 
 // csvHeader is the header of scorecard.csv.
-var csvHeader = []string{"paper", "id", "figure", "quote", "kind", "must", "expected", "ours", "value", "grade", "reason"}
+var csvHeader = []string{"paper", "id", "source", "figure", "quote", "kind", "word", "class", "must", "expected", "target", "ours", "value", "grade", "reason", "departure", "low_power"}
 
 // reasonText is the reason column: the reason, the error, or [NoReason].
 func (r *Row) reasonText() string {
@@ -155,12 +174,14 @@ func (s *Scorecard) WriteCSV(w io.Writer) error {
 	}
 	for i := range s.Rows {
 		r := &s.Rows[i]
-		v := ""
-		if !math.IsNaN(r.Value) {
-			v = strconv.FormatFloat(r.Value, 'g', 6, 64)
+		num := func(x float64) string {
+			if math.IsNaN(x) {
+				return ""
+			}
+			return strconv.FormatFloat(x, 'g', 6, 64)
 		}
-		if err := cw.Write([]string{s.Paper, r.ID, r.Figure, r.Quote, string(r.Kind), strconv.FormatBool(r.Must),
-			r.Expected, r.Ours, v, string(r.Verdict), r.reasonText()}); err != nil {
+		if err := cw.Write([]string{s.Paper, r.ID, r.Source, r.Figure, r.Quote, string(r.Kind), r.Word, string(r.Class), strconv.FormatBool(r.Must),
+			r.Expected, num(r.Target), r.Ours, num(r.Value), string(r.Verdict), r.reasonText(), r.Departure, strconv.FormatBool(r.LowPower)}); err != nil {
 			return err
 		}
 	}
@@ -176,18 +197,34 @@ func ReadCSV(path string) (*Scorecard, error) {
 	}
 	s := &Scorecard{}
 	for n, rec := range rows {
-		must, err := strconv.ParseBool(rec[5])
+		must, err := strconv.ParseBool(rec[8])
 		if err != nil {
 			return nil, fmt.Errorf("read scorecard %s: line %d: must: %w", path, n+2, err)
 		}
-		v := math.NaN()
-		if rec[8] != "" {
-			if v, err = strconv.ParseFloat(rec[8], 64); err != nil {
-				return nil, fmt.Errorf("read scorecard %s: line %d: value: %w", path, n+2, err)
+		num := func(i int, what string) (float64, error) {
+			if rec[i] == "" {
+				return math.NaN(), nil
 			}
+			x, err := strconv.ParseFloat(rec[i], 64)
+			if err != nil {
+				return 0, fmt.Errorf("read scorecard %s: line %d: %s: %w", path, n+2, what, err)
+			}
+			return x, nil
 		}
-		r := Row{ID: rec[1], Figure: rec[2], Quote: rec[3], Kind: Kind(rec[4]), Must: must, Expected: rec[6],
-			Ours: rec[7], Value: v, Verdict: Verdict(rec[9]), Reason: rec[10]}
+		v, err := num(12, "value")
+		if err != nil {
+			return nil, err
+		}
+		t, err := num(10, "target")
+		if err != nil {
+			return nil, err
+		}
+		low, err := strconv.ParseBool(rec[16])
+		if err != nil {
+			return nil, fmt.Errorf("read scorecard %s: line %d: low_power: %w", path, n+2, err)
+		}
+		r := Row{LowPower: low, ID: rec[1], Source: rec[2], Figure: rec[3], Quote: rec[4], Kind: Kind(rec[5]), Word: rec[6], Class: Class(rec[7]),
+			Must: must, Expected: rec[9], Target: t, Ours: rec[11], Value: v, Verdict: Verdict(rec[13]), Reason: rec[14], Departure: rec[15]}
 		switch {
 		case r.Verdict == Error:
 			r.Error, r.Reason = r.Reason, ""
@@ -207,6 +244,12 @@ func (s *Scorecard) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "# Scorecard: %s\n\n%s\n", s.Paper, s.Summary())
 	if len(s.NotRun) > 0 {
 		fmt.Fprintf(&b, "\nNot run (their figure groups have no outputs): %s.\n", strings.Join(s.NotRun, ", "))
+	}
+	fmt.Fprintf(&b, "\n## Headline results\n\n%s", s.HeadlineTable())
+	fmt.Fprintf(&b, "\n## Statements\n\nEvery result claim with one quote is one statement: it agrees when all its claims agree, disagrees when most disagree, and is partly otherwise. Setup checks and invariants are not counted.\n\n%s", s.StatementSummaryTable())
+	b.WriteString("\n" + s.StatementTable())
+	if d := s.DepartureTable(); d != "" {
+		fmt.Fprintf(&b, "\n## Departures from the words' rules\n\n%s", d)
 	}
 	for _, fig := range s.Figures() {
 		fmt.Fprintf(&b, "\n## %s\n\n", fig)
@@ -236,7 +279,7 @@ func (s *Scorecard) Figures() []string {
 // "as above" (each only where it is shorter). The CSV and Parquet scorecards keep every row whole.
 func (s *Scorecard) MarkdownTable(figures ...string) string {
 	var b strings.Builder
-	b.WriteString("| claim | figure | paper | expected | ours | grade | reason |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| claim | class | paper | word | expected | ours | grade | reason |\n|---|---|---|---|---|---|---|---|\n")
 	firstWith := map[string]string{} // reason -> the first claim of the table that gives it
 	prevQuote := ""
 	for i := range s.Rows {
@@ -259,7 +302,7 @@ func (s *Scorecard) MarkdownTable(figures ...string) string {
 		} else if !ok {
 			firstWith[reason] = r.ID
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | **%s** | %s |\n", cell(id), cell(r.Figure), cell(quote), cell(r.Expected), cell(r.Ours),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | **%s** | %s |\n", cell(id), cell(string(r.Class)), cell(quote), cell(r.Word), cell(r.Expected), cell(r.Ours),
 			r.Verdict, cell(reason))
 	}
 	return b.String()
@@ -289,6 +332,11 @@ var parquetSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "value", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	{Name: "grade", Type: arrow.BinaryTypes.String},
 	{Name: "reason", Type: arrow.BinaryTypes.String},
+	{Name: "source", Type: arrow.BinaryTypes.String},
+	{Name: "word", Type: arrow.BinaryTypes.String},
+	{Name: "class", Type: arrow.BinaryTypes.String},
+	{Name: "departure", Type: arrow.BinaryTypes.String},
+	{Name: "low_power", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // WriteParquet writes the scorecard as Parquet with the columns of the
@@ -314,6 +362,11 @@ func (s *Scorecard) WriteParquet(w io.Writer) error {
 		}
 		str(9, string(r.Verdict))
 		str(10, r.reasonText())
+		str(11, r.Source)
+		str(12, r.Word)
+		str(13, string(r.Class))
+		str(14, r.Departure)
+		b.Field(15).(*array.BooleanBuilder).Append(r.LowPower)
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()

@@ -14,9 +14,9 @@ const MinSingleRunReps = 10
 // spread summarises our replications' values of one selection: their
 // mean, the 5th and 95th percentiles and the extremes.
 type spread struct {
-	n               int
-	mean, p5, p95   float64
-	lowest, highest float64
+	n                     int
+	mean, median, p5, p95 float64
+	lowest, highest       float64
 }
 
 // spreadOf computes the spread of vals (at least one value). Percentiles
@@ -27,7 +27,7 @@ func spreadOf(vals []float64) spread {
 	v := slices.Clone(vals)
 	slices.Sort(v)
 	return spread{
-		n: len(v), mean: combine("mean", v),
+		n: len(v), mean: combine("mean", v), median: quantile(v, 0.5),
 		p5: quantile(v, 0.05), p95: quantile(v, 0.95),
 		lowest: v[0], highest: v[len(v)-1],
 	}
@@ -100,3 +100,60 @@ func (o *Outputs) singleRunValues(s Selection) ([]float64, error) {
 	}
 	return ok, nil
 }
+
+// PowerFold is the factor a single-run test must be able to reject: a
+// value this many times ours (or ours divided by it) must fall outside
+// the central 90% of our replications.
+const PowerFold = 2.0
+
+// powerful reports whether the spread's test would reject a paper value
+// PowerFold times off ours: the median times PowerFold and divided by it
+// both lie outside P5-P95. A claim without that power is shown with its
+// verdict but does not count in the figures.
+func (s spread) powerful() bool {
+	m := s.median
+	if m <= 0 {
+		return false
+	}
+	return PowerFold*m > s.p95 && m/PowerFold < s.p5
+}
+
+// evaluatePaired grades a single-run ratio claim: the paper's number is a
+// ratio of two numbers of its one run (two disciplines that saw the same
+// job sequence), so it is placed among our per-replication ratios of the
+// same two numbers (a and b of one replication share its workload), by
+// the single-run rule.
+func evaluatePaired(c *Claim, o *Outputs, r Row) Row {
+	av, _, err := o.repValues(c.A)
+	if err != nil {
+		return failRow(c, r, "a", c.A, err)
+	}
+	bv, _, err := o.repValues(c.B)
+	if err != nil {
+		return failRow(c, r, "b", c.B, err)
+	}
+	if len(av) != len(bv) {
+		return failRow(c, r, "a, b", c.A, fmt.Errorf("%w: a has %d replications with a value, b %d: a paired ratio needs both in every replication", ErrFewReplications, len(av), len(bv)))
+	}
+	var ratios []float64
+	for i := range av {
+		if x, ok := compare(c.Form, av[i], bv[i]); ok && !math.IsNaN(x) {
+			ratios = append(ratios, x)
+		}
+	}
+	if len(ratios) < MinSingleRunReps {
+		return failRow(c, r, "a, b", c.A, fmt.Errorf("%w: a paired single_run ratio needs at least %d replications with both values, got %d",
+			ErrFewReplications, MinSingleRunReps, len(ratios)))
+	}
+	st := spreadOf(ratios)
+	r.Value, r.Ours = st.mean, "paired "+st.String()
+	r.Verdict = gradeSingleRun(c.Expected, st)
+	r.LowPower = !st.powerful()
+	if r.LowPower {
+		r.Ours += lowPowerNote
+	}
+	return r
+}
+
+// lowPowerNote ends the ours column of a single-run claim without power.
+const lowPowerNote = "; low power (a value 2x off would not be rejected): not counted"

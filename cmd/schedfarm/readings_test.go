@@ -42,6 +42,9 @@ claims:
     figure: Fig 1
     quote: "RTC finishes the tagged jobs within 150000 seconds."
     kind: value
+    word: number
+    class: result
+    departure: tests the claim's own tolerances
     select: {group: g1, metric: makespan_tagged, setting: RTC}
     expected: "< 150000"
     grade: {agree: 0}
@@ -49,6 +52,9 @@ claims:
     figure: Fig 2
     quote: "MIG finishes the tagged jobs within 150000 seconds."
     kind: value
+    word: number
+    class: result
+    departure: tests the claim's own tolerances
     select: {group: g2, metric: makespan_tagged, setting: MIG}
     expected: "< 150000"
     grade: {agree: 0}
@@ -108,7 +114,7 @@ func TestReproduce_Readings(t *testing.T) {
 		t.Fatalf("reproduce: %v\n%s", err, got)
 	}
 	for _, want := range []string{
-		"tinypaper: 2 agree, 0 partly, 0 disagree (2 claims)\n",
+		"tinypaper: statements 2/2 agree, 0 partly (2 claims; 2 departures from their word's rule)\n",
 		"== tinypaper reading slow_rtc: RTC: each start idles its processors 200000 s\n",
 		"g1: 2 of 4 tasks from the result cache",
 		"g2: unchanged by the reading, the default's outputs\n",

@@ -19,6 +19,9 @@ claims:
     figure: Table 4
     quote: "EASY beats FCFS."
     kind: order
+    word: better
+    class: result
+    departure: tests the claim's own tolerances
     a: {setting: NS}
     b: {setting: FCFS}
     op: "<="
@@ -26,6 +29,9 @@ claims:
     figure: Table 4
     quote: "The overall slowdown is 100."
     kind: value
+    word: number
+    class: result
+    departure: tests the claim's own tolerances
     select: {setting: NS}
     expected: 100
     grade: {agree: 10%}
@@ -34,6 +40,9 @@ claims:
     figure: Fig 7
     quote: "A claim of a group that did not run."
     kind: value
+    word: number
+    class: result
+    departure: tests the claim's own tolerances
     select: {group: fig07-14, setting: NS}
     expected: "> 0"
 `
@@ -74,7 +83,7 @@ func TestReproduce_ClaimsOnly(t *testing.T) {
 		if err != nil {
 			t.Fatalf("reproduce: %v\n%s", err, got)
 		}
-		want := "kettimuthu2005: 1 agree, 0 partly, 1 disagree (2 claims; 1 not run)"
+		want := "kettimuthu2005: statements 1/2 agree, 0 partly · published numbers 0/1 within 10% (2 claims; 2 departures from their word's rule; 1 not run)"
 		if !strings.Contains(got, want+"\n") {
 			t.Errorf("output %q does not hold the summary line %q", got, want)
 		}
@@ -94,7 +103,7 @@ func TestReproduce_ClaimsOnly(t *testing.T) {
 		}
 		// A group's folder grades only that group's claims.
 		got, err = runApp(t, "reproduce", "--root", root, "--claims-only", filepath.Join(dir, "table4-5"))
-		if err != nil || !strings.Contains(got, "(2 claims; 1 not run)") {
+		if err != nil || !strings.Contains(got, "(2 claims; 2 departures from their word's rule; 1 not run)") {
 			t.Errorf("group folder: %v\n%s", err, got)
 		}
 	})
@@ -156,15 +165,15 @@ func TestReproduce_Record(t *testing.T) {
 		t.Fatalf("record: %v\n%s", err, got)
 	}
 	csv, err := os.ReadFile(filepath.Join(root, "specs", "kettimuthu2005", "scorecard.csv"))
-	if err != nil || !strings.Contains(string(csv), "kettimuthu2005,made-up,Table 4,") {
+	if err != nil || !strings.Contains(string(csv), "kettimuthu2005,made-up,made-up,Table 4,") {
 		t.Errorf("recorded scorecard: %v\n%s", err, csv)
 	}
 	readme, _ := os.ReadFile(filepath.Join(root, "README.md"))
-	if want := "```text\nkettimuthu2005: 1 agree, 0 partly, 1 disagree (2 claims)\n```"; !strings.Contains(string(readme), want) {
+	if want := "```text\nkettimuthu2005: statements 1/2 agree, 0 partly · published numbers 0/1 within 10% (2 claims; 2 departures from their word's rule)\n```"; !strings.Contains(string(readme), want) {
 		t.Errorf("README.md:\n%s\nwant the summary line %q", readme, want)
 	}
 	repro, _ := os.ReadFile(filepath.Join(root, "REPRODUCING.md"))
-	if strings.Contains(string(repro), "stale") || !strings.Contains(string(repro), "| made-up | Table 4 |") {
+	if strings.Contains(string(repro), "stale") || !strings.Contains(string(repro), "| The overall slowdown is 100. | made-up | 0 | 0 | 1 | **disagree** | made-up |") {
 		t.Errorf("REPRODUCING.md not regenerated:\n%s", repro)
 	}
 }
