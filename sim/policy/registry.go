@@ -452,3 +452,27 @@ func toInt(raw any) (int64, error) {
 	}
 	return 0, fmt.Errorf("%v is not a number", raw)
 }
+
+// Register adds a policy to the registry, as one more entry of the
+// built-in table: a program that uses schedfarm as a library registers its
+// own policies this way (from an init function or main, before anything
+// looks policies up; Register is not safe for concurrent use). The
+// entry's Name must be new, and Build set; its parameters are checked as
+// the built-in ones are.
+func Register(e Entry) error {
+	switch {
+	case e.Name == "" || strings.ContainsAny(e.Name, " \t\n,="):
+		return fmt.Errorf("register policy %q: the name must be a non-empty word", e.Name)
+	case e.Build == nil:
+		return fmt.Errorf("register policy %s: no Build function", e.Name)
+	case e.Name == ExternalName || slices.ContainsFunc(entries, func(x Entry) bool { return x.Name == e.Name }):
+		return fmt.Errorf("register policy %s: a policy of that name exists", e.Name)
+	}
+	for _, p := range e.Params {
+		if _, err := p.convert(p.Default); err != nil {
+			return fmt.Errorf("register policy %s: parameter %s: default: %w", e.Name, p.Name, err)
+		}
+	}
+	entries = append(entries, e)
+	return nil
+}
