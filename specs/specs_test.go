@@ -18,6 +18,7 @@ var wantTasks = map[string]int{
 	"quickstart.yaml":                         12,
 	"timeseries.yaml":                         2,
 	"replications.yaml":                       60,
+	"baselines.yaml":                          216,
 	"kettimuthu2005/table4-5.yaml":            2,
 	"kettimuthu2005/fig07-14.yaml":            12,
 	"kettimuthu2005/fig15-18.yaml":            8,

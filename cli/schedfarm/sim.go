@@ -38,7 +38,7 @@ func simCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "gen", Usage: "synthetic workload key `KEY=VALUE` (repeatable), e.g. mean_interarrival=300"},
 			&cli.StringFlag{Name: "policy", Value: "easy", Usage: "policy `NAME`: " + strings.Join(policy.Names(), ", ")},
 			&cli.StringSliceFlag{Name: "param", Usage: "policy parameter `NAME=VALUE` (repeatable)"},
-			&cli.StringFlag{Name: "estimates", Value: "trace", Usage: "estimate model: trace or accurate"},
+			&cli.StringFlag{Name: "estimates", Value: "trace", Usage: "estimate model: trace, accurate, double or predicted"},
 			&cli.IntFlag{Name: "skip", Usage: "leave out the first `N` valid jobs"},
 			&cli.IntFlag{Name: "count", Usage: "take `N` valid jobs after --skip (0: all)"},
 			&cli.Float64Flag{Name: "load", Value: 1, Usage: "load factor `LF` (1: unchanged)"},
