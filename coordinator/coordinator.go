@@ -329,6 +329,13 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 	}
 	r.report.Began = r.rec.Started
 	r.firstPublication = r.rec.Publications + 1
+	// The output directory is this run's alone while it runs, as the
+	// state is: two runs writing the same files would leave either's.
+	release, err := lockDir(r.rec.OutDir)
+	if err != nil {
+		return nil, fmt.Errorf("output directory %s: %w (another run writes its outputs there; give this one another --out)", r.rec.OutDir, err)
+	}
+	defer release()
 	rep := r.report
 	pending := r.pending()
 	c.say("sweep %s: %d tasks, %s, %d to run (run %s)", spec.Name, len(tasks), r.startSummary(), len(pending), r.id)

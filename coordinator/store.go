@@ -20,6 +20,9 @@ var (
 	ErrStateLocked = errors.New("state directory in use by another process")
 	// ErrNoSweep means the state holds no sweep of that name.
 	ErrNoSweep = errors.New("no such sweep in the state")
+	// ErrOutLocked means another process (a coordinator of another
+	// state) is writing to the same output directory.
+	ErrOutLocked = errors.New("output directory in use by another process")
 )
 
 // badgerDir is the state directory's sub-directory holding the database.
@@ -205,13 +208,19 @@ func openStore(dir string, readOnly bool) (*Store, error) {
 		WithBaseTableSize(1 << 20).
 		WithBlockSize(spoolMin + 4<<10) // a result, its key and the block's trailer
 	opts.TableSizeMultiplier = 1
+	if writerHolds(filepath.Join(dir, badgerDir)) {
+		return nil, fmt.Errorf("open state %s: %w", dir, ErrStateLocked)
+	}
+	if err := checkStoreFiles(dir); err != nil {
+		return nil, err
+	}
 	db, err := badger.Open(opts)
 	if err != nil {
 		// Badger does not wrap the lock error; its text is stable.
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
 			return nil, fmt.Errorf("open state %s: %w", dir, ErrStateLocked)
 		}
-		return nil, fmt.Errorf("open state %s: %w", dir, err)
+		return nil, openError(dir, err)
 	}
 	return &Store{dir: dir, db: db, readOnly: readOnly}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -143,6 +144,10 @@ func runEmbedded(c *cli.Context, spec *sweep.Spec, opts ...coordinator.Option) (
 	stopWorkers()
 	for range workers {
 		err = errors.Join(err, <-werr)
+	}
+	if err != nil && strings.Contains(err.Error(), "error creating store") {
+		err = fmt.Errorf("%w\nschedfarm: the embedded NATS server's store under %s is damaged: remove that directory and run again; it holds only tasks and results in transit (every recorded result is in the state, and the run resumes)",
+			err, filepath.Join(state, "nats"))
 	}
 	_ = wnc.FlushTimeout(5 * time.Second)
 	return report, err
