@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -24,6 +25,10 @@ import (
 // verification (WithVerify): a chosen fraction of the tasks runs a second
 // time on another worker, and any byte of difference between the two
 // results (worker name, wall time and build apart) fails the sweep.
+
+// verifyUntaken is worker.VerifyUntaken (the coordinator does not import
+// the worker package).
+const verifyUntaken = "verification run delivered"
 
 // maxRefusals is how many results of one task are refused before the
 // sweep stops: by then no worker of the right version seems to be
@@ -152,6 +157,23 @@ func (r *run) checkVerification(ctx context.Context, msg jetstream.Msg, obj stri
 	}
 	if cause != "" {
 		return fail("its second run's result is bad: %s", cause)
+	}
+	if strings.HasPrefix(res.Err, verifyUntaken) {
+		// Only the first worker took it (the others were busy): publish
+		// it again, a few times.
+		r.refused[t.ID+"/verify"]++
+		if r.refused[t.ID+"/verify"] < maxRefusals {
+			r.c.log.Info("verification run not taken by another worker, publishing it again", "index", t.Index)
+			r.ack(msg)
+			if obj != "" {
+				r.deleteObject(ctx, obj)
+			}
+			if err := r.publish(ctx, []*sweep.Task{t}, first); err != nil {
+				return &fatalError{fmt.Errorf("publish verification run of task %d again: %w", t.Index, err)}
+			}
+			return nil
+		}
+		return fail("%s", res.Err)
 	}
 	if res.Err != "" {
 		return fail("worker %s (build %s) got a result, worker %s (build %s) failed: %s", first, st.Build, res.Worker, res.Build, res.Err)

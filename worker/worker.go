@@ -83,6 +83,12 @@ const (
 // ErrInvalidOption wraps the errors of options given bad values.
 var ErrInvalidOption = errors.New("invalid worker option")
 
+// VerifyUntaken starts the error of a verification run that only the
+// worker of the first result took until its deliveries ran out; the
+// coordinator publishes such a run again (a busy farm) a few times
+// before it gives up.
+const VerifyUntaken = "verification run delivered"
+
 // errTimeLimit is the cause of a task's context when its time limit
 // ended it.
 var errTimeLimit = errors.New("task time limit")
@@ -516,14 +522,18 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	if attempt > maxAttempts {
 		cause := fmt.Errorf("task delivered %d times without a result (did it crash or stall the workers that took it?)", attempt-1)
 		if v := msg.Headers().Get(natsutil.HeaderVerify); v != "" {
-			cause = fmt.Errorf("verification run delivered %d times without a result: no worker other than %s took it (--verify needs at least two workers)", attempt-1, v)
+			cause = fmt.Errorf("%s %d times without a result: no worker other than %s took it (--verify needs at least two workers)", VerifyUntaken, attempt-1, v)
 		}
 		w.fail(ctx, msg, run, &t, cause, 0, log)
 		return
 	}
 	if v := msg.Headers().Get(natsutil.HeaderVerify); v == w.cfg.name {
-		// The task's first result is this worker's: another must verify it.
-		w.giveBack(msg)
+		// The task's first result is this worker's: another must verify
+		// it. The delay grows with the deliveries, so that a busy other
+		// worker gets its turn.
+		if err := msg.NakWithDelay(time.Duration(attempt) * giveBackDelay); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+			log.Warn("give back verification run", "err", err)
+		}
 		return
 	}
 	if t.SimVersion != sim.Version {
