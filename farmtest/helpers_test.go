@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -36,6 +37,11 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
+	flag.Parse()
+	if testing.Short() {
+		fmt.Println("farmtest: skipped with -short: every test builds schedfarm and nats-server and runs them as processes (go test ./farmtest runs them)")
+		return 0
+	}
 	dir, err := os.MkdirTemp("", "farmtest-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -63,7 +63,7 @@ func sweepFlags() []cli.Flag {
 		&cli.StringFlag{Name: "state", Value: defaultStateDir, Usage: "state `DIR`: results, task states (and, for run, the NATS store and trace cache)"},
 		&cli.StringFlag{Name: "out", Usage: "output `DIR` (default: out/<sweep name>)"},
 		&cli.BoolFlag{Name: "force", Usage: "recompute every task instead of reusing cached results"},
-		&cli.DurationFlag{Name: "progress-interval", Value: coordinator.DefaultProgressInterval, Usage: "interval of progress lines when stdout is not a terminal"},
+		&cli.DurationFlag{Name: "progress-interval", Value: coordinator.DefaultProgressInterval, Usage: "when stdout is not a terminal, a progress line for each change of the counts, at most one per this interval"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "log informational events to stderr"},
 		&cli.Float64Flag{Name: "verify", Usage: "run this `FRACTION` (0..1) of the tasks, chosen by task ID, a second time on a different worker and fail on any byte of difference, naming both workers"},
 		&cli.DurationFlag{Name: "ack-wait", Value: natsutil.DefaultAckWait, Usage: "workers' consumer: redeliver a task this long after its worker's last sign of life (the coordinator's setting holds for all workers)"},

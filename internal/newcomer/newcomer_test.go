@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,16 +39,32 @@ type rule struct {
 // command, so a stale rule fails the test.
 func rules() []*rule {
 	return []*rule{
-		{match: regexp.MustCompile(`^go build -o schedfarm \./cmd/schedfarm$`),
-			skip: "the test builds the binary with this command before running the others"},
+		{match: buildRE,
+			skip: "the test builds the binary with this command before running the others (VCS stamping off) and checks that its version names the commit"},
+		{match: regexp.MustCompile(`^sh interop/install\.sh$`),
+			variant: func(text string) (string, bool, string) {
+				// A machine with only Go: no npm on PATH, and the set-up
+				// still succeeds, saying what it skipped.
+				return "env PATH=/nonexistent /bin/sh interop/install.sh", false, "npm not found: skipping the DuckDB client"
+			}},
+		{match: regexp.MustCompile(`^sbatch `),
+			skip: "needs a Slurm cluster; deploy/slurm's TestSlurm submits the script with sbatch to a real single-node Slurm"},
+		{match: regexp.MustCompile(`^\./schedfarm server `),
+			variant: func(text string) (string, bool, string) {
+				// On loopback, a free port and a store in the work
+				// folder, in the foreground, stopped by SIGINT: it must
+				// start, say where it listens, and stop cleanly.
+				cmd := regexp.MustCompile(`--listen \S+`).ReplaceAllString(text, "--listen 127.0.0.1:0")
+				cmd = regexp.MustCompile(`--store \S+`).ReplaceAllString(cmd, "--store server-store")
+				cmd = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cmd), "&"))
+				return "timeout -s INT --preserve-status 5 " + cmd, false, "listening on nats://127.0.0.1:"
+			}},
 		{match: regexp.MustCompile(`^\(?cd interop && npm ci\)?$`),
 			skip: "installs the DuckDB client from npm; .ci/run runs it before the tests"},
 		{match: regexp.MustCompile(`^go test `),
 			skip: "a test or benchmark command: go test runs the tests itself, benchmarks are measured by hand"},
 		{match: regexp.MustCompile(`\./[A-Za-z0-9_-]+\.test -test\.`),
 			skip: "runs a test binary that a skipped `go test -c` builds: a benchmark measured by hand"},
-		{match: regexp.MustCompile(`^nats-server `),
-			skip: "needs a nats-server binary; the farm tests (farmtest) build and run one"},
 		{match: regexp.MustCompile(`^docker `),
 			skip: "needs Docker; deploy's test checks the compose file against the image"},
 		{match: regexp.MustCompile(`schedfarm reproduce (all\b|.*--record|.*--claims-only)`),
@@ -77,15 +95,11 @@ func TestNewcomer(t *testing.T) {
 		}
 	}
 	bin := filepath.Join(work, "schedfarm")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/schedfarm")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	cmds := markdownCommands(t)
+	buildAsREADME(t, cmds, bin)
 	env := append(os.Environ(), "PATH="+work+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"XDG_CACHE_HOME="+filepath.Join(work, ".cache"))
 
-	cmds := markdownCommands(t)
 	cmds = append(cmds, helpExamples(t, bin)...)
 	rs := rules()
 	for _, c := range cmds {
@@ -107,7 +121,11 @@ func TestNewcomer(t *testing.T) {
 		}
 		// A guard against a hung command, not a speed check: a whole
 		// paper's reproduction takes over 10 minutes on a busy machine.
+		began := time.Now()
 		out, err := runShell(work, env, text, 30*time.Minute)
+		if perr := checkProgress(text, out, time.Since(began)); perr != nil {
+			t.Errorf("%s: %s\nprogress lines: %v\n%s", c.where, text, perr, out)
+		}
 		switch {
 		case wantFail && err == nil:
 			t.Errorf("%s: %s\nsucceeded, want it to fail saying %q", c.where, text, expect)
@@ -125,6 +143,100 @@ func TestNewcomer(t *testing.T) {
 		}
 	}
 	t.Run("Snippets", func(t *testing.T) { snippets(t, work, env) })
+}
+
+// buildRE matches the README's build command.
+var buildRE = regexp.MustCompile(`^go build (.* )?-o schedfarm \./cmd/schedfarm$`)
+
+// buildAsREADME builds bin with the README's first build command, run in
+// the repository with Go's VCS stamping off (as in a build environment
+// that disables it), and checks that `schedfarm version` names the
+// checkout's commit all the same.
+func buildAsREADME(t *testing.T, cmds []command, bin string) {
+	t.Helper()
+	i := slices.IndexFunc(cmds, func(c command) bool { return buildRE.MatchString(c.text) })
+	if i < 0 || !strings.HasPrefix(cmds[i].where, "README.md:") {
+		t.Fatal("README.md has no `go build ... -o schedfarm ./cmd/schedfarm` command")
+	}
+	text := strings.Replace(cmds[i].text, "-o schedfarm ", "-o "+bin+" ", 1)
+	out, err := runShell(root, append(os.Environ(), "GOFLAGS=-buildvcs=false"), text, 15*time.Minute)
+	if err != nil {
+		t.Fatalf("%s: %s: %v\n%s", cmds[i].where, text, err, out)
+	}
+	rev, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Logf("not a git checkout (%v): the version's commit is not checked", err)
+		return
+	}
+	v, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatalf("schedfarm version: %v", err)
+	}
+	if want := "+" + strings.TrimSpace(string(rev)); !strings.Contains(string(v), want) {
+		t.Errorf("built with %q and GOFLAGS=-buildvcs=false, schedfarm version says\n%s\nwant the commit (%s)", cmds[i].where, v, want)
+	}
+}
+
+// workersRE finds a command's number of workers.
+var workersRE = regexp.MustCompile(`(?:--workers|-w)[ =](\d+)`)
+
+// progressRE matches a plain progress line.
+var progressRE = regexp.MustCompile(`(?m)^sweep (\S+): (\d+)/(\d+) done \(\d+%\), (\d+) running, (\d+) failed, [0-9.]+ tasks/s, ETA (\S+)$`)
+
+// checkProgress checks the progress lines a command printed to a pipe:
+// never the same counts twice for a sweep, never more tasks running than
+// the workers' slots (--workers, else one per core), and no ETA beyond five
+// times the whole command's time plus a minute (the ETA used to say
+// 5h24m at 5% of a 69 s sweep).
+func checkProgress(text, out string, wall time.Duration) error {
+	seen := map[string]bool{}
+	slots := runtime.GOMAXPROCS(0)
+	if m := workersRE.FindStringSubmatch(text); m != nil {
+		slots, _ = strconv.Atoi(m[1])
+	}
+	for _, m := range progressRE.FindAllStringSubmatch(out, -1) {
+		key := m[1] + " " + m[2] + " " + m[5]
+		if seen[key] {
+			return fmt.Errorf("sweep %s: %s/%s done, %s failed printed twice", m[1], m[2], m[3], m[5])
+		}
+		seen[key] = true
+		if n, _ := strconv.Atoi(m[4]); n > slots {
+			return fmt.Errorf("%q: %d running, more than the %d slots", m[0], n, slots)
+		}
+		if m[6] == "?" {
+			continue
+		}
+		eta, err := time.ParseDuration(m[6])
+		if err != nil {
+			return fmt.Errorf("%q: ETA: %v", m[0], err)
+		}
+		if eta > 5*wall+time.Minute {
+			return fmt.Errorf("%q: ETA %v for a command that took %v in all", m[0], eta, wall.Round(time.Second))
+		}
+	}
+	return nil
+}
+
+// TestQuickStart_ShortTests checks that the README's quick start runs the
+// quick tests and that .ci/run runs the full suite.
+func TestQuickStart_ShortTests(t *testing.T) {
+	var quick []string
+	for _, c := range markdownCommands(t) {
+		if strings.HasPrefix(c.where, "README.md:") && strings.HasPrefix(c.text, "go test ") {
+			quick = append(quick, c.text)
+		}
+	}
+	if len(quick) == 0 || quick[0] != "go test -short ./..." {
+		t.Errorf("README.md's first test command is %q, want the quick tests: go test -short ./...", quick)
+	}
+	ci, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := regexp.MustCompile(`(?m)^go test \./\.\.\. `)
+	if !full.Match(ci) || strings.Contains(string(ci), "go test -short") {
+		t.Error(".ci/run does not run the full suite (go test ./... without -short)")
+	}
 }
 
 // runShell runs text with bash in dir and returns its combined output.
