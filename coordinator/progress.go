@@ -25,6 +25,9 @@ const (
 	// tasks finished in the last minute (since the session began, if
 	// later), so the ETA follows the sweep's recent pace.
 	rateWindow = time.Minute
+	// rateSettle is how long after the session's first result the rate
+	// (and so the ETA) stays unknown.
+	rateSettle = 2 * time.Second
 )
 
 // Snapshot is the progress of a running sweep, as the coordinator shows
@@ -45,8 +48,8 @@ type Snapshot struct {
 	Running int `json:"running"`
 	// Rate is tasks finished per second recently: over the last minute
 	// of this session (the whole session when no task finished in that
-	// minute); ETA the time to finish the rest at that rate (0 with Rate
-	// 0: unknown, before the session's first result).
+	// minute); ETA the time to finish the rest at that rate. Rate 0:
+	// unknown, until the first few results are in (see progress.rate).
 	Rate float64       `json:"rate"`
 	ETA  time.Duration `json:"eta"`
 	// Updated is when the snapshot was taken.
@@ -76,7 +79,8 @@ type progress struct {
 	over     map[string]bool // tasks finished
 	// finishes are when this session's tasks finished, the last
 	// rateWindow's worth (see rate).
-	finishes []time.Time
+	finishes    []time.Time
+	firstFinish time.Time // this session's first result
 	// next signals the display loop that the counts changed.
 	next    chan struct{}
 	began   time.Time
@@ -182,6 +186,9 @@ func (p *progress) finished(id string, failed bool) {
 		p.snap.Failed++
 	}
 	now := time.Now()
+	if p.session == 1 {
+		p.firstFinish = now
+	}
 	p.finishes = append(p.finishes, now)
 	if len(p.finishes) > 64 && now.Sub(p.finishes[0]) > rateWindow {
 		cut := 0
@@ -211,15 +218,15 @@ func (p *progress) snapshot() Snapshot {
 	return s
 }
 
-// rate returns the tasks finished per second recently: those of the last
-// rateWindow over the time since the window's start (the session's start
-// if later), or the whole session's rate when none finished in the
-// window; 0 before the session's first result. Measured from the
-// session's start, the first results give a rate over the time they
-// took, so the ETA is sensible from the first result on (a rate over the
-// gaps between results would make it wild). Called with p.mu held.
+// rate returns the tasks finished per second recently: the results of
+// the last rateWindow over the time since its start (the session's start
+// if later), or the whole session's rate when none came in the window.
+// It is 0 (unknown) until minResults have come and rateSettle has passed
+// since the first: the first results say little about the pace (results
+// come in bursts, and at 1 of 1200 tasks the rate gave an ETA of 13m46s
+// for a 59 s sweep). Called with p.mu held.
 func (p *progress) rate(now time.Time) float64 {
-	if p.began.IsZero() || p.session == 0 {
+	if p.began.IsZero() || p.session < p.minResults() || now.Sub(p.firstFinish) < rateSettle {
 		return 0
 	}
 	from := now.Add(-rateWindow)
@@ -227,7 +234,7 @@ func (p *progress) rate(now time.Time) float64 {
 		from = p.began
 	}
 	n := 0
-	for i := len(p.finishes) - 1; i >= 0 && !p.finishes[i].Before(from); i-- {
+	for i := len(p.finishes) - 1; i >= 0 && p.finishes[i].After(from); i-- {
 		n++
 	}
 	if n == 0 {
@@ -238,6 +245,16 @@ func (p *progress) rate(now time.Time) float64 {
 		return 0
 	}
 	return float64(n) / el
+}
+
+// minResults is how many results the rate waits for: twice the slots
+// that workers announced, at least 4.
+func (p *progress) minResults() int {
+	slots := 0
+	for _, n := range p.slots {
+		slots += n
+	}
+	return max(4, 2*slots)
 }
 
 // loop redraws a terminal's bar every barRefresh; elsewhere it prints a

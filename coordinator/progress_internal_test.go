@@ -14,10 +14,11 @@ import (
 	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
-// TestProgress_rate checks that the rate behind the ETA is the recent
-// one: from the session's start while it is younger than the window, the
-// last minute's later, and the whole session's when nothing finished in
-// the last minute; and that it is unknown before the first result.
+// TestProgress_rate checks that the rate behind the ETA is unknown
+// until the first few results are in and two seconds have passed since
+// the first, then the recent one: from the session's start while that
+// is less than the window ago, the last minute's later, and the whole
+// session's when nothing finished in the last minute.
 func TestProgress_rate(t *testing.T) {
 	p := newProgress(io.Discard, false, time.Hour, "s", 100, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
 	defer p.stop()
@@ -28,30 +29,57 @@ func TestProgress_rate(t *testing.T) {
 	if r := p.rate(now); r != 0 {
 		t.Errorf("rate before any result = %v, want 0 (unknown)", r)
 	}
-	// One result 1 s into a 10 s old session (5% of a sweep whose 20
-	// tasks take 20 s in all): 0.1 task/s, so 190 s for the 19 left.
-	p.session, p.finishes = 1, []time.Time{now.Add(-9 * time.Second)}
-	if r := p.rate(now); math.Abs(r-0.1) > 1e-9 {
-		t.Errorf("rate with 1 result in a 10 s session = %v, want 0.1", r)
+	at := func(sec ...float64) []time.Time {
+		var ts []time.Time
+		for _, s := range sec {
+			ts = append(ts, now.Add(-time.Duration(s*float64(time.Second))))
+		}
+		return ts
 	}
-	// A 300 s session: 30 results in its first 4 minutes, 6 in the last
-	// one: the recent rate is 6/60.
-	p.began = now.Add(-300 * time.Second)
-	p.session, p.finishes = 36, nil
+	set := func(ts []time.Time) {
+		p.session, p.finishes, p.firstFinish = len(ts), ts, ts[0]
+	}
+	// Three results: too few to say (a 1200-task sweep's first result
+	// gave an ETA of 13m46s for 59 s).
+	set(at(9, 8, 7))
+	if r := p.rate(now); r != 0 {
+		t.Errorf("rate after 3 results = %v, want 0 (unknown)", r)
+	}
+	// A burst of 20 results within the last second: too soon to say.
+	set(at(1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1))
+	if r := p.rate(now); r != 0 {
+		t.Errorf("rate 1 s after the first result = %v, want 0 (unknown)", r)
+	}
+	// Five over 4 s: five in the 10 s session.
+	set(at(9, 8, 7, 6, 5))
+	if r := p.rate(now); math.Abs(r-0.5) > 1e-9 {
+		t.Errorf("rate after 5 results = %v, want 5/10", r)
+	}
+	// Workers announced 6 slots: it waits for 12 results.
+	p.slots["w1"], p.slots["w2"] = 3, 3
+	if r := p.rate(now); r != 0 {
+		t.Errorf("rate after 5 results with 6 slots = %v, want 0 (unknown)", r)
+	}
+	clear(p.slots)
+	// A 330 s session: 30 results from 320 s ago to 88 s ago, 6 in the
+	// last minute: the recent rate is 6/60.
+	p.began = now.Add(-330 * time.Second)
+	var ts []time.Time
 	for i := range 30 {
-		p.finishes = append(p.finishes, now.Add(-time.Duration(300-8*i)*time.Second))
+		ts = append(ts, now.Add(-time.Duration(320-8*i)*time.Second))
 	}
 	for i := range 6 {
-		p.finishes = append(p.finishes, now.Add(-time.Duration(55-10*i)*time.Second))
+		ts = append(ts, now.Add(-time.Duration(55-10*i)*time.Second))
 	}
+	set(ts)
 	if r := p.rate(now); math.Abs(r-0.1) > 1e-9 {
 		t.Errorf("recent rate = %v, want 6/60", r)
 	}
-	// Nothing in the last minute (long tasks): the session's rate.
-	p.finishes = p.finishes[:30]
-	p.session = 30
-	if r := p.rate(now); math.Abs(r-0.1) > 1e-9 {
-		t.Errorf("rate with no result in the last minute = %v, want the session's 30/300", r)
+	// Nothing in the last minute (long tasks): the session's rate, 30
+	// results in 330 s.
+	set(ts[:30])
+	if r := p.rate(now); math.Abs(r-30.0/330) > 1e-9 {
+		t.Errorf("rate with no result in the last minute = %v, want 30/330", r)
 	}
 }
 
