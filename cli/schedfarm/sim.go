@@ -247,7 +247,12 @@ func parseSimFlags(c *cli.Context) (*simArgs, error) {
 // simSpec returns the one-task spec equivalent to the sim flags, and its task.
 func simSpec(c *cli.Context, name string, params policy.Values, est workload.EstimateModel, mode workload.LoadMode) (*sweep.Spec, *sweep.Task, error) {
 	trace := c.String("trace")
-	ref := "./" + filepath.Base(trace)
+	// Paths on the command line (the trace, an external policy's script)
+	// are relative to the working directory, as a shell user expects.
+	ref := trace
+	if !filepath.IsAbs(ref) {
+		ref = "./" + filepath.Clean(ref)
+	}
 	_, shipped := sweep.ShippedTraceFile(trace)
 	if _, err := os.Stat(trace); err != nil && !shipped && c.String("synthetic") == "" {
 		return nil, nil, fmt.Errorf("--trace %s: no such file, nor a shipped trace's name (%s)", trace, strings.Join(sweep.ShippedTraces(), ", "))
@@ -294,7 +299,7 @@ func simSpec(c *cli.Context, name string, params policy.Values, est workload.Est
 	if err != nil {
 		return nil, nil, fmt.Errorf("describe the run: %w", err)
 	}
-	spec, err := sweep.Parse(data, filepath.Dir(trace))
+	spec, err := sweep.Parse(data, ".")
 	if err != nil {
 		return nil, nil, err
 	}

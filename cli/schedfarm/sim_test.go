@@ -3,6 +3,7 @@ package schedfarm
 import (
 	"encoding/csv"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -195,5 +196,41 @@ func TestSim_ShippedName(t *testing.T) {
 	_, err = runApp(t, "sim", "--policy", "easy", "--trace", "nosuch")
 	if err == nil || !strings.Contains(err.Error(), "no such file, nor a shipped trace's name (ctc, kth, sdsc, sdsc-par)") {
 		t.Errorf("--trace nosuch: %v", err)
+	}
+}
+
+// TestSim_ExternalScriptRelativeToWorkingDir: sim resolves an external
+// policy's script, like the trace, from the working directory (the
+// README's command), not from the trace's folder.
+func TestSim_ExternalScriptRelativeToWorkingDir(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not on PATH")
+	}
+	trace, err := filepath.Abs(kth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk, err := filepath.Abs("../../sdk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	if err := os.Symlink(sdk, filepath.Join(work, "sdk")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(work, "traces"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(trace, filepath.Join(work, "traces", filepath.Base(trace))); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	out, err := runApp(t, "sim", "--trace", "traces/"+filepath.Base(trace), "--count", "200",
+		"--policy", "external", "--param", "command=python3 sdk/python/examples/fcfs.py")
+	if err != nil {
+		t.Fatalf("sim with a script relative to the working directory: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "trace KTH-SP2-1996-2.1-cln:") {
+		t.Errorf("output lacks the trace line:\n%s", out)
 	}
 }

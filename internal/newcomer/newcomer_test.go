@@ -85,7 +85,7 @@ func TestNewcomer(t *testing.T) {
 		t.Skip("builds the binary, runs the quickstart and a reproduction")
 	}
 	work := t.TempDir()
-	for _, d := range []string{"specs", "traces", "interop"} {
+	for _, d := range []string{"specs", "traces", "interop", "sdk"} {
 		abs, err := filepath.Abs(filepath.Join(root, d))
 		if err != nil {
 			t.Fatal(err)
