@@ -262,7 +262,7 @@ func simSpec(c *cli.Context, name string, params policy.Values, est workload.Est
 			// A shipped trace's name, as a spec accepts it: found in
 			// traces/ of this directory or a parent, else the copy in
 			// the binary.
-			ref, trace = trace, "."
+			ref = trace
 		}
 	}
 	wdoc := map[string]any{
@@ -281,7 +281,6 @@ func simSpec(c *cli.Context, name string, params policy.Values, est workload.Est
 			gen[k] = f
 		}
 		wdoc = map[string]any{"synthetic": syn, "gen": gen, "procs": c.Int("procs"), "load": c.Float64("load")}
-		trace = "."
 	}
 	doc := map[string]any{
 		"name":       "sim",
