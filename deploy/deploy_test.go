@@ -10,8 +10,9 @@ import (
 )
 
 // TestCompose checks that the compose file runs the nats-server version
-// the tests use and mounts volumes only under /data, the one directory of
-// the image the non-root user owns.
+// the tests use, mounts volumes only under /data, the one directory of
+// the image the non-root user owns, and passes the commit (REVISION) to
+// every image build.
 func TestCompose(t *testing.T) {
 	compose, err := os.ReadFile("compose.yaml")
 	if err != nil {
@@ -32,6 +33,10 @@ func TestCompose(t *testing.T) {
 		if v[2] != "/data" && !strings.HasPrefix(v[2], "/data/") {
 			t.Errorf("volume %s mounted at %s: the non-root user can write only under /data", v[1], v[2])
 		}
+	}
+	builds := strings.Count(string(compose), "build:")
+	if args := strings.Count(string(compose), "REVISION: ${REVISION:-}"); builds == 0 || args != builds {
+		t.Errorf("compose.yaml has %d image builds but passes REVISION to %d: the version would not name the commit", builds, args)
 	}
 	dockerfile, err := os.ReadFile("../Dockerfile")
 	if err != nil {
