@@ -1,6 +1,6 @@
-// Package multiqueue is self-adapting multiple-queue backfilling (Lawson
-// and Smirni 2002, "Multiple-queue backfilling scheduling with priorities
-// and reservations for parallel systems"): waiting jobs are split into four
+// Package multiqueue is self-adapting multiple-queue backfilling (Lawson,
+// Smirni and Puiu 2002, "Self-adapting backfilling scheduling for parallel
+// systems", ICPP 2002): waiting jobs are split into four
 // queues by their run-time estimate, the head of every queue holds a
 // reservation, and extra-long jobs may be held back by an adaptive delay.
 //
