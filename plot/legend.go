@@ -1,7 +1,10 @@
 package plot
 
 import (
+	"strings"
+
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -139,10 +142,14 @@ func (ch *chart) layout(c draw.Canvas) layout {
 	return l
 }
 
-// draw draws the chart on c with its legend placed by layout.
+// draw draws the chart on c with its legend placed by layout, its title
+// wrapped to the canvas's width.
 func (ch *chart) draw(c draw.Canvas) {
-	l := ch.layout(c)
 	p := ch.p
+	title := p.Title.Text
+	p.Title.Text = wrapText(p.Title.TextStyle, title, c.Max.X-c.Min.X-2*titleMargin)
+	defer func() { p.Title.Text = title }()
+	l := ch.layout(c)
 	legend := p.Legend
 	p.Legend = plot.NewLegend() // drawn below, where layout put it
 	p.Draw(draw.Canvas{Canvas: c.Canvas, Rectangle: l.area})
@@ -184,4 +191,48 @@ func cornerBox(p *plot.Plot, c draw.Canvas, pos string, w, h vg.Length) vg.Recta
 
 func grow(r vg.Rectangle, d vg.Length) vg.Rectangle {
 	return vg.Rectangle{Min: vg.Point{X: r.Min.X - d, Y: r.Min.Y - d}, Max: vg.Point{X: r.Max.X + d, Y: r.Max.Y + d}}
+}
+
+// titleMargin is the least space kept between a title's line and the
+// canvas's left and right edges.
+const titleMargin = vg.Length(6)
+
+// wrapText breaks each line of txt that is wider than width in sty at
+// spaces, as few times as it can (greedy), so that no line is wider
+// than width; a single word wider than width is broken between
+// characters. gonum/plot centres a title on the canvas, so a line wider
+// than the canvas loses both ends.
+func wrapText(sty text.Style, txt string, width vg.Length) string {
+	if width <= 0 {
+		return txt
+	}
+	var out []string
+	for _, line := range strings.Split(txt, "\n") {
+		if sty.Width(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		cur := ""
+		for _, w := range strings.Fields(line) {
+			if cur != "" && sty.Width(cur+" "+w) <= width {
+				cur += " " + w
+				continue
+			}
+			if cur != "" {
+				out = append(out, cur)
+			}
+			cur = w
+			for sty.Width(cur) > width { // a word wider than the line
+				r := []rune(cur)
+				k := len(r) - 1
+				for k > 1 && sty.Width(string(r[:k])) > width {
+					k--
+				}
+				out = append(out, string(r[:k]))
+				cur = string(r[k:])
+			}
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
 }
