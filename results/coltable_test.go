@@ -15,7 +15,8 @@ import (
 // familySpecs are small sweeps whose jobs and tasks fill every column of
 // the column tables: rigid jobs under a preemptive policy, the multiqueue
 // policy, QoPS with rejected jobs, kills and offers, a moldable workload,
-// and elastic jobs under an LSF discipline.
+// elastic jobs under an LSF discipline, and a trace with SWF fields
+// 11-18.
 var familySpecs = map[string]string{
 	"multiqueue": mqSpec,
 	"qops":       qopsSpec,
@@ -43,6 +44,7 @@ policies:
 categories: [ss16]
 `,
 	"preempt": realSpec,
+	"swf":     swfSpec,
 }
 
 // frameText returns row i of a column read through a Frame (a reader

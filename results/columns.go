@@ -229,9 +229,43 @@ var elasticJobColumns = []jobCol{
 		func(e *metrics.ElasticInfo) int64 { return int64(e.Reconfigurations) }, func(e *metrics.ElasticInfo, v int64) { e.Reconfigurations = int(v) }),
 }
 
+// swfInfo declares a column of one of the trace's SWF fields 11-18: null
+// where the trace gives -1 (unknown), and a null reads back as -1.
+func swfInfo(name, unit, doc string, field func(i *sim.JobInfo) int64, set func(i *sim.JobInfo, v int64)) jobCol {
+	c := jopt(name, unit, doc, func(j *rec) (int64, bool) {
+		v := field(&j.Info)
+		return v, v >= 0
+	}, func(j *rec, v int64) { set(&j.Info, v) })
+	c.null = func(j *rec) { set(&j.Info, -1) }
+	return c
+}
+
+// swfJobColumns are what the trace says of a job besides its size and
+// times (SWF fields 11-18), last among the job columns. Synthetic
+// workloads know none of them (null), except `synthetic: lublin`'s
+// status and queue (its class).
+var swfJobColumns = []jobCol{
+	swfInfo("status", "", "SWF field 11: 1 completed, 0 failed, 5 cancelled, 2-4 the parts of a checkpointed job (the simulation runs every job to completion whatever its status); null where the trace gives -1 (likewise below)",
+		func(i *sim.JobInfo) int64 { return int64(i.Status) }, func(i *sim.JobInfo, v int64) { i.Status = int32(v) }),
+	swfInfo("user_id", "", "SWF field 12: the user's number (the `user` category scheme and the fairness index group jobs by it)",
+		func(i *sim.JobInfo) int64 { return int64(i.User) }, func(i *sim.JobInfo, v int64) { i.User = int32(v) }),
+	swfInfo("group_id", "", "SWF field 13: the user's group",
+		func(i *sim.JobInfo) int64 { return int64(i.Group) }, func(i *sim.JobInfo, v int64) { i.Group = int32(v) }),
+	swfInfo("executable", "", "SWF field 14: the application's number",
+		func(i *sim.JobInfo) int64 { return int64(i.Executable) }, func(i *sim.JobInfo, v int64) { i.Executable = int32(v) }),
+	swfInfo("queue_number", "", "SWF field 15: the trace's queue (0 interactive); `synthetic: lublin`: the job's class (0 interactive, 1 batch). Not the `multiqueue` policy's `queue`",
+		func(i *sim.JobInfo) int64 { return int64(i.Queue) }, func(i *sim.JobInfo, v int64) { i.Queue = int32(v) }),
+	swfInfo("partition_number", "", "SWF field 16: the trace's partition",
+		func(i *sim.JobInfo) int64 { return int64(i.Partition) }, func(i *sim.JobInfo, v int64) { i.Partition = int32(v) }),
+	swfInfo("preceding_job", "", "SWF field 17: the job this one waited for (a `job_id` of the trace)",
+		func(i *sim.JobInfo) int64 { return i.Preceding }, func(i *sim.JobInfo, v int64) { i.Preceding = v }),
+	swfInfo("think_time", "s", "SWF field 18: time from the end of the preceding job to this one's submission",
+		func(i *sim.JobInfo) int64 { return int64(i.ThinkTime) }, func(i *sim.JobInfo, v int64) { i.ThinkTime = sim.Time(v) }),
+}
+
 // jobColumns are the job columns of jobs.parquet and of the wire format,
 // after the task columns and before the category columns, in order.
-var jobColumns = concat(baseJobColumns, queueJobColumns, moldJobColumns, qosJobColumns, elasticJobColumns)
+var jobColumns = concat(baseJobColumns, queueJobColumns, moldJobColumns, qosJobColumns, elasticJobColumns, swfJobColumns)
 
 // categoryColumn documents the category columns of jobs.parquet, one per
 // scheme of the spec, after the job columns.
@@ -563,6 +597,20 @@ var qosTasksColumns = []tasksCol{
 		func(p *metrics.QoPSStats) int64 { return int64(p.MaxN) }, func(p *metrics.QoPSStats, v int64) { p.MaxN = int(v) }),
 }
 
+func fair(st *metrics.RunStats) **metrics.FairnessStats { return &st.Fairness }
+
+// fairnessTasksColumns are the fairness figures between the trace's users
+// (SWF field 12), null when no admitted job has a known user and for
+// failed tasks.
+var fairnessTasksColumns = []tasksCol{
+	taskFamily("users", "", "users (SWF field 12) with an admitted job; null when the workload knows no user (synthetic workloads) and for failed tasks (likewise below)", fair,
+		func(p *metrics.FairnessStats) int64 { return int64(p.Users) }, func(p *metrics.FairnessStats, v int64) { p.Users = int(v) }),
+	taskFamily("jain_bsd", "", "Jain's fairness index `(sum x)^2 / (users x sum x^2)` over the users' mean bounded slowdown x (their admitted jobs'; jobs of unknown user left out): 1 when every user has the same mean, 1/`users` when one user has all of it",
+		fair, func(p *metrics.FairnessStats) float64 { return p.JainBSD }, func(p *metrics.FairnessStats, v float64) { p.JainBSD = v }),
+	taskFamily("jain_wait", "", "Jain's fairness index over the users' mean wait (1 when every mean is 0)",
+		fair, func(p *metrics.FairnessStats) float64 { return p.JainWait }, func(p *metrics.FairnessStats, v float64) { p.JainWait = v }),
+}
+
 // provenanceTasksColumns say which build produced a task's result, last.
 var provenanceTasksColumns = []tasksCol{
 	def("build", "", "build identity of the worker that produced the result: its module version, VCS revision (`+dirty` for a modified tree) and the first 16 hex digits of its executable's sha256 (`\"\"` when not run by a worker; varies between builds)",
@@ -571,7 +619,7 @@ var provenanceTasksColumns = []tasksCol{
 
 // tasksColumns are the columns of tasks.parquet after the task columns,
 // in order.
-var tasksColumns = concat(baseTasksColumns, queueTasksColumns, elasticTasksColumns, qosTasksColumns, provenanceTasksColumns)
+var tasksColumns = concat(baseTasksColumns, queueTasksColumns, elasticTasksColumns, qosTasksColumns, fairnessTasksColumns, provenanceTasksColumns)
 
 // concat returns the parts one after the other.
 func concat[T any](parts ...[]T) []T {

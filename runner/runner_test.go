@@ -81,7 +81,7 @@ func TestExecute_OK(t *testing.T) {
 		if !reflect.DeepEqual(r.Jobs, want) {
 			t.Errorf("task %d: records differ from an independent run", i)
 		}
-		if got, want := r.Stats, metrics.Stats(w.Procs, want); got != want {
+		if got, want := r.Stats, metrics.Stats(w.Procs, want); !reflect.DeepEqual(got, want) {
 			t.Errorf("Stats = %+v, want %+v", got, want)
 		}
 		if r.Stats.Procs != 338 || r.Drops.Total() != w.Drops.Total() || r.Drops.Runtime != w.Drops.Runtime {

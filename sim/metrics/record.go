@@ -55,6 +55,10 @@ type Record struct {
 	// Elastic holds an elastic job's figures (LSF disciplines); nil for
 	// rigid jobs.
 	Elastic *ElasticInfo
+	// Info is what the trace says of the job besides its size and times
+	// (SWF fields 11-18, -1 where unknown): the user, group and queue of
+	// the per-user figures. Records made by hand have the zero value.
+	Info sim.JobInfo
 }
 
 // Chosen returns ProcsChosen, or Procs when it is unset.
@@ -142,7 +146,7 @@ func NewRecord(t *sim.Task) Record {
 		Runtime: t.Runtime, Estimate: t.Estimate, Procs: t.Procs,
 		Suspensions: t.Suspensions, SuspendedTime: t.SuspendedTime,
 		OverheadTime: t.OverheadTime, Kills: t.Kills,
-		Deadline: max(t.Deadline, 0), LostWork: t.LostWork,
+		Deadline: max(t.Deadline, 0), LostWork: t.LostWork, Info: t.Info,
 	}
 	if !t.Original() {
 		r.Origin = t.Origin
@@ -212,6 +216,9 @@ type RunStats struct {
 	QoPS *QoPSStats `json:"qops,omitempty"`
 	// Elastic holds the figures of a run of elastic jobs (nil otherwise).
 	Elastic *ElasticStats `json:"elastic,omitempty"`
+	// Fairness holds the fairness figures between users (nil when no
+	// admitted job has a known user).
+	Fairness *FairnessStats `json:"fairness,omitempty"`
 }
 
 // QoPSStats are the whole-run figures of QoPS admission control.
@@ -268,5 +275,6 @@ func Stats(procs int, recs []Record) RunStats {
 	if s.Makespan > 0 {
 		s.Utilization = work / (float64(procs) * float64(s.Makespan))
 	}
+	s.Fairness = Fairness(recs)
 	return s
 }

@@ -205,7 +205,7 @@ func (g Parsons1997) Generate() (*Workload, error) {
 		elastic = append(elastic, sim.Elastic{
 			Work: x.d, SeqFrac: x.f, Min: x.minU * g.Unit, Max: g.Procs, Unit: g.Unit, Tagged: i < g.Tagged,
 		})
-		jobs = append(jobs, sim.Job{ID: int64(i + 1), Submit: submit, Runtime: rt, Estimate: rt, Procs: desired})
+		jobs = append(jobs, sim.Job{ID: int64(i + 1), Submit: submit, Runtime: rt, Estimate: rt, Procs: desired, Info: sim.UnknownInfo()})
 	}
 	for i := range jobs {
 		jobs[i].Elastic = &elastic[i]
