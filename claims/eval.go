@@ -212,6 +212,11 @@ func evaluateRatio(c *Claim, o *Outputs, r Row) Row {
 	r.Verdict = gradeDistance(c.Expected, v, c.Grade)
 	if c.ruled() {
 		r.Verdict = gradeRatioByWord(c, v)
+		if rule := c.rule(); rule != RuleAbout && rule != RuleSimilar && c.Form != "diff" {
+			if _, floored := floorOf(c.A); floored {
+				r.Verdict = gradeFold(rule, foldAbove(c.A, c.B, a, b), c.lessIsClaimed())
+			}
+		}
 	}
 	return r
 }
@@ -265,7 +270,7 @@ func evaluateOrder(c *Claim, o *Outputs, r Row) Row {
 	}
 	r.Verdict = gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade)
 	if c.ruled() {
-		r.Verdict = gradeFold(c.rule(), foldOf(a, b), c.lessIsClaimed())
+		r.Verdict = gradeFold(c.rule(), foldAbove(c.A, c.B, a, b), c.lessIsClaimed())
 	}
 	return r
 }
@@ -390,7 +395,7 @@ func evaluateCount(c *Claim, o *Outputs, r Row) Row {
 		}
 		verdict := gradeDistance(orderExpect(c.Op, c.Factor, b), a, c.Grade)
 		if c.ruled() {
-			verdict = gradeFold(c.rule(), foldOf(a, b), c.lessIsClaimed())
+			verdict = gradeFold(c.rule(), foldAbove(as, bs, a, b), c.lessIsClaimed())
 		}
 		switch verdict {
 		case Agree:

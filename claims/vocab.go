@@ -199,6 +199,53 @@ func foldOf(a, b float64) float64 {
 	return 0
 }
 
+// SlowdownFloor is the least value a slowdown takes: a job's slowdown
+// and bounded slowdown are at least 1 by definition (docs/claims.md,
+// "Metrics with a floor").
+const SlowdownFloor = 1.0
+
+// floorOf returns the floor of selection s's number when it is one of a
+// metric with a floor: a slowdown or bounded slowdown column (bsd, bsd_*,
+// slowdown, slowdown_*) read as itself, a row's value or a mean, maximum,
+// minimum or median of such values. A selection compared with a baseline
+// (a percent change, a ratio), or combined by a sum, count or
+// coefficient of variation, has no floor.
+func floorOf(s Selection) (float64, bool) {
+	if s.Baseline != nil || s.Per != "" {
+		return 0, false
+	}
+	m := s.Metric
+	if m != "bsd" && m != "slowdown" && !strings.HasPrefix(m, "bsd_") && !strings.HasPrefix(m, "slowdown_") {
+		return 0, false
+	}
+	switch s.Agg {
+	case "", "mean", "max", "min", "median":
+	default:
+		return 0, false
+	}
+	switch s.Reps {
+	case "", "mean", "max", "min":
+	default:
+		return 0, false
+	}
+	return SlowdownFloor, true
+}
+
+// foldAbove returns how many times a is above b, as foldOf, for the
+// numbers of selections sa and sb; when both are of a metric with a
+// floor, it is the fold of their excesses over it, (a - 1) / (b - 1) for
+// slowdowns: a bounded slowdown cannot fall below 1, so a fold of the
+// values themselves would ask of a job category near the floor a gain it
+// cannot make.
+func foldAbove(sa, sb Selection, a, b float64) float64 {
+	fa, okA := floorOf(sa)
+	fb, okB := floorOf(sb)
+	if okA && okB && fa == fb {
+		return foldOf(a-fa, b-fb)
+	}
+	return foldOf(a, b)
+}
+
 // ratioOf returns a/b from a ratio claim's value in its form: the ratio
 // itself, 1 + pct/100, or from sym's (a-b)/min(a,b). ok is false for
 // diff, which says nothing of the ratio.

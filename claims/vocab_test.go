@@ -253,3 +253,47 @@ func TestSpread_Power(t *testing.T) {
 		t.Errorf("9..11: not powerful")
 	}
 }
+
+// TestFoldAbove_Floor grades comparisons of slowdowns by the fold of their
+// excesses over the floor of 1, at and just past the rules' boundaries, and
+// checks that the numbers without a floor keep the fold of their values.
+func TestFoldAbove_Floor(t *testing.T) {
+	const d = 1e-6
+	bsd := Selection{Metric: "bsd_mean", Scheme: "ss16", Category: "all"}
+	jobs := Selection{Table: "jobs", Metric: "bsd", Agg: "max"}
+	turn := Selection{Metric: "turnaround_mean"}
+	for _, tc := range []struct {
+		name   string
+		sa, sb Selection
+		a, b   float64
+		rule   Rule
+		less   bool
+		want   Verdict
+	}{
+		// f23-well-ns: NS at 1.25 asks TSS for an excess of at most 0.2.
+		{"significantly at 1.25x the excess", bsd, bsd, 1.2, 1.25, RuleLarge, true, Agree},
+		{"significantly just short of it", bsd, bsd, 1.2 + d, 1.25, RuleLarge, true, Partly},
+		{"the values' fold would be 1.04", bsd, bsd, 1.2, 1.25, RuleDirection, true, Agree},
+		{"better: excess 5% lower", jobs, jobs, 1.0 + 0.2/1.05, 1.2, RuleDirection, true, Agree},
+		{"better: by less", jobs, jobs, 1.0 + 0.2/1.05 + d, 1.2, RuleDirection, true, Partly},
+		{"both at the floor: no gain", bsd, bsd, 1, 1, RuleDirection, true, Disagree},
+		{"nothing to gain below a floor value", bsd, bsd, 1.1, 1, RuleLarge, true, Disagree},
+		// The same rule makes the other words stricter near the floor.
+		{"slightly: excess 1.25x", bsd, bsd, 1.25, 1.2, RuleSlight, false, Agree},
+		{"slightly: past it", bsd, bsd, 1.25 + d, 1.2, RuleSlight, false, Partly},
+		{"similar: excess within 10%", bsd, bsd, 1.22, 1.2, RuleSimilar, false, Agree},
+		{"similar: 1.38 against 1.21 is not", bsd, bsd, 1.38, 1.21, RuleSimilar, false, Disagree},
+		{"not significantly worse at 1.25x the excess", bsd, bsd, 1.25, 1.2, RuleNotMuch, true, Disagree},
+		{"not significantly worse below it", bsd, bsd, 1.25 - d, 1.2, RuleNotMuch, true, Agree},
+		// No floor: turnaround, a baseline comparison, a coefficient of variation.
+		{"turnaround: the values' fold, 1.04", turn, turn, 1.2, 1.25, RuleLarge, true, Disagree},
+		{"a percent change has no floor", Selection{Metric: "bsd_mean", Baseline: &Selection{Setting: "NS"}}, Selection{Metric: "bsd_mean", Baseline: &Selection{Setting: "NS"}}, -20, -10, RuleLarge, true, Agree},
+		{"a cv has no floor", Selection{Table: "jobs", Metric: "bsd", Agg: "cv"}, Selection{Table: "jobs", Metric: "bsd", Agg: "cv"}, 1.2, 1.25, RuleLarge, true, Disagree},
+		{"one side without a floor", bsd, turn, 1.2, 1.25, RuleLarge, true, Disagree},
+	} {
+		got := gradeFold(tc.rule, foldAbove(tc.sa, tc.sb, tc.a, tc.b), tc.less)
+		if got != tc.want {
+			t.Errorf("%s: %s of %v against %v: got %s, want %s", tc.name, tc.rule, tc.a, tc.b, got, tc.want)
+		}
+	}
+}

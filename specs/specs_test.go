@@ -38,7 +38,7 @@ var wantTasks = map[string]int{
 	"srinivasan2003/fig01-03.yaml":            12,
 	"srinivasan2003/sec41.yaml":               3,
 	"srinivasan2003/fig04.yaml":               3,
-	"srinivasan2003/fig05.yaml":               4,
+	"srinivasan2003/fig05.yaml":               12,
 	"srinivasan2003/fig06-11.yaml":            72,
 	"srinivasan2003/sec21.yaml":               8,
 }

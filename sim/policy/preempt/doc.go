@@ -123,7 +123,7 @@
 // the specs without the hold, by trading TSS's worst cases among
 // categories (REPRODUCING.md). The specs run it, with [SSConfig.HoldRemembered]
 // and [SSConfig.HoldBackfill], in every figure group: one configuration
-// for the whole paper, which grades 234 claims agree against 232 when
+// for the whole paper, which grades 232 claims agree against 230 when
 // jobs start at once (readings.yaml's start_at_once). [SSConfig.DeferBackfill]
 // reads the loop as written and the routine as followed by the
 // backfilling without reservations of section 4.2: the next pass comes at
