@@ -152,3 +152,16 @@ func (q queue) removeStarted() queue {
 	clear(q[len(out):])
 	return out
 }
+
+// anyFits reports whether a job of q needs at most free processors.
+func (q queue) anyFits(free int) bool {
+	if free <= 0 {
+		return false
+	}
+	for _, t := range q {
+		if t.Procs <= free {
+			return true
+		}
+	}
+	return false
+}

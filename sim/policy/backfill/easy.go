@@ -2,6 +2,7 @@ package backfill
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -38,10 +39,17 @@ type EASY struct {
 	// plain makes Schedule scan the waiting jobs in a list, the reference
 	// the tests compare with.
 	plain bool
+	// sortAll makes scheduleRanked sort the whole queue at every pass and
+	// never skip one (tests compare it with scheduleDynamic and the skip).
+	sortAll bool
 	// list keeps the waiting jobs in q (plain, or a rank or backfill
 	// order other than the default).
 	list bool
 	q    queue // the waiting jobs, with list
+	// dq holds, under a dynamic rank without Key, what the rank's key
+	// reads of each job of q (same order), in floats side by side.
+	dq   []dynJob
+	dbuf []dynRanked // scheduleDynamic's scratch
 	rk   ranker
 	sjf  queue // with BackfillSJF: the waiting jobs by (estimate, arrival)
 }
@@ -55,7 +63,7 @@ func NewEASY() *EASY { return &EASY{} }
 func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
-	p.q, p.head, p.sjf = nil, 0, nil
+	p.q, p.head, p.sjf, p.dq = nil, 0, nil, nil
 	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict || p.Key != nil
 	p.rk.r, p.rk.fn = p.Rank, p.Key
 	p.pr, p.rk.pr = nil, nil
@@ -80,6 +88,9 @@ func (p *EASY) Arrive(t *sim.Task) {
 			p.q = append(p.q, t)
 		} else {
 			p.q = p.rk.insert(p.q, t, p.m.Now())
+		}
+		if p.Key == nil && p.rk.dynamic() && !p.sortAll {
+			p.dq = append(p.dq, newDynJob(p.Rank, t, p.est(t))) // appended as t
 		}
 		if p.BackfillSJF {
 			// Estimates (and a waiting job's prediction) do not change:
@@ -270,9 +281,23 @@ func (p *EASY) schedulePlain() {
 // head's reservation is promised only in arrival order: under another
 // order a job that arrives later, or whose key grows, may take the head's
 // place, so the reservation is not a guarantee.
+//
+// When fewer processors are free than the narrowest waiting job needs,
+// no job can start and the pass would change nothing where it makes no
+// promise (the head's reservation is made and taken back): it is skipped,
+// and with it the sort of a dynamic order. The priority policy's key is
+// left to run at every instant.
 func (p *EASY) scheduleRanked() {
 	now := p.m.Now()
 	p.prof.Advance(now)
+	promises := p.Rank == RankFCFS && p.pr == nil && p.Key == nil
+	if p.Key == nil && !promises && !p.sortAll && !p.q.anyFits(p.m.Free()) {
+		return
+	}
+	if p.Key == nil && p.rk.dynamic() && !p.sortAll {
+		p.scheduleDynamic(now)
+		return
+	}
 	p.rk.sort(p.q, now)
 	i := 0
 	for i < len(p.q) && p.q[i].Procs <= p.m.Free() && p.start(p.q[i]) {
@@ -290,7 +315,7 @@ func (p *EASY) scheduleRanked() {
 	head := p.q[0]
 	headEst := p.est(head)
 	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
-	if p.Rank == RankFCFS && p.pr == nil && p.Key == nil {
+	if promises {
 		p.m.Promise(head, shadow)
 	}
 	if len(p.q) == 1 {
@@ -327,5 +352,181 @@ func (p *EASY) scheduleRanked() {
 		if p.BackfillSJF {
 			p.sjf = p.sjf.removeStarted()
 		}
+	}
+}
+
+// scheduleDynamic is scheduleRanked under a dynamic rank (wfp3, unicep,
+// xfactor) without sorting the whole queue: the keys are computed once
+// per job, and the jobs that start in order, the head and then the
+// candidates that start behind it are each taken as the smallest key of
+// those that can start (see the backfill pass below).
+// It starts the same jobs as scheduleRanked; the queue is left in arrival
+// order of the jobs still waiting, which a dynamic rank sorts again at
+// each instant anyway.
+func (p *EASY) scheduleDynamic(now sim.Time) {
+	buf := p.dbuf[:0]
+	fnow := float64(now)
+	for i := range p.q {
+		buf = append(buf, dynRanked{p.dq[i].key(p.Rank, fnow), i})
+	}
+	started := false
+	defer func() {
+		clear(buf)
+		p.dbuf = buf[:0]
+		if started { // only now: buf holds places in q and dq
+			p.removeStartedDyn()
+		}
+	}()
+	var head *sim.Task
+	for len(buf) > 0 {
+		m := 0
+		for k := 1; k < len(buf); k++ {
+			if buf[k].less(&buf[m]) {
+				m = k
+			}
+		}
+		t := p.q[buf[m].i]
+		buf[m] = buf[len(buf)-1]
+		buf = buf[:len(buf)-1]
+		if t.Procs <= p.m.Free() && p.start(t) {
+			started = true
+			continue
+		}
+		head = t
+		break
+	}
+	if started && p.BackfillSJF {
+		p.sjf = p.sjf.removeStarted()
+	}
+	if head == nil || len(buf) == 0 {
+		return
+	}
+	headEst := p.est(head)
+	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
+	p.m.Check(p.prof.Reserve(shadow, headEst, head.Procs))
+	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
+	if p.BackfillSJF {
+		for _, t := range p.sjf { // the head among them
+			free := p.m.Free()
+			if free == 0 || freeNow == 0 {
+				break
+			}
+			if t == head {
+				continue
+			}
+			long := now+p.est(t) > shadow
+			if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
+				started = true
+				freeNow -= t.Procs
+				if long {
+					atShadow -= t.Procs
+				}
+			}
+		}
+	} else {
+		// In queue order, a candidate starts when it fits what is left
+		// and is passed over otherwise; what is left only decreases, so a
+		// candidate passed over never fits again. The candidates that
+		// start are therefore, one after the other, the first in queue
+		// order of those that fit what is left: each is found by a scan
+		// that also drops those that no longer fit.
+		fit := buf
+		for {
+			ifShort := min(p.m.Free(), freeNow)
+			always := min(ifShort, atShadow)
+			if ifShort <= 0 {
+				break
+			}
+			kept, m := fit[:0], -1
+			for _, r := range fit {
+				if d := &p.dq[r.i]; d.procs <= always || (d.procs <= ifShort && now+d.est <= shadow) {
+					if m < 0 || r.less(&kept[m]) {
+						m = len(kept)
+					}
+					kept = append(kept, r)
+				}
+			}
+			fit = kept
+			if m < 0 {
+				break
+			}
+			t := p.q[fit[m].i]
+			fit[m] = fit[len(fit)-1]
+			fit = fit[:len(fit)-1]
+			if !p.start(t) {
+				continue // as the loop in queue order passes it over
+			}
+			started = true
+			freeNow -= t.Procs
+			if now+p.est(t) > shadow {
+				atShadow -= t.Procs
+			}
+		}
+	}
+	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
+	if started && p.BackfillSJF {
+		p.sjf = p.sjf.removeStarted()
+	}
+}
+
+// dynRanked is a waiting job's key at a scheduling instant and its place
+// in q and dq.
+type dynRanked struct {
+	key float64
+	i   int
+}
+
+// less orders jobs by key, ties by arrival, which is the order of q (keys
+// are never NaN: estimates are >= 1).
+func (a *dynRanked) less(b *dynRanked) bool {
+	return a.key < b.key || (a.key == b.key && a.i < b.i)
+}
+
+// removeStartedDyn drops the jobs that are no longer Waiting from q and
+// dq, keeping order.
+func (p *EASY) removeStartedDyn() {
+	k := 0
+	for i, t := range p.q {
+		if t.State == sim.Waiting {
+			p.q[k], p.dq[k] = t, p.dq[i]
+			k++
+		}
+	}
+	clear(p.q[k:])
+	p.q, p.dq = p.q[:k], p.dq[:k]
+}
+
+// dynJob is what a dynamic rank's key reads of a waiting job, as floats
+// (its submit time and, for wfp3 and xfactor, its estimate and size, for
+// unicep the key's constant divisor log2(n) e), and its size and estimate
+// as the backfill pass reads them.
+type dynJob struct {
+	submit, e, n float64
+	procs        int
+	est          sim.Time
+}
+
+// newDynJob returns t's dynJob under r with the estimate e the policy
+// sees (a waiting job's estimate or prediction does not change).
+func newDynJob(r Rank, t *sim.Task, e sim.Time) dynJob {
+	d := dynJob{submit: float64(t.Submit), e: float64(e), n: float64(t.Procs), procs: t.Procs, est: e}
+	if r == RankUNICEP {
+		d.e = math.Log2(float64(max(t.Procs, 2))) * float64(e)
+	}
+	return d
+}
+
+// key returns the job's key at now, the same value rankKeys gives:
+// times are integers below 2^53, so the differences and sums of their
+// floats are exact.
+func (d *dynJob) key(r Rank, now float64) float64 {
+	switch r {
+	case RankWFP3:
+		x := (now - d.submit) / d.e
+		return -x * x * x * d.n
+	case RankUNICEP:
+		return -(now - d.submit) / d.e
+	default: // RankXFactor
+		return -(now - d.submit + d.e) / d.e
 	}
 }

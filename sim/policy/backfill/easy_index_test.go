@@ -36,3 +36,50 @@ func TestEASY_IndexAgainstPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestEASY_DynamicAgainstSorted runs EASY under the dynamic orders (with
+// and without SJBF and runtime predictions) and under runtime predictions
+// in arrival order, as it schedules (the head and the candidates that can
+// start taken by key, passes where no job fits skipped) and sorting its
+// whole queue at every pass, on stretches of all four traces at loads 1.0
+// and 1.6: every job must start at the same time.
+func TestEASY_DynamicAgainstSorted(t *testing.T) {
+	count := 10000
+	if testing.Short() {
+		count = 3000
+	}
+	type setting struct {
+		rank           backfill.Rank
+		sjbf, predicts bool
+	}
+	settings := []setting{
+		{backfill.RankWFP3, false, false}, {backfill.RankUNICEP, false, false}, {backfill.RankXFactor, false, false},
+		{backfill.RankWFP3, true, false}, {backfill.RankWFP3, false, true}, {backfill.RankXFactor, true, true},
+		{backfill.RankFCFS, true, true}, {backfill.RankFCFS, false, true}, {backfill.RankSJF, false, true},
+	}
+	for _, name := range traceNames {
+		tr := readTrace(t, name)
+		for _, load := range []float64{1, 1.6} {
+			for _, s := range settings {
+				t.Run(fmt.Sprintf("%s/load%g/%s/sjbf=%v/predict=%v", name, load, s.rank, s.sjbf, s.predicts), func(t *testing.T) {
+					est := workload.EstimateTrace
+					if s.predicts {
+						est = workload.EstimatePredicted
+					}
+					wl, err := tr.Build(workload.Options{Estimates: est, Count: count, Load: load})
+					if err != nil {
+						t.Fatal(err)
+					}
+					mk := func() *backfill.EASY {
+						e := backfill.NewEASY()
+						e.Rank, e.BackfillSJF, e.Predict = s.rank, s.sjbf, s.predicts
+						return e
+					}
+					sorted := mk()
+					backfill.SortAllEASY(sorted)
+					sameStarts(t, wl, mk(), sorted, "sorting the whole queue")
+				})
+			}
+		}
+	}
+}

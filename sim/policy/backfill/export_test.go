@@ -18,3 +18,7 @@ func PredictionBasis(e *EASY, f func(t *sim.Task, from []int)) func(t *sim.Task)
 	e.basis = f
 	return func(t *sim.Task) sim.Time { return e.pr.estimate(t) }
 }
+
+// SortAllEASY makes e sort its whole queue at every pass and skip none,
+// as before scheduleDynamic: tests compare the two.
+func SortAllEASY(e *EASY) { e.sortAll = true }

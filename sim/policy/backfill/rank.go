@@ -184,11 +184,16 @@ func (k *ranker) sortKeys(q []*sim.Task, key func(*sim.Task) float64) {
 	for _, t := range q {
 		buf = append(buf, ranked{key(t), t})
 	}
+	// Keys are never NaN (estimates are >= 1), so < and > order them as
+	// cmp.Compare does, at a fraction of its cost.
 	slices.SortFunc(buf, func(a, b ranked) int {
-		if c := cmp.Compare(a.key, b.key); c != 0 {
-			return c
+		switch {
+		case a.key < b.key:
+			return -1
+		case a.key > b.key:
+			return 1
 		}
-		return cmp.Compare(a.t.Index, b.t.Index)
+		return a.t.Index - b.t.Index
 	})
 	for i := range buf {
 		q[i] = buf[i].t
