@@ -280,6 +280,14 @@ type Cell struct {
 	// Value is the metric; NaN when the category is empty in every
 	// replication (never for a metric that counts jobs).
 	Value float64
+	// Half is the half-width of the 95% confidence interval of Value
+	// across the replications with a value (Student's t, see
+	// [metrics.MeanInterval]); NaN for fewer than two such replications
+	// and for a maximum.
+	Half float64
+	// vals holds the metric in each replication, by replication number
+	// (NaN where the category is empty or the replication is missing).
+	vals []float64
 }
 
 // Collation is a sweep's results grouped by workload and setting, with
@@ -297,6 +305,7 @@ type Collation struct {
 type pair struct {
 	cells    []Cell // categories in grid order, then overall; nil when no results
 	reps     int
+	repNums  []int // the replication number of each task of combine's reps
 	failures []string
 	util     []float64
 }
@@ -443,6 +452,7 @@ func (ix *pairIndex) gatherAggregates(summary summaryRows, where []Filter) (map[
 	n := len(s.Rows) * len(s.Cols)
 	type taskAggs struct {
 		p    *pair
+		rep  int
 		aggs []*metrics.Aggregate
 	}
 	var order []string
@@ -453,7 +463,7 @@ func (ix *pairIndex) gatherAggregates(summary summaryRows, where []Filter) (map[
 		}
 		ta := byTask[tc.TaskID]
 		if ta == nil {
-			ta = &taskAggs{p: ix.at(tc), aggs: make([]*metrics.Aggregate, n+1)}
+			ta = &taskAggs{p: ix.at(tc), rep: tc.Replication, aggs: make([]*metrics.Aggregate, n+1)}
 			byTask[tc.TaskID] = ta
 			order = append(order, tc.TaskID)
 		}
@@ -470,6 +480,7 @@ func (ix *pairIndex) gatherAggregates(summary summaryRows, where []Filter) (map[
 	for _, id := range order {
 		ta := byTask[id]
 		perPair[ta.p] = append(perPair[ta.p], ta.aggs)
+		ta.p.repNums = append(ta.p.repNums, ta.rep)
 	}
 	return perPair, nil
 }
@@ -537,13 +548,14 @@ func (p *pair) combine(reps [][]*metrics.Aggregate, s *metrics.Scheme, m *metric
 		}
 		var sum float64
 		used := 0
-		for _, aggs := range reps {
+		for r, aggs := range reps {
 			a := orEmpty(aggs[k])
 			cell.Jobs += float64(a.Count)
 			if a.Count == 0 && !m.Counts {
 				continue
 			}
 			v := m.Value(a, orEmpty(aggs[n]).Count)
+			cell.vals = setRep(cell.vals, p.repNums[r], v)
 			used++
 			if m.Max {
 				if used == 1 || v > cell.Value {
@@ -557,8 +569,21 @@ func (p *pair) combine(reps [][]*metrics.Aggregate, s *metrics.Scheme, m *metric
 		if !m.Max && used > 0 {
 			cell.Value = sum / float64(used)
 		}
+		cell.Half = math.NaN()
+		if !m.Max {
+			cell.Half = metrics.MeanInterval(cell.vals).Half
+		}
 		p.cells[k] = cell
 	}
+}
+
+// setRep sets vals[i] = v, growing vals with NaNs.
+func setRep(vals []float64, i int, v float64) []float64 {
+	for len(vals) <= i {
+		vals = append(vals, math.NaN())
+	}
+	vals[i] = v
+	return vals
 }
 
 // noAggregate is the aggregate of a category without a summary row.
@@ -796,6 +821,12 @@ type TableValue struct {
 	BaselineValue float64
 	Compare       string
 	Compared      float64
+	// Half is Value's 95% confidence half-width across replications
+	// (NaN for fewer than two, and for maxima). Diff and DiffHalf are
+	// the paired difference from the baseline, setting - baseline
+	// replication by replication, and its half-width (NaN without a
+	// baseline or with fewer than two pairs).
+	Half, Diff, DiffHalf float64
 	// Failed is the number of failed replications of the (workload,
 	// setting) and Errors describes them. A pair whose every replication
 	// failed has one value, with an empty Category, Row and Col -1 and a
@@ -943,7 +974,11 @@ func (b *tableBuilder) values(wi, si int, cells, base []Cell) []TableValue {
 			Category: cell.Category, Row: cell.Row, Col: cell.Col,
 			Reps: c.Replications(wi, si), Jobs: cell.Jobs, Metric: c.Metric.Name, Value: cell.Value,
 			BaselineValue: math.NaN(), Compared: math.NaN(),
+			Half: cell.Half, Diff: math.NaN(), DiffHalf: math.NaN(),
 			Failed: len(fails), Errors: strings.Join(fails, "; "),
+		}
+		if cell.Category == "" {
+			tv.Half = math.NaN()
 		}
 		if base != nil && cell.Category == "" {
 			base = nil
@@ -953,6 +988,9 @@ func (b *tableBuilder) values(wi, si int, cells, base []Cell) []TableValue {
 			tv.BaselineValue = base[k].Value
 			tv.Compare = b.opts.Compare
 			tv.Compared = b.compare(cell.Value, base[k].Value)
+			if iv, ok := b.diff(cell, base[k]); ok {
+				tv.Diff, tv.DiffHalf = iv.Mean, iv.Half
+			}
 		}
 		out = append(out, tv)
 	}
@@ -998,10 +1036,13 @@ func (b *tableBuilder) grids(wi int) []Table {
 		if cells != nil {
 			cellText := func(k int) string {
 				if !compared {
-					return b.format(cells[k].Value)
+					return b.valueText(cells[k])
 				}
-				return fmt.Sprintf("%s / %s (%s)", b.format(cells[k].Value), b.format(base[k].Value),
-					b.formatCompared(b.compare(cells[k].Value, base[k].Value)))
+				cmp := b.formatCompared(b.compare(cells[k].Value, base[k].Value))
+				if d := b.diffText(cells[k], base[k]); d != "" {
+					cmp += "; " + d
+				}
+				return fmt.Sprintf("%s / %s (%s)", b.valueText(cells[k]), b.valueText(base[k]), cmp)
 			}
 			s := c.Scheme
 			t.Rows = metrics.GridText(s, func(i, j int) string { return cellText(i*len(s.Cols) + j) })
@@ -1011,6 +1052,9 @@ func (b *tableBuilder) grids(wi int) []Table {
 			if compared {
 				word := CompareWord(b.opts.Compare)
 				t.Notes = append(t.Notes, fmt.Sprintf("Cells: %s / %s (%s).", st.Name, c.Settings[b.base].Name, word))
+			}
+			if n := b.intervalNote(cells, base, compared); n != "" {
+				t.Notes = append(t.Notes, n)
 			}
 		}
 		t.Values = b.values(wi, si, cells, base)
@@ -1071,15 +1115,23 @@ func (b *tableBuilder) wide(wi int) (Table, bool) {
 		}
 		for _, si := range cols {
 			cell := c.Cells(wi, si)[k]
-			row = append(row, b.format(cell.Value))
+			row = append(row, b.valueText(cell))
 			if base != nil && si != b.base {
-				row = append(row, b.formatCompared(b.compare(cell.Value, base[k].Value)))
+				cmp := b.formatCompared(b.compare(cell.Value, base[k].Value))
+				if d := b.diffText(cell, base[k]); d != "" {
+					cmp += "; " + d
+				}
+				row = append(row, cmp)
 			}
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	var reps []string
+	note := ""
 	for _, si := range cols {
+		if n := b.intervalNote(c.Cells(wi, si), base, base != nil && si != b.base); len(n) > len(note) {
+			note = n
+		}
 		t.Values = append(t.Values, b.values(wi, si, c.Cells(wi, si), base)...)
 		if n := c.Replications(wi, si); n > 1 {
 			reps = append(reps, fmt.Sprintf("%s %d", c.Settings[si].Name, n))
@@ -1090,9 +1142,71 @@ func (b *tableBuilder) wide(wi int) (Table, bool) {
 		if c.Metric.Max {
 			how = "Maxima"
 		}
-		t.Notes = append([]string{fmt.Sprintf("%s over replications: %s.", how, strings.Join(reps, ", "))}, t.Notes...)
+		head := []string{fmt.Sprintf("%s over replications: %s.", how, strings.Join(reps, ", "))}
+		if note != "" {
+			head = append(head, note)
+		}
+		t.Notes = append(head, t.Notes...)
 	}
 	return t, true
+}
+
+// valueText formats a cell's value, with " ± " and its 95% confidence
+// half-width across replications when it has one.
+func (b *tableBuilder) valueText(cell Cell) string {
+	if math.IsNaN(cell.Half) || math.IsNaN(cell.Value) {
+		return b.format(cell.Value)
+	}
+	return b.format(cell.Value) + " ± " + b.format(cell.Half)
+}
+
+// diff returns the paired difference of cell from the baseline's cell,
+// replication by replication, and whether it has an interval (two pairs
+// or more; never for a maximum).
+func (b *tableBuilder) diff(cell, base Cell) (metrics.Interval, bool) {
+	if b.c.Metric.Max {
+		return metrics.Interval{}, false
+	}
+	iv := metrics.PairedDifference(cell.vals, base.vals)
+	return iv, !math.IsNaN(iv.Half)
+}
+
+// diffText formats the paired difference of cell from the baseline's,
+// "diff +d ± h" with " *" where the interval excludes 0; "" without an
+// interval.
+func (b *tableBuilder) diffText(cell, base Cell) string {
+	iv, ok := b.diff(cell, base)
+	if !ok {
+		return ""
+	}
+	f := b.c.Metric.Format
+	t := "diff " + fmt.Sprintf(strings.Replace(f, "%", "%+", 1), iv.Mean+0) + " ± " + fmt.Sprintf(f, iv.Half)
+	if iv.Excludes0() {
+		t += " *"
+	}
+	return t
+}
+
+// intervalNote says what the intervals of a table's cells are, or ""
+// when none has one.
+func (b *tableBuilder) intervalNote(cells, base []Cell, compared bool) string {
+	halves, diffs := false, false
+	for k := range cells {
+		halves = halves || !math.IsNaN(cells[k].Half)
+		if compared && k < len(base) {
+			_, ok := b.diff(cells[k], base[k])
+			diffs = diffs || ok
+		}
+	}
+	if !halves && !diffs {
+		return ""
+	}
+	n := "± is the 95% confidence half-width of the mean across replications, Student's t"
+	if diffs {
+		n += "; diff is the paired difference from " + b.c.Settings[b.base].Name +
+			" (setting - baseline, replication by replication) with its half-width, * where the interval excludes 0"
+	}
+	return n + " (docs/statistics.md)."
 }
 
 // fmtFloat formats a number in its shortest exact form ("1.2", "5000").

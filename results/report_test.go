@@ -255,10 +255,11 @@ func TestBuildTables_Layouts(t *testing.T) {
 
 | runtime \ processors | N | W |
 |---|---:|---:|
-| S | 2.00 | 3.00 |
-| L | - | 2.00 |
+| S | 2.00 | 3.00 ± 12.71 |
+| L | - | 2.00 ± 12.71 |
 
-Overall: 2.25 over 4 jobs (mean of 2 replications).
+Overall: 2.25 ± 0.00 over 4 jobs (mean of 2 replications).
+± is the 95% confidence half-width of the mean across replications, Student's t (docs/statistics.md).
 
 ### SS
 
@@ -297,12 +298,13 @@ Cells: SS / NS (change in percent).
 | category | jobs | SS | NS | NS / SS |
 |---|---:|---:|---:|---:|
 | SN | 2 | 1.00 | 2.00 | 2.00 |
-| SW | 4 | 6.00 | 3.00 | 0.50 |
+| SW | 4 | 6.00 | 3.00 ± 12.71 | 0.50 |
 | LN | 0 | - | - | - |
-| LW | 1 | 1.50 | 2.00 | 1.33 |
-| overall | 7 | 3.93 | 2.25 | 0.57 |
+| LW | 1 | 1.50 | 2.00 ± 12.71 | 1.33 |
+| overall | 7 | 3.93 | 2.25 ± 0.00 | 0.57 |
 
 Means over replications: NS 2.
+± is the 95% confidence half-width of the mean across replications, Student's t (docs/statistics.md).
 
 ## ctc, jobs 0+100, 430 processors, estimates accurate, load 1.2
 
@@ -453,5 +455,62 @@ func TestWriteOutputs_AllFailed(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(dir, results.TablesCSV))
 	if n := bytes.Count(data, []byte("\n")); n != 1+len(tasks) {
 		t.Errorf("tables.csv has %d lines, want a header and one per failed task:\n%s", n, data)
+	}
+}
+
+// TestBuildTables_Intervals: three replications of two settings, given
+// in opposite replication orders; intervals and paired differences
+// computed by hand (t(0.975, 2) = 4.3027): SN A 2, 4, 6 and B 1, 2, 3;
+// SW A 5, 6, 7 and B 1, 2, 3.
+func TestBuildTables_Intervals(t *testing.T) {
+	var rows []results.SummaryRow
+	a := [3][2]float64{{2, 5}, {4, 6}, {6, 7}}
+	b := [3][2]float64{{1, 1}, {2, 2}, {3, 3}}
+	for r := range 3 {
+		rows = append(rows, task(fmt.Sprint("a", r), r, cols("easy", "A", "", 1, r, nil), [4]agg{{1, a[r][0], a[r][0]}, {1, a[r][1], a[r][1]}})...)
+	}
+	for r := 2; r >= 0; r-- { // pairs go by replication number, not order
+		rows = append(rows, task(fmt.Sprint("b", r), 5-r, cols("easy", "B", "", 1, r, nil), [4]agg{{1, b[r][0], b[r][0]}, {1, b[r][1], b[r][1]}})...)
+	}
+	tables, err := results.BuildTables(rows, nil, results.TableOptions{Baseline: "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := render(t, tables)
+	for _, want := range []string{
+		// B alone: means with their half-widths, 2.4841 = 4.3027 x 1 / sqrt(3).
+		"| S | 2.00 ± 2.48 | 2.00 ± 2.48 |",
+		// A against B: SN diff 1, 2, 3 (2 ± 2.48, 0 inside); SW diff 4, 4, 4 (excludes 0).
+		"| S | 4.00 ± 4.97 / 2.00 ± 2.48 (2.00; diff +2.00 ± 2.48) | 6.00 ± 2.48 / 2.00 ± 2.48 (3.00; diff +4.00 ± 0.00 *) |",
+		// Overall A 3.5, 5, 6.5 and B 1, 2, 3: diff 2.5, 3, 3.5.
+		"Overall: 5.00 ± 3.73 / 2.00 ± 2.48 (2.50; diff +3.00 ± 1.24 *) over 2 jobs (mean of 3 replications).",
+		"diff is the paired difference from B (setting - baseline, replication by replication) with its half-width, * where the interval excludes 0",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("tables lack %q:\n%s", want, got)
+		}
+	}
+	var csv bytes.Buffer
+	if err := results.WriteTablesCSV(&csv, tables); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		",A,easy,A,,ss4,SN,0,0,3,1,bsd_mean,4,B,2,ratio,2,0,,4.968",
+		",A,easy,A,,ss4,SW,0,1,3,1,bsd_mean,6,B,2,ratio,3,0,,2.484",
+	} {
+		if !strings.Contains(csv.String(), want) {
+			t.Errorf("tables.csv lacks %q:\n%s", want, csv.String())
+		}
+	}
+	if !strings.Contains(csv.String(), ",4,0\n") { // SW: diff 4, half-width 0
+		t.Errorf("tables.csv lacks SW's diff 4 with half-width 0:\n%s", csv.String())
+	}
+	// With one replication nothing changes: no ± and no diff.
+	one, err := results.BuildTables(rows, nil, results.TableOptions{Baseline: "B", Where: []results.Filter{{Key: "replication", Values: []string{"0"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(t, one); strings.Contains(got, "±") || strings.Contains(got, "diff") {
+		t.Errorf("one replication shows intervals:\n%s", got)
 	}
 }

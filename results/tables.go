@@ -53,6 +53,7 @@ var TablesCSVHeader = []string{
 	"setting", "policy", "label", "params",
 	"scheme", "category", "row", "col", "reps", "jobs", "metric", "value",
 	"baseline", "baseline_value", "compare", "compared", "failed", "errors",
+	"half", "diff", "diff_half",
 }
 
 // WriteTablesCSV writes the values behind tables in long form, one line
@@ -80,6 +81,7 @@ func WriteTablesCSV(w io.Writer, tables []Table) error {
 				st.Name, st.Policy, st.Label, st.Params,
 				v.Scheme, v.Category, strconv.Itoa(v.Row), strconv.Itoa(v.Col), strconv.Itoa(v.Reps), num(v.Jobs), v.Metric, num(v.Value),
 				v.Baseline, num(v.BaselineValue), v.Compare, num(v.Compared), strconv.Itoa(v.Failed), v.Errors,
+				num(v.Half), num(v.Diff), num(v.DiffHalf),
 			}
 			if err := cw.Write(rec); err != nil {
 				return err
