@@ -114,7 +114,8 @@ type Policy struct {
 	byTag   map[int64][]int
 	timerNo int
 	msg     decisions
-	tailRef *tail // the child's standard error, kept after it stopped
+	sets    []int64 // backing array of msg's sets (fastDecode)
+	tailRef *tail   // the child's standard error, kept after it stopped
 }
 
 type pending struct {
@@ -191,14 +192,15 @@ func (p *Policy) timeoutErr() error {
 
 // exchange sends line and reads the answer.
 func (p *Policy) exchange(line []byte) ([]byte, error) {
-	dl := p.limit()
-	if err := p.p.send(line, dl); err != nil {
+	p.p.arm(p.limit())
+	defer p.p.disarm()
+	if err := p.p.send(line); err != nil {
 		if errors.Is(err, errTimeout) {
 			return nil, fmt.Errorf("the policy does not read its input: %w", p.timeoutErr())
 		}
 		return nil, err
 	}
-	ans, err := p.p.readLine(dl)
+	ans, err := p.p.readLine()
 	if errors.Is(err, errTimeout) {
 		return nil, p.timeoutErr()
 	}
@@ -211,7 +213,7 @@ func (p *Policy) Init(m *sim.Machine) error {
 	if p.cfg.TaskLimit > 0 {
 		p.deadline = time.Now().Add(p.cfg.TaskLimit)
 	}
-	pr, err := start(p.cfg.Command, p.cfg.Dir, p.cfg.Env)
+	pr, err := start(p.cfg.Command, p.cfg.Dir, p.cfg.Env, watchTick(p.cfg.InstantLimit))
 	if err != nil {
 		return p.fail("", err)
 	}
@@ -430,7 +432,8 @@ func (p *Policy) Close() error {
 	end = append(end, `{"type":"end","now":`...)
 	end = strconv.AppendInt(end, int64(p.m.Now()), 10)
 	end = append(end, "}\n"...)
-	if pr.send(end, time.Now().Add(p.cfg.InstantLimit)) == nil {
+	pr.arm(time.Now().Add(p.cfg.InstantLimit))
+	if pr.send(end) == nil {
 		pr.in.Close()
 		select {
 		case <-pr.exited:

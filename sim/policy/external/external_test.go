@@ -306,3 +306,43 @@ func TestFail_NoProgram(t *testing.T) {
 		t.Fatalf("error %v, want one naming the program", err)
 	}
 }
+
+// TestFail_NotReading: a policy that answers the handshake and then reads
+// no more: the engine's first instant message (5,000 arrivals, more than
+// a pipe holds) cannot be written; the watchdog ends the run at the
+// per-instant limit with an error saying the policy does not read.
+func TestFail_NotReading(t *testing.T) {
+	needPython(t)
+	jobs := make([]sim.Job, 5000)
+	for i := range jobs {
+		jobs[i] = job(int64(i+1), 0, 10, 10, 1)
+	}
+	p, err := external.New(external.Config{
+		Command: []string{"python3", "-c", `import sys, time
+sys.stdin.readline()
+print('{"type":"ready","version":1,"name":"deaf"}', flush=True)
+sys.stderr.write("not listening\n")
+sys.stderr.flush()
+time.sleep(3600)`},
+		InstantLimit: time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{})
+		done <- err
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the run hangs")
+	}
+	p.Close()
+	for _, w := range []string{"at t=0:", "the policy does not read its input", "per-instant limit of 1s", "| not listening"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v\nwants %q", err, w)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -31,6 +32,11 @@ type proc struct {
 	errEOF chan struct{} // closed when the child's standard error ends
 	exited chan struct{} // closed when Wait returned
 	werr   error         // Wait's error, valid after exited
+	// deadline is the wall time (Unix nanoseconds) by which the current
+	// exchange must end, 0 between exchanges; the watchdog kills the
+	// child when it passes and sets expired.
+	deadline atomic.Int64
+	expired  atomic.Bool
 }
 
 // tail keeps the last lines written to the child's standard error.
@@ -58,8 +64,14 @@ func (t *tail) get() []string {
 	return append([]string(nil), t.lines...)
 }
 
-// start runs argv in dir with env.
-func start(argv []string, dir string, env []string) (*proc, error) {
+// start runs argv in dir with env. The pipes to the child are in
+// blocking mode: an exchange is one write and (usually) one read system
+// call, without the runtime's poller (a read that finds the pipe empty
+// would cost an extra read, an epoll wait and a scheduler round). Time
+// limits are kept by a watchdog goroutine instead of I/O deadlines: it
+// wakes every tick and kills the child's process group once the current
+// exchange's deadline has passed, which ends the blocked read or write.
+func start(argv []string, dir string, env []string, tick time.Duration) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -93,6 +105,9 @@ func start(argv []string, dir string, env []string) (*proc, error) {
 		errR.Close()
 		return nil, fmt.Errorf("start %s: %w", strings.Join(argv, " "), err)
 	}
+	// Fd puts each of our ends in blocking mode.
+	inW.Fd()
+	outR.Fd()
 	p := &proc{cmd: cmd, in: inW, out: outR, rd: bufio.NewReaderSize(outR, 64<<10), w: bufio.NewWriterSize(inW, 64<<10),
 		tail: &tail{}, errEOF: make(chan struct{}), exited: make(chan struct{})}
 	go func() {
@@ -113,15 +128,46 @@ func start(argv []string, dir string, env []string) (*proc, error) {
 		p.werr = cmd.Wait()
 		close(p.exited)
 	}()
+	go p.watch(tick)
 	return p, nil
 }
+
+// watch kills the child when an exchange outlives its deadline; it
+// returns when the child has exited.
+func (p *proc) watch(tick time.Duration) {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.exited:
+			return
+		case now := <-t.C:
+			if d := p.deadline.Load(); d != 0 && now.UnixNano() >= d {
+				p.expired.Store(true)
+				p.kill()
+			}
+		}
+	}
+}
+
+// watchTick is the watchdog's period for a per-instant limit: a tenth
+// of it, between 5 ms and 250 ms, so a limit is kept to within a tenth
+// (or 250 ms) and the watchdog costs nothing noticeable.
+func watchTick(limit time.Duration) time.Duration {
+	return min(max(limit/10, 5*time.Millisecond), 250*time.Millisecond)
+}
+
+// arm sets the deadline of the exchange that starts; disarm ends it.
+func (p *proc) arm(deadline time.Time) { p.deadline.Store(deadline.UnixNano()) }
+func (p *proc) disarm()                { p.deadline.Store(0) }
 
 // errTimeout is returned by readLine when the deadline passed.
 var errTimeout = errors.New("timeout")
 
-// send writes one line and flushes it, failing after deadline.
-func (p *proc) send(b []byte, deadline time.Time) error {
-	p.in.SetWriteDeadline(deadline)
+// send writes one line and flushes it. Within an armed exchange, a
+// write the child does not read before the deadline fails with
+// errTimeout.
+func (p *proc) send(b []byte) error {
 	if _, err := p.w.Write(b); err != nil {
 		return p.ioErr("write", err)
 	}
@@ -131,10 +177,10 @@ func (p *proc) send(b []byte, deadline time.Time) error {
 	return nil
 }
 
-// readLine reads one line (without its newline) before deadline. The
-// slice is valid until the next read.
-func (p *proc) readLine(deadline time.Time) ([]byte, error) {
-	p.out.SetReadDeadline(deadline)
+// readLine reads one line (without its newline); within an armed
+// exchange, it fails with errTimeout after the deadline. The slice is
+// valid until the next read.
+func (p *proc) readLine() ([]byte, error) {
 	var long []byte
 	for {
 		line, err := p.rd.ReadSlice('\n')
@@ -151,7 +197,7 @@ func (p *proc) readLine(deadline time.Time) ([]byte, error) {
 			}
 			continue
 		}
-		if errors.Is(err, os.ErrDeadlineExceeded) {
+		if p.expired.Load() {
 			return nil, errTimeout
 		}
 		if errors.Is(err, io.EOF) {
@@ -166,7 +212,7 @@ func (p *proc) readLine(deadline time.Time) ([]byte, error) {
 
 // ioErr explains a failed write or read: mostly the child died.
 func (p *proc) ioErr(op string, err error) error {
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+	if p.expired.Load() {
 		return errTimeout
 	}
 	select {

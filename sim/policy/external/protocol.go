@@ -69,6 +69,10 @@ func (p *Policy) decode(line []byte) error {
 	if bytes.Equal(line, emptyDecisions) {
 		return nil
 	}
+	var ok bool
+	if p.sets, ok = fastDecode(line, &p.msg, p.sets); ok {
+		return nil
+	}
 	if err := decodeDecisions(line, &p.msg); err != nil {
 		return err
 	}
