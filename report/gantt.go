@@ -226,6 +226,7 @@ func (s *Sweep) ganttColours(task int, recs []metrics.Record, jobs []int, opts P
 		if err != nil {
 			return nil, nil, "", err
 		}
+		sc = sc.For(recs)
 		present := map[string]bool{}
 		for _, j := range jobs {
 			present[sc.Classify(&recs[j])] = true

@@ -186,6 +186,16 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 		empty[s] = metrics.Summarize(s, nil)
 	}
 	g.addRange(o.mem, fields, len(summaryFields), false, func(cr *colRange, s *rowSeg) {
+		if s.s.PerTask() {
+			// Its categories are the task's own: every one is kept.
+			for k := s.lo; k < s.hi; k++ {
+				src := summarySrc{s: s.s, a: &s.aggs[k]}
+				for i, c := range summaryColumns {
+					c.appendN(cr.b.Field(i), &src, 1, false)
+				}
+			}
+			return
+		}
 		all := empty[s.s]
 		at := func(a *metrics.Aggregate) int { // a's index among all
 			if a.Row < 0 {
@@ -222,6 +232,9 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 			// the aggregates of those with jobs (and the overall one), the
 			// others being those of empty[s].
 			kept := keptAggregates(aggs[si])
+			if s.PerTask() {
+				kept = aggs[si]
+			}
 			if err := g.addSeg(rowSeg{t: t, r: cols, aggs: kept, s: s, lo: 0, hi: len(aggs[si])}); err != nil {
 				return err
 			}

@@ -506,10 +506,19 @@ func collateScheme(summary summaryRows, tasks int, name string) (*metrics.Scheme
 			return nil, fmt.Errorf("no results: every task failed")
 		}
 		name = have[0]
+		for _, h := range have { // the first with a fixed grid
+			if sc, err := metrics.LookupScheme(h); err == nil && !sc.PerTask() {
+				name = h
+				break
+			}
+		}
 	}
 	s, err := metrics.LookupScheme(name)
 	if err != nil {
 		return nil, err
+	}
+	if s.PerTask() {
+		return nil, fmt.Errorf("scheme %s has one category per user of each task, no grid to lay out: its rows are in summary.parquet (scheme = '%s')", name, name)
 	}
 	if !slices.Contains(have, s.Name) && rows > 0 {
 		return nil, fmt.Errorf("scheme %s is not in the summary (have: %s)", s.Name, strings.Join(have, ", "))

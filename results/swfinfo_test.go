@@ -2,7 +2,9 @@ package results_test
 
 import (
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/results"
@@ -78,5 +80,65 @@ func TestTasks_Fairness(t *testing.T) {
 	}
 	if tasks[0].Stats.Fairness != nil {
 		t.Errorf("a workload without users has fairness %+v, want null", tasks[0].Stats.Fairness)
+	}
+}
+
+// TestSummary_UserScheme: with categories [ss4, user], summary.parquet
+// has one row per user of the task (users 1, 2, 3 and unknown, whose
+// means are those of jobs.parquet's rows of that user), jobs.parquet a
+// cat_user column, and the tables stay on ss4.
+func TestSummary_UserScheme(t *testing.T) {
+	spec := strings.Replace(swfSpec, "categories: [ss4]", "categories: [user, ss4]", 1)
+	r := MustRun(t, spec)
+	dir, rows := writeReadJobs(t, r)
+	type mean struct {
+		n         int
+		bsd, wait float64
+	}
+	byUser := map[string]*mean{}
+	for _, j := range rows {
+		c := j.Categories["user"]
+		if byUser[c] == nil {
+			byUser[c] = &mean{}
+		}
+		m := byUser[c]
+		m.n++
+		m.bsd += j.Job.BSD
+		m.wait += float64(j.Job.Wait)
+	}
+	if len(byUser) != 4 || byUser["user 2"] == nil || byUser["user 2"].n != 3 || byUser[metrics.UnknownUser] == nil {
+		t.Fatalf("cat_user of the jobs: %v", byUser)
+	}
+	sum, err := results.ReadSummary(filepath.Join(dir, results.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cats []string
+	for _, s := range sum {
+		if s.Scheme != "user" {
+			continue
+		}
+		cats = append(cats, s.Category)
+		if s.Category == metrics.Overall {
+			continue
+		}
+		m := byUser[s.Category]
+		if m == nil || s.Aggregate.Count != m.n || math.Abs(s.Aggregate.BSD.Mean-m.bsd/float64(m.n)) > 1e-12 || math.Abs(s.Aggregate.Wait.Mean-m.wait/float64(m.n)) > 1e-9 {
+			t.Errorf("summary %s: %d jobs, bsd %v, wait %v; jobs.parquet %+v", s.Category, s.Aggregate.Count, s.Aggregate.BSD.Mean, s.Aggregate.Wait.Mean, m)
+		}
+	}
+	if strings.Join(cats, ",") != "user 1,user 2,user 3,unknown,all" {
+		t.Errorf("user categories %q", cats)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "tables.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "by ss4 category") {
+		t.Errorf("tables.md is not on ss4:\n%s", md)
+	}
+	_, err = results.BuildTables(sum, nil, results.TableOptions{Scheme: "user"})
+	if err == nil || !strings.Contains(err.Error(), "one category per user") {
+		t.Errorf("tables of the user scheme: error %v", err)
 	}
 }

@@ -131,7 +131,19 @@ func (p *parser) parse(data []byte) {
 	if len(s.Categories) == 0 {
 		s.Categories = []string{DefaultScheme}
 	}
-	s.Outputs.Tables = TableOutput{Metric: DefaultTableMetric, Scheme: s.Categories[0]}
+	// The tables need a grid: the first scheme that has a fixed one (the
+	// user scheme's categories are made per task).
+	s.Outputs.Tables = TableOutput{Metric: DefaultTableMetric}
+	for _, c := range s.Categories {
+		if sc, err := metrics.LookupScheme(c); err == nil && !sc.PerTask() {
+			s.Outputs.Tables.Scheme = c
+			break
+		}
+	}
+	if s.Outputs.Tables.Scheme == "" && len(s.Categories) > 0 {
+		p.add("categories", nil, problem(ErrValue, "%s has one category per user of each task, no fixed grid for the tables: list a scheme with a grid beside it, e.g. [%s, %s]",
+			s.Categories[0], DefaultScheme, s.Categories[0]))
+	}
 	if outputs != nil {
 		p.outputs(outputs, outputsPath)
 	}
@@ -311,8 +323,10 @@ func (p *parser) outputs(n *yaml.Node, path string) {
 					}
 				case "scheme":
 					if str, ok := p.str(v, kp); ok {
-						if !slices.Contains(s.Categories, str) {
+						if sc, err := metrics.LookupScheme(str); !slices.Contains(s.Categories, str) || err != nil {
 							p.add(kp, v, problem(ErrValue, "scheme %q is not in categories (%s)", str, strings.Join(s.Categories, ", ")))
+						} else if sc.PerTask() {
+							p.add(kp, v, problem(ErrValue, "scheme %q has one category per user of each task, no fixed grid for the tables", str))
 						} else {
 							s.Outputs.Tables.Scheme = str
 						}

@@ -151,7 +151,7 @@ func runSim(c *cli.Context) error {
 // its drops, the policy, the overall figures and the table of a's metric
 // by a's categories.
 func (a *simArgs) printSim(w io.Writer, wl *workload.Workload, load float64, st metrics.RunStats, recs []metrics.Record, elapsed time.Duration) error {
-	scheme, metric := a.scheme, a.metric
+	scheme, metric := a.scheme.For(recs), a.metric
 	aggs := metrics.Summarize(scheme, recs)
 	all := aggs[len(aggs)-1]
 	fmt.Fprintf(w, "trace %s: %d jobs on %d processors; %v\n", wl.Name, len(wl.Jobs), wl.Procs, wl.Drops)

@@ -52,7 +52,7 @@ func TestSim_Outputs(t *testing.T) {
 	for i, h := range head {
 		col[h] = i
 	}
-	if len(head) != len(md.File) || head[0] != "task_id" || head[len(head)-1] != "cat_weight10" {
+	if len(head) != len(md.File) || head[0] != "task_id" || head[len(head)-1] != "cat_user" {
 		t.Errorf("csv header %q; parquet columns %v", head, md.Columns())
 	}
 	for _, name := range []string{"param_suspension_factor", "origin_id", "admitted", "deadline", "queue", "tagged", "work_done"} {

@@ -190,7 +190,11 @@ func percentiles(out []Aggregate, recs []Record, cell []int32) {
 // Summarize returns one aggregate per category of s in grid order (empty
 // categories included, with Count 0), followed by the overall aggregate.
 // Rejected jobs count only in Count.
+//
+// A scheme whose grid is made per task ([Scheme.PerTask]) is summarized
+// on the grid of recs ([Scheme.For]).
 func Summarize(s *Scheme, recs []Record) []Aggregate {
+	s = s.For(recs)
 	cells := make([]acc, len(s.Rows)*len(s.Cols))
 	var all acc
 	cell := make([]int32, len(recs))

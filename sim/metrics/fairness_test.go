@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -57,4 +58,54 @@ func TestJain_Bounds(t *testing.T) {
 	if Fairness([]Record{userRec(-1, 2, 0)}) != nil {
 		t.Error("fairness of jobs of unknown users is not nil")
 	}
+}
+
+// TestUserScheme: one category per user of the jobs, in increasing user
+// number, then unknown; means by hand.
+func TestUserScheme(t *testing.T) {
+	s, err := LookupScheme("user")
+	if err != nil || !s.PerTask() {
+		t.Fatalf("user scheme: %v, per task %v", err, s != nil && s.PerTask())
+	}
+	recs := []Record{userRec(7, 3, 20), userRec(2, 1, 0), userRec(-1, 5, 40), userRec(7, 5, 40)}
+	if got := s.Classify(&recs[0]); got != "user 7" {
+		t.Errorf("Classify = %q, want user 7", got)
+	}
+	if got := s.Classify(&recs[2]); got != UnknownUser {
+		t.Errorf("Classify of an unknown user = %q", got)
+	}
+	aggs := Summarize(s, recs)
+	want := []struct {
+		cat       string
+		col, jobs int
+		bsd, wait float64
+	}{{"user 2", 0, 1, 1, 0}, {"user 7", 1, 2, 4, 30}, {UnknownUser, 2, 1, 5, 40}, {Overall, -1, 4, 3.5, 25}}
+	if len(aggs) != len(want) {
+		t.Fatalf("%d aggregates, want %d: %+v", len(aggs), len(want), aggs)
+	}
+	for k, w := range want {
+		a := aggs[k]
+		if a.Category != w.cat || a.Col != w.col || a.Count != w.jobs || a.BSD.Mean != w.bsd || a.Wait.Mean != w.wait {
+			t.Errorf("aggregate %d: %s col %d, %d jobs, bsd %v, wait %v; want %+v", k, a.Category, a.Col, a.Count, a.BSD.Mean, a.Wait.Mean, w)
+		}
+	}
+	var b strings.Builder
+	if err := WriteGrid(&b, s.For(recs), aggs, mustMetric(t, "wait_mean")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| user 7 | 30") || !strings.Contains(b.String(), "| unknown | 40") {
+		t.Errorf("user grid:\n%s", b.String())
+	}
+	if len(Summarize(s, nil)) != 1 {
+		t.Error("no jobs: want only the overall aggregate")
+	}
+}
+
+func mustMetric(t *testing.T, name string) *Metric {
+	t.Helper()
+	m, err := LookupMetric(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -97,7 +97,8 @@ func LookupMetric(name string) (*Metric, error) {
 // GridText lays out one text per category of scheme s like the papers'
 // tables: a header row (the axes' titles, then the column names), then one
 // row per row of the grid starting with its name. cell gives the text of
-// grid cell (row, col).
+// grid cell (row, col). A scheme made per task ([Scheme.For] of the user
+// scheme) is laid out one category per line instead.
 func GridText(s *Scheme, cell func(row, col int) string) [][]string {
 	corner := s.RowTitle
 	if s.ColTitle != "" {
@@ -105,6 +106,14 @@ func GridText(s *Scheme, cell func(row, col int) string) [][]string {
 			corner += ` \ `
 		}
 		corner += s.ColTitle
+	}
+	if s.list {
+		// One category per line (the user scheme's).
+		out := [][]string{{s.ColTitle, s.Rows[0]}}
+		for j, c := range s.Cols {
+			out = append(out, []string{c, cell(0, j)})
+		}
+		return out
 	}
 	out := [][]string{append([]string{corner}, s.Cols...)}
 	for i, r := range s.Rows {

@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,16 +21,43 @@ type Scheme struct {
 	Rows, Cols []string
 	cell       func(r *Record) (row, col int)
 	label      func(row, col int) string
+	// name, when set, labels a job directly (a scheme whose grid is made
+	// per task, see [Scheme.For]); bind makes that grid.
+	name func(r *Record) string
+	bind func(s *Scheme, recs []Record) *Scheme
+	// list lays the grid out one category per line (a one-row grid made
+	// per task, of any width).
+	list bool
 }
 
-// Cell returns the grid position of a job.
+// Cell returns the grid position of a job; -1, -1 for a scheme whose grid
+// is made per task ([Scheme.PerTask]) before [Scheme.For].
 func (s *Scheme) Cell(r *Record) (row, col int) { return s.cell(r) }
 
 // Label returns the category label of grid cell (row, col).
 func (s *Scheme) Label(row, col int) string { return s.label(row, col) }
 
 // Classify returns the category label of a job.
-func (s *Scheme) Classify(r *Record) string { return s.label(s.cell(r)) }
+func (s *Scheme) Classify(r *Record) string {
+	if s.name != nil {
+		return s.name(r)
+	}
+	return s.label(s.cell(r))
+}
+
+// PerTask reports whether the scheme's categories depend on the jobs
+// (the user scheme: one category per user of the task): it has no grid
+// of its own, and [Scheme.For] makes the grid of a task's jobs.
+func (s *Scheme) PerTask() bool { return s.bind != nil }
+
+// For returns the scheme with the grid of recs' categories: s itself for
+// a scheme with a fixed grid.
+func (s *Scheme) For(recs []Record) *Scheme {
+	if s.bind == nil {
+		return s
+	}
+	return s.bind(s, recs)
+}
 
 // Labels returns every label in grid order (row by row).
 func (s *Scheme) Labels() []string {
@@ -117,6 +145,68 @@ var schemes = []*Scheme{
 		},
 		label: func(_, j int) string { return "W" + fmt.Sprint(j+1) },
 	},
+	userScheme,
+}
+
+// UnknownUser is the user scheme's category of the jobs whose user the
+// trace does not give (SWF field 12 is -1).
+const UnknownUser = "unknown"
+
+// userLabel returns the user scheme's category of a job: "user N", or
+// [UnknownUser].
+func userLabel(r *Record) string {
+	if r.Info.User < 0 {
+		return UnknownUser
+	}
+	return "user " + strconv.Itoa(int(r.Info.User))
+}
+
+// userScheme has one category per user of a task's jobs.
+var userScheme = &Scheme{
+	Name:     "user",
+	Doc:      "the job's user (SWF field 12): one category per user of the task's jobs, `user N` in increasing N, then `unknown` for jobs whose user the trace does not give; the categories are made per task (row 0, col the category's rank), so they differ between workloads",
+	RowTitle: "", ColTitle: "user",
+	Rows:  []string{"all"},
+	cell:  func(*Record) (int, int) { return -1, -1 },
+	label: func(int, int) string { return "" },
+	name:  userLabel,
+	bind:  bindUsers,
+}
+
+// bindUsers returns the user scheme with the grid of recs' users.
+func bindUsers(s *Scheme, recs []Record) *Scheme {
+	seen := map[int32]bool{}
+	var users []int32
+	unknown := false
+	for i := range recs {
+		u := recs[i].Info.User
+		switch {
+		case u < 0:
+			unknown = true
+		case !seen[u]:
+			seen[u] = true
+			users = append(users, u)
+		}
+	}
+	slices.Sort(users)
+	cols := make([]string, 0, len(users)+1)
+	for _, u := range users {
+		cols = append(cols, "user "+strconv.Itoa(int(u)))
+	}
+	if unknown {
+		cols = append(cols, UnknownUser)
+	}
+	b := *s
+	b.Cols, b.bind, b.list = cols, nil, true
+	b.cell = func(r *Record) (int, int) {
+		if r.Info.User < 0 {
+			return 0, len(users)
+		}
+		j, _ := slices.BinarySearch(users, r.Info.User)
+		return 0, j
+	}
+	b.label = func(_, j int) string { return cols[j] }
+	return &b
 }
 
 func est2Rows() []string {
