@@ -788,7 +788,12 @@ func (p *parser) policy(n *yaml.Node, path string) {
 // a ParamAxis of ps.
 func (p *parser) policyParams(n *yaml.Node, path string, pa *policyAxes, ps *PolicySpec) {
 	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
-		items := p.scalars(v, kp)
+		var items []item
+		if pa.entry != nil && pa.entry.Name == policy.ExternalName && key == "command" {
+			items = p.commandItems(v, kp) // a list is the program and its arguments
+		} else {
+			items = p.scalars(v, kp)
+		}
 		ax := axis{name: key}
 		var values []any
 		for _, it := range items {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sim/policy/external"
 )
 
 // PolicyFile is a file an external policy's program needs (its script and
@@ -67,7 +68,7 @@ func externalPoint(baseDir string, v policy.Values) (policy.Values, []PolicyFile
 		out[k] = x
 	}
 	cmd[1] = filepath.Base(cmd[1])
-	out["command"] = strings.Join(cmd, " ")
+	out["command"] = external.JoinCommand(cmd)
 	names := make([]string, 0, len(files))
 	for _, f := range files[1:] {
 		names = append(names, f.Name)

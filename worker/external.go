@@ -46,7 +46,10 @@ func (w *Worker) externalContext(ctx context.Context, t *sweep.Task) (context.Co
 		return fmt.Errorf("%w: external policy: %s", runner.ErrDeterministic, fmt.Sprintf(format, a...))
 	}
 	cmdText, _ := t.Params["command"].(string)
-	cmd := strings.Fields(cmdText)
+	cmd, err := external.SplitCommand(cmdText)
+	if err != nil {
+		return ctx, none, deterministic("command %q: %v", cmdText, err)
+	}
 	if len(t.PolicyFiles) == 0 || len(cmd) < 2 || cmd[1] != t.PolicyFiles[0].Name {
 		return ctx, none, deterministic("command %q does not run the script that came with the sweep", cmdText)
 	}

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -22,7 +21,7 @@ var externalEntry = Entry{
 		"parameters other than these are the program's own",
 	Params: []Param{
 		{Name: "command", Kind: String, Default: "",
-			Doc: "the program and its arguments, separated by spaces (no shell), for example \"python3 policies/easy.py\""},
+			Doc: "the program and its arguments, split into words as a shell would (spaces separate them; quotes and backslashes keep them together) but without running one, for example \"python3 policies/easy.py\"; in a spec also a list, one argument per item"},
 		{Name: "files", Kind: String, Default: "",
 			Doc: "in a sweep, other files the program needs (modules it imports), separated by spaces; with the script they are shipped to the workers and put side by side in the directory the program runs in"},
 		{Name: "instant_limit", Kind: Float, Default: external.DefaultInstantLimit.Seconds(), Min: 0.001, Max: 3600,
@@ -32,16 +31,27 @@ var externalEntry = Entry{
 	},
 	Open: true,
 	Validate: func(v Values) error {
-		if len(ExternalCommand(v)) == 0 {
+		if v.String("command") == "" {
 			return &ParamError{Param: "command", Msg: "must name a program, for example command=\"python3 policy.py\""}
+		}
+		if _, err := external.SplitCommand(v.String("command")); err != nil {
+			return &ParamError{Param: "command", Msg: err.Error()}
 		}
 		return nil
 	},
 	Build: buildExternal,
 }
 
-// ExternalCommand returns the command of an external policy's values.
-func ExternalCommand(v Values) []string { return strings.Fields(v.String("command")) }
+// ExternalCommand returns the command of an external policy's values,
+// split into the program and its arguments ([external.SplitCommand]);
+// nil when it does not split, which the entry's validation refuses.
+func ExternalCommand(v Values) []string {
+	args, err := external.SplitCommand(v.String("command"))
+	if err != nil {
+		return nil
+	}
+	return args
+}
 
 // ExternalParams returns the program's own parameters among an external
 // policy's values.

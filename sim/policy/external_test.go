@@ -27,8 +27,11 @@ func TestExternal_Entry(t *testing.T) {
 	if _, err := e.Check(map[string]any{"command": "python3 p.py", "alpha": []any{1}}); !errors.Is(err, policy.ErrBadParam) {
 		t.Errorf("list parameter: %v", err)
 	}
+	if _, err := e.Check(map[string]any{"command": "python3 'p.py"}); !errors.Is(err, policy.ErrBadParam) || !strings.Contains(err.Error(), "command: bad command: the single quote at offset 8 is not closed") {
+		t.Errorf("unclosed quote: %v", err)
+	}
 	dir := t.TempDir()
-	prog := filepath.Join(dir, "fcfs.py")
+	prog := filepath.Join(dir, "my fcfs.py") // a space: quoted in the command
 	// A first-come first-served policy in a few lines.
 	src := `import json, sys
 print(json.dumps({"type": "ready", "version": 1, "name": "mini"}), flush=True)
@@ -50,7 +53,7 @@ for line in sys.stdin:
 	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := e.Check(map[string]any{"command": "python3 " + prog, "alpha": 3, "beta": "x"})
+	v, err := e.Check(map[string]any{"command": "python3 " + external.JoinCommand([]string{prog}), "alpha": 3, "beta": "x"})
 	if err != nil {
 		t.Fatal(err)
 	}

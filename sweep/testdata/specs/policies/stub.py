@@ -1,0 +1,1 @@
+# a stand-in policy file: the parser only hashes it
