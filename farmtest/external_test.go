@@ -1,17 +1,28 @@
 package farmtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // externalSpec writes, in a new directory, a sweep mixing the Python
 // EASY example (with the kit beside it) and the built-in easy and fcfs,
 // and returns the spec's path.
 func externalSpec(t *testing.T, interpreter string) string {
+	t.Helper()
+	return externalSpecOf(t, interpreter, "kth\n    count: 1500")
+}
+
+// externalSpecOf is externalSpec on the workload trace (YAML text after
+// "trace: ").
+func externalSpecOf(t *testing.T, interpreter, trace string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{"examples/easy.py", "schedfarm_policy.py"} {
@@ -25,8 +36,7 @@ func externalSpec(t *testing.T, interpreter string) string {
 	}
 	spec := `name: mixed
 workloads:
-  - trace: kth
-    count: 1500
+  - trace: ` + trace + `
     estimates: [trace, accurate]
 policies:
   - name: fcfs
@@ -138,4 +148,129 @@ func TestExternal_NotAllowed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// externalReference returns the outputs of an embedded run of spec with
+// 2 workers allowing python3.
+func externalReference(t *testing.T, spec string) string {
+	t.Helper()
+	ref := t.TempDir()
+	want := filepath.Join(ref, "out")
+	schedfarm(t, ref, "run", "--workers", "2", "--allow-external", "python3", "--state", filepath.Join(ref, "state"), "--out", want, spec).mustSucceed(t, 5*time.Minute)
+	return want
+}
+
+// childRunning returns the pid of a process whose parent is ppid and
+// whose command line holds arg, or 0.
+func childRunning(ppid int, arg string) int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, ok := procStat(pid); !ok || st.ppid != ppid || st.state == 'Z' {
+			continue
+		}
+		cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmd), arg) {
+			return pid
+		}
+	}
+	return 0
+}
+
+type stat struct {
+	state byte
+	ppid  int
+}
+
+// procStat reads the state and parent of a process from /proc.
+func procStat(pid int) (stat, bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return stat{}, false
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 2 {
+		return stat{}, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return stat{state: f[0][0], ppid: ppid}, err == nil
+}
+
+// TestExternal_KillWorker kills a worker with SIGKILL while its Python
+// policy is in the middle of a task (the policy's process is running,
+// a child of the worker): the policy's process exits (its input is
+// closed), the task is redelivered to another worker after the ack
+// wait, and the sweep's outputs are byte-identical to an undisturbed
+// run's.
+func TestExternal_KillWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test")
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc to see the worker's policy process")
+	}
+	// Four Python EASY tasks over the whole KTH trace (about 2 s each)
+	// and four built-in ones.
+	spec := externalSpecOf(t, "python3", "kth\n    load: [1.0, 1.1]")
+	want := externalReference(t, spec)
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
+	ns := startNATS(t)
+	c := ns.coordinator(t, dir, state, out, spec)
+	w1 := ns.worker(t, dir, "--concurrency", "1", "--allow-external", "python3")
+	// Wait for a policy process that has been running for a while.
+	var policy int
+	testkit.CheckFor(t, 2*time.Minute, 20*time.Millisecond, func() error {
+		pid := childRunning(w1.cmd.Process.Pid, "easy.py")
+		if pid == 0 {
+			return errNotYet("a policy process under the first worker")
+		}
+		time.Sleep(300 * time.Millisecond)
+		if childRunning(w1.cmd.Process.Pid, "easy.py") != pid {
+			return errNotYet("a policy process still running after 300 ms")
+		}
+		policy = pid
+		return nil
+	})
+	w1.kill()
+	testkit.CheckFor(t, 30*time.Second, 20*time.Millisecond, func() error {
+		if st, ok := procStat(policy); ok && st.state != 'Z' {
+			return errNotYet(fmt.Sprintf("the killed worker's policy process %d (state %c) to exit", policy, st.state))
+		}
+		return nil
+	})
+	w2 := ns.worker(t, dir, "--concurrency", "2", "--allow-external", "python3")
+	c.mustSucceed(t, 5*time.Minute)
+	sameOutputs(t, out, want)
+	if !strings.Contains(w2.stderr.String(), "running a redelivered task") {
+		t.Errorf("the killed worker's task was not redelivered:\n%s", w2.stderr.String())
+	}
+}
+
+// TestExternal_Verify runs the mixed sweep with --verify 1 on two
+// workers allowing python3: every task, the Python policy's included, is
+// run again on the other worker and agrees, and the outputs are the
+// embedded run's.
+func TestExternal_Verify(t *testing.T) {
+	spec := externalSpec(t, "python3")
+	want := externalReference(t, spec)
+	dir := t.TempDir()
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
+	ns := startNATS(t)
+	c := ns.coordinator(t, dir, state, out, spec, "--verify", "1")
+	ns.worker(t, dir, "--name", "a", "--concurrency", "1", "--allow-external", "python3")
+	ns.worker(t, dir, "--name", "b", "--concurrency", "1", "--allow-external", "python3")
+	c.mustSucceed(t, 3*time.Minute)
+	if got := c.stdout.String(); !strings.Contains(got, "6 verified on a second worker") {
+		t.Errorf("not every task verified:\n%s", got)
+	}
+	sameOutputs(t, out, want)
 }
