@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/internal/testkit"
+	"github.com/schedfarm/schedfarm/results"
 )
 
 // externalSpec writes, in a new directory, a sweep mixing the Python
@@ -273,4 +274,53 @@ func TestExternal_Verify(t *testing.T) {
 		t.Errorf("not every task verified:\n%s", got)
 	}
 	sameOutputs(t, out, want)
+}
+
+// TestExternal_PythonSpec runs specs/python.yaml as the README does: each
+// Python policy gives every job the start time its built-in twin (the
+// label without -py) gives it.
+func TestExternal_PythonSpec(t *testing.T) {
+	spec, err := filepath.Abs(filepath.Join("..", "specs", "python.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	schedfarm(t, dir, "run", "--allow-external", "python3", "--state", filepath.Join(dir, "state"), "--out", out, spec).mustSucceed(t, 3*time.Minute)
+	rows, err := results.ReadJobs(filepath.Join(out, "jobs.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := map[string]map[int64]int64{} // estimates/label -> job -> start
+	for _, r := range rows {
+		k := r.Estimates + "/" + r.Label
+		if starts[k] == nil {
+			starts[k] = map[int64]int64{}
+		}
+		starts[k][r.Job.JobID] = int64(r.Job.Start)
+	}
+	pairs := 0
+	for k, py := range starts {
+		twin, ok := strings.CutSuffix(k, "-py")
+		if !ok {
+			continue
+		}
+		pairs++
+		builtin := starts[twin]
+		if len(py) != 3000 || len(builtin) != 3000 {
+			t.Errorf("%s: %d jobs, %s: %d, want 3000 each", k, len(py), twin, len(builtin))
+		}
+		diff := 0
+		for id, s := range py {
+			if builtin[id] != s {
+				diff++
+			}
+		}
+		if diff > 0 {
+			t.Errorf("%s: %d jobs start at another time than under %s", k, diff, twin)
+		}
+	}
+	if pairs != 6 {
+		t.Errorf("%d Python policies, want 3 per estimate model (6)", pairs)
+	}
 }

@@ -16,6 +16,7 @@ import (
 // the docs stay true.
 var wantTasks = map[string]int{
 	"quickstart.yaml":                         12,
+	"python.yaml":                             12,
 	"timeseries.yaml":                         2,
 	"replications.yaml":                       60,
 	"baselines.yaml":                          216,
