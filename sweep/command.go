@@ -11,14 +11,15 @@ import (
 )
 
 // commandItems reads the command parameter of an external policy at
-// path. It is a string, split into the program and its arguments as a
+// path (files: the files parameter, a list of file names, read the same
+// way). It is a string, split into the program and its arguments as a
 // shell would split it, without running one (external.SplitCommand); a
 // list, one argument per item (command: [python3, easy.py]); or, to
-// sweep over commands, a list of such strings or lists. Each value is
+// sweep over commands, a list of such lists. Each value is
 // returned as an item whose node holds the command as one string
 // (external.JoinCommand of its arguments), so its identity is the same
 // however it was written.
-func (p *parser) commandItems(n *yaml.Node, path string) []item {
+func (p *parser) commandItems(n *yaml.Node, path string, files bool) []item {
 	n = yamlnode.Resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
 		return p.scalars(n, path)
@@ -30,7 +31,7 @@ func (p *parser) commandItems(n *yaml.Node, path string) []item {
 	first := yamlnode.Resolve(n.Content[0])
 	if first == nil || first.Kind != yaml.SequenceNode {
 		// One command, as a list of its arguments.
-		if it, ok := p.commandArgs(n, path); ok {
+		if it, ok := p.commandArgs(n, path, files); ok {
 			return []item{it}
 		}
 		return nil
@@ -44,15 +45,16 @@ func (p *parser) commandItems(n *yaml.Node, path string) []item {
 			p.add(ip, c, problem(ErrType, "must be a list of arguments like the other commands of the list, got %s", describe(c)))
 			continue
 		}
-		if it, ok := p.commandArgs(c, ip); ok {
+		if it, ok := p.commandArgs(c, ip, files); ok {
 			out = append(out, it)
 		}
 	}
 	return out
 }
 
-// commandArgs reads one command given as a list of arguments.
-func (p *parser) commandArgs(n *yaml.Node, path string) (item, bool) {
+// commandArgs reads one command given as a list of arguments (files: a
+// list of file names).
+func (p *parser) commandArgs(n *yaml.Node, path string, files bool) (item, bool) {
 	n = yamlnode.Resolve(n)
 	args := make([]string, 0, len(n.Content))
 	ok := true
@@ -65,7 +67,12 @@ func (p *parser) commandArgs(n *yaml.Node, path string) (item, bool) {
 			ok = false
 			continue
 		}
-		if i == 0 && strings.ContainsAny(c.Value, " \t") {
+		if files && c.Value == "" {
+			p.add(ip, c, problem(ErrValue, "an empty file name"))
+			ok = false
+			continue
+		}
+		if i == 0 && !files && strings.ContainsAny(c.Value, " \t") {
 			p.add(ip, c, problem(ErrValue, "program %q holds a space: a list gives the program and its arguments one per item (command: [python3, policy.py]); to sweep over commands, give a list of such lists", c.Value))
 			ok = false
 			continue

@@ -26,8 +26,48 @@ func commandDir(t *testing.T) string {
 	return dir
 }
 
-func commandSpec(command string) string {
-	return "name: cmd\nworkloads: [{trace: tiny.swf}]\npolicies:\n  - name: external\n    params:\n      command: " + command + "\n      files: kit.py\n"
+func commandSpec(command string) string { return filesSpec(command, "kit.py") }
+
+func filesSpec(command, files string) string {
+	return "name: cmd\nworkloads: [{trace: tiny.swf}]\npolicies:\n  - name: external\n    params:\n      command: " + command + "\n      files: " + files + "\n"
+}
+
+// TestParse_ExternalFiles: the files of an external policy given as a
+// string or as a list give the same task; a list of lists is an axis.
+func TestParse_ExternalFiles(t *testing.T) {
+	dir := commandDir(t)
+	var ids []string
+	for _, files := range []string{"kit.py 'my policy.py'", "[kit.py, my policy.py]", "\"kit.py my\\\\ policy.py\""} {
+		s, err := sweep.Parse([]byte(filesSpec("python3 easy.py", files)), dir)
+		if err != nil {
+			t.Fatalf("files: %s: %v", files, err)
+		}
+		ts := MustTasks(t, s)
+		if got := ts[0].Params["files"]; got != "kit.py 'my policy.py'" || len(ts[0].PolicyFiles) != 3 || ts[0].PolicyFiles[2].Name != "my policy.py" {
+			t.Errorf("files: %s: files %q, policy files %v", files, got, ts[0].PolicyFiles)
+		}
+		ids = append(ids, ts[0].ComputeID())
+	}
+	if ids[0] != ids[1] || ids[0] != ids[2] {
+		t.Errorf("IDs %v, want one", ids)
+	}
+	s, err := sweep.Parse([]byte(filesSpec("python3 easy.py", "[[kit.py], [my policy.py]]")), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := MustTasks(t, s); len(ts) != 2 {
+		t.Errorf("axis of files: %d tasks, want 2", len(ts))
+	}
+	for _, tt := range []struct{ files, want string }{
+		{`"kit.py 'x"`, `policies[0].params.files: the single quote at offset 7 is not closed`},
+		{`[kit.py, ""]`, `policies[0].params.files[1]: an empty file name`},
+		{`[kit.py, [x]]`, `policies[0].params.files[1]: must be one argument (a string), got a list`},
+	} {
+		_, err := sweep.Parse([]byte(filesSpec("python3 easy.py", tt.files)), dir)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("files: %s: error\n%v\nwant %q", tt.files, err, tt.want)
+		}
+	}
 }
 
 // TestParse_ExternalCommand: a command given as a string, with quotes,

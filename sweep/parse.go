@@ -789,8 +789,8 @@ func (p *parser) policy(n *yaml.Node, path string) {
 func (p *parser) policyParams(n *yaml.Node, path string, pa *policyAxes, ps *PolicySpec) {
 	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
 		var items []item
-		if pa.entry != nil && pa.entry.Name == policy.ExternalName && key == "command" {
-			items = p.commandItems(v, kp) // a list is the program and its arguments
+		if pa.entry != nil && pa.entry.Name == policy.ExternalName && (key == "command" || key == "files") {
+			items = p.commandItems(v, kp, key == "files") // a list is the program and its arguments, or the files
 		} else {
 			items = p.scalars(v, kp)
 		}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/policy/external"
@@ -34,7 +33,11 @@ func externalPoint(baseDir string, v policy.Values) (policy.Values, []PolicyFile
 	if len(cmd) < 2 {
 		return nil, nil, nil, fmt.Errorf("command %q: a sweep runs an external policy as INTERPRETER SCRIPT [ARGS]: the script is shipped to the workers", v.String("command"))
 	}
-	paths := append([]string{cmd[1]}, strings.Fields(v.String("files"))...)
+	more, err := external.SplitWords(v.String("files"))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("files: %w", err)
+	}
+	paths := append([]string{cmd[1]}, more...)
 	seen := map[string]string{}
 	var files []PolicyFile
 	var local []TraceFile
@@ -73,7 +76,7 @@ func externalPoint(baseDir string, v policy.Values) (policy.Values, []PolicyFile
 	for _, f := range files[1:] {
 		names = append(names, f.Name)
 	}
-	out["files"] = strings.Join(names, " ")
+	out["files"] = external.JoinCommand(names)
 	return out, files, local, nil
 }
 

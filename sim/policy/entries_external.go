@@ -2,6 +2,8 @@ package policy
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -23,7 +25,7 @@ var externalEntry = Entry{
 		{Name: "command", Kind: String, Default: "",
 			Doc: "the program and its arguments, split into words as a shell would (spaces separate them; quotes and backslashes keep them together) but without running one, for example \"python3 policies/easy.py\"; in a spec also a list, one argument per item"},
 		{Name: "files", Kind: String, Default: "",
-			Doc: "in a sweep, other files the program needs (modules it imports), separated by spaces; with the script they are shipped to the workers and put side by side in the directory the program runs in"},
+			Doc: "in a sweep, other files the program needs (modules it imports), separated by spaces (quotes keep a name with spaces together; in a spec also a list); with the script they are shipped to the workers and put side by side in the directory the program runs in"},
 		{Name: "instant_limit", Kind: Float, Default: external.DefaultInstantLimit.Seconds(), Min: 0.001, Max: 3600,
 			Doc: "wall-time seconds the program may take to answer one message"},
 		{Name: "task_limit", Kind: Float, Default: 0.0, Min: 0, Max: 30 * 24 * 3600,
@@ -36,6 +38,13 @@ var externalEntry = Entry{
 		}
 		if _, err := external.SplitCommand(v.String("command")); err != nil {
 			return &ParamError{Param: "command", Msg: err.Error()}
+		}
+		files, err := external.SplitWords(v.String("files"))
+		if err != nil {
+			return &ParamError{Param: "files", Msg: strings.TrimPrefix(err.Error(), external.ErrCommand.Error()+": ")}
+		}
+		if slices.Contains(files, "") {
+			return &ParamError{Param: "files", Msg: "an empty file name"}
 		}
 		return nil
 	},

@@ -21,6 +21,20 @@ var ErrCommand = errors.New("bad command")
 // backslash, a NUL byte and an empty command. Errors wrap [ErrCommand]
 // and name the byte offset.
 func SplitCommand(s string) ([]string, error) {
+	args, err := SplitWords(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckArgs(args); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// SplitWords splits s into words as [SplitCommand] does, but accepts no
+// words at all (an empty or blank s) and an empty first word: it splits
+// lists of file names.
+func SplitWords(s string) ([]string, error) {
 	var args []string
 	var w strings.Builder
 	inWord := false
@@ -81,9 +95,6 @@ func SplitCommand(s string) ([]string, error) {
 	}
 	if inWord {
 		args = append(args, w.String())
-	}
-	if err := CheckArgs(args); err != nil {
-		return nil, err
 	}
 	return args, nil
 }
