@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/claims"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
 // TestParsons1997_SingleRunUniform checks that the grading rule stated at

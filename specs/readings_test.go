@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/golden"
-	"github.com/schedfarm/schedfarm/readings"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
+	"github.com/schedfarm/schedfarm/reproduction/readings"
 )
 
 // readingsFiles returns the papers with a readings file, each with its

@@ -10,10 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/readings"
 	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
+	"github.com/schedfarm/schedfarm/reproduction/readings"
 )
 
 // readingsDir is the folder of a paper's readings outputs, one folder per

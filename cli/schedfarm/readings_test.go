@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/readings"
 	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/reproduction/readings"
 )
 
 // The tiny paper of the readings test: two figure groups of the

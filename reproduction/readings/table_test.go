@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/claims"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
 func card(verdicts ...claims.Verdict) *claims.Scorecard {

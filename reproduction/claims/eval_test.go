@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
 // columnList matches the lists of columns in error messages.

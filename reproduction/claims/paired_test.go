@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/claims"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
 // TestPaired_Power checks the single-run paired test on the 12

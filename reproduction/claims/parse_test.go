@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/internal/testkit"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
 // parseDir holds example claims files: ok-*.yaml must parse, bad-*.yaml

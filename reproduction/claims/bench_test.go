@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/claims"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
 // BenchmarkEvaluate grades the claims of every golden case (about 40
@@ -41,11 +41,11 @@ func BenchmarkEvaluate(b *testing.B) {
 // is skipped for papers not reproduced in this checkout: run `schedfarm
 // reproduce kettimuthu2005` (or all) from the repository root first.
 func BenchmarkEvaluate_Reproduced(b *testing.B) {
-	paths, _ := filepath.Glob(filepath.Join("..", "specs", "*", "claims.yaml"))
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "specs", "*", "claims.yaml"))
 	ran := false
 	for _, p := range paths {
 		paper := filepath.Base(filepath.Dir(p))
-		out := filepath.Join("..", "out", "reproduce", paper)
+		out := filepath.Join("..", "..", "out", "reproduce", paper)
 		if _, err := os.Stat(out); err != nil {
 			continue
 		}

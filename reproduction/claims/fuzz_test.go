@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
 // badSeeds are malformed claims files for the fuzzer to start from, beside

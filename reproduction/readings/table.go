@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/internal/gendoc"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 

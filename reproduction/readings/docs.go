@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schedfarm/schedfarm/claims"
 	"github.com/schedfarm/schedfarm/internal/gendoc"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
 // Markers in REPRODUCING.md: the text between a begin marker and the next
