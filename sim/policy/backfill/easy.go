@@ -48,10 +48,16 @@ type EASY struct {
 	q    queue // the waiting jobs, with list
 	// dq holds, under a dynamic rank without Key, what the rank's key
 	// reads of each job of q (same order), in floats side by side.
-	dq   []dynJob
-	dbuf []dynRanked // scheduleDynamic's scratch
-	rk   ranker
-	sjf  queue // with BackfillSJF: the waiting jobs by (estimate, arrival)
+	dq []dynJob
+	// With predictions (static orders): changed is set by an arrival or
+	// a completion and cleared by a scheduling pass, which records its
+	// head and the head's shadow time (see scheduleRanked).
+	changed    bool
+	lastHead   *sim.Task
+	lastShadow sim.Time
+	dbuf       []dynRanked // scheduleDynamic's scratch
+	rk         ranker
+	sjf        queue // with BackfillSJF: the waiting jobs by (estimate, arrival)
 }
 
 var _ sim.Policy = (*EASY)(nil)
@@ -64,6 +70,7 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
 	p.q, p.head, p.sjf, p.dq = nil, 0, nil, nil
+	p.changed, p.lastHead = true, nil
 	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict || p.Key != nil
 	p.rk.r, p.rk.fn = p.Rank, p.Key
 	p.pr, p.rk.pr = nil, nil
@@ -80,6 +87,7 @@ func (p *EASY) Init(m *sim.Machine) error {
 
 // Arrive implements [sim.Policy].
 func (p *EASY) Arrive(t *sim.Task) {
+	p.changed = true
 	if p.pr != nil {
 		p.pr.arrive(t)
 	}
@@ -111,6 +119,7 @@ func (p *EASY) Arrive(t *sim.Task) {
 
 // Finish gives back the rest of the job's estimated time.
 func (p *EASY) Finish(t *sim.Task) {
+	p.changed = true
 	now := p.m.Now()
 	p.prof.Advance(now)
 	if end := t.FirstStart + p.est(t); end > now {
@@ -298,6 +307,19 @@ func (p *EASY) scheduleRanked() {
 		p.scheduleDynamic(now)
 		return
 	}
+	if p.pr != nil && p.Key == nil && !p.changed && !p.sortAll && p.lastHead != nil && p.lastHead.State == sim.Waiting {
+		// Only predictions grew since the last pass (no arrival, no
+		// completion): the head is the same, what is free now, and at
+		// and after its shadow time, is at most what the last pass left,
+		// and time has passed, so no job it passed over can start unless
+		// the head's shadow time moved. (No promise is made with
+		// predictions.)
+		h := p.lastHead
+		if s := p.prof.EarliestStart(now, h.Procs, p.est(h)); s == p.lastShadow && s > now {
+			return
+		}
+	}
+	p.changed, p.lastHead = false, nil
 	p.rk.sort(p.q, now)
 	i := 0
 	for i < len(p.q) && p.q[i].Procs <= p.m.Free() && p.start(p.q[i]) {
@@ -315,6 +337,7 @@ func (p *EASY) scheduleRanked() {
 	head := p.q[0]
 	headEst := p.est(head)
 	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
+	p.lastHead, p.lastShadow = head, shadow
 	if promises {
 		p.m.Promise(head, shadow)
 	}
