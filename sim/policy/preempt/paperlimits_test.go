@@ -22,7 +22,7 @@ func TestTSS_PaperLimits(t *testing.T) {
 	jobs := []sim.Job{{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 1}}
 	for procs, want := range map[int]map[string]float64{
 		430: {"VS Seq": 2.6, "VS VW": 34.07, "L N": 1.43, "VL VW": 1.15},
-		128: {"VS Seq": 2.53, "VS VW": 113.3, "L N": 1.24, "VL VW": 1.43},
+		128: {"VS Seq": 2.53, "VS VW": 113.31, "L N": 1.24, "VL VW": 1.43},
 	} {
 		cfg := DefaultSSConfig()
 		cfg.Tunable, cfg.TSSPaperLimits = true, true
