@@ -169,9 +169,9 @@ type Panel struct {
 	Plot PlotOptions
 }
 
-// writePanel writes a panel's table and figure into dir/tables and
+// WritePanel writes a panel's table and figure into dir/tables and
 // dir/figures. The panel must select one workload group: one figure.
-func (s *Sweep) writePanel(p Panel, dir string) ([]string, error) {
+func (s *Sweep) WritePanel(p Panel, dir string) ([]string, error) {
 	metric, scheme := s.withDefaults(p.Plot.Metric, p.Plot.Scheme)
 	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: p.Plot.Where})
 	if err != nil {

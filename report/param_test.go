@@ -40,16 +40,24 @@ func TestRecipe_Panels(t *testing.T) {
 	if err := sweeptest.Write(qopsSpec, "testdata", out); err != nil {
 		t.Fatal(err)
 	}
-	r := report.Recipe{Name: "test/panels", Panels: []report.Panel{
+	panels := []report.Panel{
 		{Name: "acc", Caption: "acceptance against TF per load", Plot: report.PlotOptions{Kind: report.KindParam, Metric: "acceptance", Scheme: "ss16",
 			X: "tolerance", Series: "load", Where: []results.Filter{{Key: "slack", Values: []string{"1"}}}}},
 		{Name: "qos", Caption: "QoS charge against SF per TF", Plot: report.PlotOptions{Kind: report.KindParam, Metric: "qos_charge", Scheme: "ss16",
 			X: "slack", Series: "tolerance", Where: []results.Filter{{Key: "load", Values: []string{"1.6"}}}}},
-	}}
+	}
 	dir := t.TempDir()
-	files, err := r.Make(out, dir)
+	s, err := report.Load(out)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var files []string
+	for _, p := range panels {
+		fs, err := s.WritePanel(p, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fs...)
 	}
 	if len(files) != 8 {
 		t.Fatalf("Make wrote %v, want 2 tables and 2 figures in 2 formats each", files)
@@ -92,9 +100,9 @@ func TestRecipe_Panels(t *testing.T) {
 	if checked != 4 {
 		t.Errorf("checked %d cells against the summary, want 4", checked)
 	}
-	bad := report.Recipe{Name: "test/bad", Panels: []report.Panel{{Name: "x", Caption: "x", Plot: report.PlotOptions{Kind: report.KindParam,
-		Metric: "acceptance", Scheme: "ss16", X: "tolerance", Series: "slack"}}}}
-	if _, err := bad.Make(out, t.TempDir()); err == nil || !strings.Contains(err.Error(), "selects 2 workloads") {
+	bad := report.Panel{Name: "x", Caption: "x", Plot: report.PlotOptions{Kind: report.KindParam,
+		Metric: "acceptance", Scheme: "ss16", X: "tolerance", Series: "slack"}}
+	if _, err := s.WritePanel(bad, t.TempDir()); err == nil || !strings.Contains(err.Error(), "selects 2 workloads") {
 		t.Errorf("a panel over two loads: err = %v, want one asking for a narrower where", err)
 	}
 }

@@ -284,8 +284,8 @@ func (f *figures) subtitle(what string) string {
 	return what
 }
 
-// categoryAxis names the categories of the scheme, for an x axis.
-func categoryAxis(s *metrics.Scheme) string {
+// CategoryAxis names the categories of the scheme, for an x axis.
+func CategoryAxis(s *metrics.Scheme) string {
 	var parts []string
 	for _, t := range []string{s.RowTitle, s.ColTitle} {
 		if t != "" {
@@ -339,7 +339,7 @@ func (f *figures) bars() []figure {
 				}
 			}
 			b := &plot.Bars{
-				XLabel: categoryAxis(s), YLabel: c.Metric.Title, Categories: cats, AutoLog: true,
+				XLabel: CategoryAxis(s), YLabel: c.Metric.Title, Categories: cats, AutoLog: true,
 			}
 			what := fmt.Sprintf("%s by %s category", c.Metric.Title, s.Name)
 			name := fmt.Sprintf("%s-%s-%s-%s", KindBars, c.Metric.Name, s.Name, slug(workloadSlug(w)))

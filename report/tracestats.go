@@ -268,6 +268,12 @@ func WriteStatsFiles(dir string, stats []WorkloadStats, formats []string) ([]str
 	return writeStatsFiles(dir, stats, formats, "")
 }
 
+// WriteStatsFilesOf is [WriteStatsFiles] for only the files whose names
+// start with prefix ("fig01", "fig02"; "" for all).
+func WriteStatsFilesOf(dir string, stats []WorkloadStats, formats []string, prefix string) ([]string, error) {
+	return writeStatsFiles(dir, stats, formats, prefix)
+}
+
 // writeStatsFiles is WriteStatsFiles for the files whose names start with
 // only ("fig01", "fig02"; "" for all).
 func writeStatsFiles(dir string, stats []WorkloadStats, formats []string, only string) ([]string, error) {

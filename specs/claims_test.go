@@ -3,6 +3,7 @@ package specs
 import (
 	"context"
 	"flag"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/internal/sweeptest"
-	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sweep"
@@ -29,7 +29,7 @@ func claimsFiles(t *testing.T) map[string]*claims.File {
 	out := map[string]*claims.File{}
 	for _, p := range paths {
 		paper := filepath.Dir(p)
-		groups := report.PaperGroups(paper)
+		groups := reproduction.PaperGroups(paper)
 		if groups == nil {
 			t.Errorf("%s: paper %s has no figure groups in report's recipes", p, paper)
 			continue
@@ -123,12 +123,12 @@ func TestClaims_Rerun(t *testing.T) {
 			var group string
 			var spec *sweep.Spec
 			var tasks []sweep.Task
-			for _, g := range report.PaperGroups(paper) {
+			for _, g := range reproduction.PaperGroups(paper) {
 				has := slices.ContainsFunc(f.Claims, func(c claims.Claim) bool { return slices.Equal(c.Groups(), []string{g}) })
 				if !has {
 					continue
 				}
-				r, err := report.LookupRecipe(paper + "/" + g)
+				r, err := reproduction.LookupRecipe(paper + "/" + g)
 				if err != nil {
 					t.Fatal(err)
 				}

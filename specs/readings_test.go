@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,7 +22,7 @@ func readingsFiles(t *testing.T) map[string]*readings.File {
 	}
 	out := map[string]*readings.File{}
 	for _, p := range paths {
-		f, err := readings.LoadPaper("..", filepath.Dir(p))
+		f, err := reproduction.LoadReadings("..", filepath.Dir(p))
 		if err != nil {
 			t.Errorf("%v", err)
 			continue

@@ -3,6 +3,7 @@ package schedfarm
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,7 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/reproduction/readings"
 )
@@ -24,7 +24,7 @@ const readingsDir = "readings"
 // is graded over a paper's whole scorecard.
 func readingsArgs(c *cli.Context) error {
 	for _, a := range c.Args().Slice() {
-		if a != "all" && report.PaperGroups(a) == nil {
+		if a != "all" && reproduction.PaperGroups(a) == nil {
 			return cliUsageError(c, "--readings takes papers (or all), not the figure group %s: a reading is graded over the paper's whole scorecard", a)
 		}
 	}
@@ -80,7 +80,7 @@ func runReading(c *cli.Context, outRoot, paper string, groups []readings.Group, 
 
 // groupSpec returns the spec file of a paper's figure group.
 func groupSpec(paper, group string) (string, error) {
-	r, err := report.LookupRecipe(paper + "/" + group)
+	r, err := reproduction.LookupRecipe(paper + "/" + group)
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +99,7 @@ func gradeReadings(c *cli.Context, outRoot string, papers []string, files map[st
 	w := c.App.Writer
 	root := c.String("root")
 	graded := 0
-	for _, paper := range report.Papers() {
+	for _, paper := range reproduction.Papers() {
 		if !slices.Contains(papers, paper) {
 			continue
 		}
@@ -108,7 +108,7 @@ func gradeReadings(c *cli.Context, outRoot string, papers []string, files map[st
 			fmt.Fprintf(w, "%s: no readings (specs/%s/%s)\n", paper, paper, readings.FileName)
 			continue
 		}
-		groups, err := readings.PaperGroups(root, paper)
+		groups, err := reproduction.ReadingGroups(root, paper)
 		if err != nil {
 			return err
 		}

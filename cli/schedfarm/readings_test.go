@@ -1,12 +1,12 @@
 package schedfarm
 
 import (
+	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/reproduction/readings"
 )
 
@@ -75,11 +75,11 @@ readings:
 // repository root; it returns the root.
 func tinyPaper(t *testing.T) string {
 	t.Helper()
-	saved := report.Recipes
-	report.Recipes = append(report.Recipes[:len(saved):len(saved)],
-		report.Recipe{Name: "tinypaper/g1", Spec: "specs/tinypaper/g1.yaml", Doc: "tiny group 1"},
-		report.Recipe{Name: "tinypaper/g2", Spec: "specs/tinypaper/g2.yaml", Doc: "tiny group 2"})
-	t.Cleanup(func() { report.Recipes = saved })
+	saved := reproduction.Recipes
+	reproduction.Recipes = append(reproduction.Recipes[:len(saved):len(saved)],
+		reproduction.Recipe{Name: "tinypaper/g1", Spec: "specs/tinypaper/g1.yaml", Doc: "tiny group 1"},
+		reproduction.Recipe{Name: "tinypaper/g2", Spec: "specs/tinypaper/g2.yaml", Doc: "tiny group 2"})
+	t.Cleanup(func() { reproduction.Recipes = saved })
 	root := t.TempDir()
 	for name, text := range map[string]string{
 		"specs/tinypaper/g1.yaml":       tinyG1,

@@ -3,6 +3,7 @@ package schedfarm
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -12,14 +13,13 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
 func reproduceCommand() *cli.Command {
 	var names []string
-	for _, r := range report.Recipes {
+	for _, r := range reproduction.Recipes {
 		names = append(names, fmt.Sprintf("  %-26s %s", r.Name, r.Doc))
 	}
 	return &cli.Command{
@@ -99,7 +99,7 @@ func runReproduce(c *cli.Context) (err error) {
 // loadReproduceInputs loads the spec of every recipe and the claims file
 // of every paper they belong to (the papers in recipe order), so a bad
 // file stops the command before any run.
-func loadReproduceInputs(root string, recipes []*report.Recipe) ([]*sweep.Spec, []string, map[string]*claims.File, error) {
+func loadReproduceInputs(root string, recipes []*reproduction.Recipe) ([]*sweep.Spec, []string, map[string]*claims.File, error) {
 	specs := make([]*sweep.Spec, len(recipes))
 	var papers []string
 	for i, r := range recipes {
@@ -108,7 +108,7 @@ func loadReproduceInputs(root string, recipes []*report.Recipe) ([]*sweep.Spec, 
 			return nil, nil, nil, fmt.Errorf("%s: %w", r.Name, err)
 		}
 		specs[i] = s
-		if p, _ := report.Paper(r.Name); !slices.Contains(papers, p) {
+		if p, _ := reproduction.Paper(r.Name); !slices.Contains(papers, p) {
 			papers = append(papers, p)
 		}
 	}
@@ -123,7 +123,7 @@ func loadReproduceInputs(root string, recipes []*report.Recipe) ([]*sweep.Spec, 
 // OUT/GROUP/sweep on the embedded farm and makes its tables and figures
 // in OUT/GROUP. A recipe whose spec file an earlier one ran shares that
 // one's sweep outputs instead of running it again.
-func runRecipes(c *cli.Context, outRoot string, recipes []*report.Recipe, specs []*sweep.Spec) error {
+func runRecipes(c *cli.Context, outRoot string, recipes []*reproduction.Recipe, specs []*sweep.Spec) error {
 	w := c.App.Writer
 	began := time.Now()
 	written := map[string]string{} // spec -> sweep folder written by this reproduce
@@ -154,9 +154,9 @@ func runRecipes(c *cli.Context, outRoot string, recipes []*report.Recipe, specs 
 }
 
 // reproduceRecipes resolves figure group names, paper names and all.
-func reproduceRecipes(names []string) ([]*report.Recipe, error) {
-	var out []*report.Recipe
-	add := func(r *report.Recipe) {
+func reproduceRecipes(names []string) ([]*reproduction.Recipe, error) {
+	var out []*reproduction.Recipe
+	add := func(r *reproduction.Recipe) {
 		if !slices.Contains(out, r) {
 			out = append(out, r)
 		}
@@ -164,17 +164,17 @@ func reproduceRecipes(names []string) ([]*report.Recipe, error) {
 	for _, name := range names {
 		switch {
 		case name == "all":
-			for i := range report.Recipes {
-				add(&report.Recipes[i])
+			for i := range reproduction.Recipes {
+				add(&reproduction.Recipes[i])
 			}
-		case report.PaperGroups(name) != nil:
-			for i := range report.Recipes {
-				if p, _ := report.Paper(report.Recipes[i].Name); p == name {
-					add(&report.Recipes[i])
+		case reproduction.PaperGroups(name) != nil:
+			for i := range reproduction.Recipes {
+				if p, _ := reproduction.Paper(reproduction.Recipes[i].Name); p == name {
+					add(&reproduction.Recipes[i])
 				}
 			}
 		default:
-			r, err := report.LookupRecipe(name)
+			r, err := reproduction.LookupRecipe(name)
 			if err != nil {
 				return nil, err
 			}

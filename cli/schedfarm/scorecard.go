@@ -3,13 +3,13 @@ package schedfarm
 import (
 	"errors"
 	"fmt"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/results"
 )
@@ -25,7 +25,7 @@ func loadClaims(root string, papers []string) (map[string]*claims.File, error) {
 			out[p] = nil
 			continue
 		}
-		f, err := claims.Load(path, claims.Options{Groups: report.PaperGroups(p)})
+		f, err := claims.Load(path, claims.Options{Groups: reproduction.PaperGroups(p)})
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -46,7 +46,7 @@ func grade(c *cli.Context, outRoot string, files map[string]*claims.File, only m
 	root := c.String("root")
 	cards := map[string]*claims.Scorecard{}
 	var errs []error
-	for _, paper := range report.Papers() {
+	for _, paper := range reproduction.Papers() {
 		f, ok := files[paper]
 		if !ok {
 			continue
@@ -109,11 +109,11 @@ func gradeOnly(c *cli.Context, dir string) error {
 		paper := filepath.Base(paperDir)
 		papers, outRoot = []string{paper}, filepath.Dir(paperDir)
 		only[paper] = []string{base}
-	case report.PaperGroups(base) != nil:
+	case reproduction.PaperGroups(base) != nil:
 		papers, outRoot = []string{base}, filepath.Dir(abs)
 	default:
 		outRoot = abs
-		for _, p := range report.Papers() {
+		for _, p := range reproduction.Papers() {
 			if st, err := os.Stat(filepath.Join(abs, p)); err == nil && st.IsDir() {
 				papers = append(papers, p)
 			}

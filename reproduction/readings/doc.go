@@ -11,7 +11,7 @@
 // policy entry of a policy name (narrowed by label and figure groups)
 // gets the parameters set. [Load] and [Parse] report every problem of a
 // file at once, each with its line and key path ([ValidationError]);
-// given the paper's specs ([Options.Groups], [PaperGroups]) they apply
+// given the paper's specs ([Options.Groups]; package reproduction loads them) they apply
 // each reading to every spec and parse the result with package sweep, so
 // an unknown policy, a parameter the policy does not have or a bad value
 // is reported at the override that sets it. [Reading.Apply] gives the

@@ -1,7 +1,8 @@
-package report
+package reproduction
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/report"
 	"io"
 	"math"
 	"path/filepath"
@@ -20,7 +21,7 @@ func init() {
 			Name: "parsons1997/table3",
 			Spec: spec,
 			Doc:  "Parsons & Sevcik 1997, Table 3: MRT and makespan of the 200 measured jobs, ten LSF disciplines x four knowledge cases, 30 replications, beside the paper",
-			Steps: []Step{{Name: "table 3", Run: func(s *Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "table 3", Run: func(s *report.Sweep, dir string) ([]string, error) {
 				return lsfTableStep(s, filepath.Join(dir, "tables"), "table3.md")
 			}}},
 		},
@@ -28,7 +29,7 @@ func init() {
 			Name: "parsons1997/table3-delay30",
 			Spec: "specs/parsons1997/table3-delay30.yaml",
 			Doc:  "Table 3 with a dispatch delay of 30 s at every (re)start",
-			Steps: []Step{{Name: "table 3, dispatch delay 30 s", Run: func(s *Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "table 3, dispatch delay 30 s", Run: func(s *report.Sweep, dir string) ([]string, error) {
 				return lsfTableStep(s, filepath.Join(dir, "tables"), "table3-delay30.md")
 			}}},
 		},
@@ -36,7 +37,7 @@ func init() {
 			Name: "parsons1997/fig03-04",
 			Spec: spec,
 			Doc:  "Figs 3-4: mean response time (log) and makespan per discipline, grouped by knowledge case",
-			Steps: []Step{{Name: "bars", Run: func(s *Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "bars", Run: func(s *report.Sweep, dir string) ([]string, error) {
 				return lsfBarsStep(s, filepath.Join(dir, "figures"))
 			}}},
 		},
@@ -44,7 +45,7 @@ func init() {
 			Name: "parsons1997/fig05",
 			Spec: spec,
 			Doc:  "Fig 5: mean wait of the measured jobs by minimum allocation class (8-32, 40-64, 72-96, 104-128), per discipline, no knowledge",
-			Steps: []Step{{Name: "wait by minimum", Run: func(s *Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "wait by minimum", Run: func(s *report.Sweep, dir string) ([]string, error) {
 				return lsfWaitStep(s, filepath.Join(dir, "tables"), filepath.Join(dir, "figures"))
 			}}},
 		},
@@ -82,7 +83,7 @@ type lsfCell struct {
 }
 
 // lsfCells groups the task rows by discipline (label) and case.
-func lsfCells(s *Sweep) (map[string]*[4]lsfCell, error) {
+func lsfCells(s *report.Sweep) (map[string]*[4]lsfCell, error) {
 	cells := map[string]*[4]lsfCell{}
 	for _, t := range s.Tasks {
 		if t.Error != "" {
@@ -146,7 +147,7 @@ func meanCI(x []float64) (mean, half float64) {
 
 // lsfTableStep writes Table 3: ours (mean ± 95% CI over the replications,
 // total unfinished measured jobs) beside the paper's one run per cell.
-func lsfTableStep(s *Sweep, dir, name string) ([]string, error) {
+func lsfTableStep(s *report.Sweep, dir, name string) ([]string, error) {
 	cells, err := lsfCells(s)
 	if err != nil {
 		return nil, err
@@ -221,7 +222,7 @@ func lsfTableStep(s *Sweep, dir, name string) ([]string, error) {
 
 // lsfBarsStep draws Figs 3 and 4: MRT (log axis) and makespan per
 // discipline, one bar per knowledge case.
-func lsfBarsStep(s *Sweep, dir string) ([]string, error) {
+func lsfBarsStep(s *report.Sweep, dir string) ([]string, error) {
 	cells, err := lsfCells(s)
 	if err != nil {
 		return nil, err
@@ -261,10 +262,10 @@ func lsfBarsStep(s *Sweep, dir string) ([]string, error) {
 	return out, nil
 }
 
-// saveBars writes b as dir/name in every figure format ([Formats]).
+// saveBars writes b as dir/name in every figure format ([report.Formats]).
 func saveBars(b *plot.Bars, dir, name string) ([]string, error) {
 	var out []string
-	for _, ext := range Formats {
+	for _, ext := range report.Formats {
 		path := filepath.Join(dir, name+"."+ext)
 		if err := b.Save(path); err != nil {
 			return nil, err
@@ -283,7 +284,7 @@ var lsfMinClasses = []struct {
 // lsfWaitStep writes Fig 5's data: the mean wait of the measured jobs by
 // minimum class per discipline (no knowledge), from jobs.parquet, as a
 // table and as bars (one bar per class, log wait axis).
-func lsfWaitStep(s *Sweep, dir, figDir string) ([]string, error) {
+func lsfWaitStep(s *report.Sweep, dir, figDir string) ([]string, error) {
 	waits, err := lsfWaits(s)
 	if err != nil {
 		return nil, err
@@ -313,7 +314,7 @@ type waitSum struct{ sum, n float64 }
 // discipline (label) and minimum class, from three columns of
 // jobs.parquet with their task columns from tasks.parquet: reading every
 // job row whole (results.ReadJobs) took 1.4 GB for table3's 1200 tasks.
-func lsfWaits(s *Sweep) (map[string]*[4]waitSum, error) {
+func lsfWaits(s *report.Sweep) (map[string]*[4]waitSum, error) {
 	tf, err := results.ReadFrame(filepath.Join(s.Dir, results.TasksFile))
 	if err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
-package report
+package reproduction
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/report"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -20,10 +22,10 @@ type Recipe struct {
 	// Tables are written as <name>.md and <name>.csv.
 	Tables []TableJob
 	// Plots are made into the figures folder.
-	Plots []PlotOptions
+	Plots []report.PlotOptions
 	// Panels are tables and figures of a metric against a parameter
 	// (plot kind param), one per panel of the paper's figures.
-	Panels []Panel
+	Panels []report.Panel
 	// Steps make further files from the sweep (workload statistics, ...)
 	// into dir (the recipe's output folder) and return their paths.
 	Steps []Step
@@ -32,7 +34,7 @@ type Recipe struct {
 // Step is a recipe step beyond tables and plots.
 type Step struct {
 	Name string
-	Run  func(s *Sweep, dir string) ([]string, error)
+	Run  func(s *report.Sweep, dir string) ([]string, error)
 }
 
 // TableJob is one table file of a recipe.
@@ -48,14 +50,14 @@ func wide(name, metric, scheme, baseline string) TableJob {
 	}}
 }
 
-func bars(metric, scheme string) PlotOptions {
-	return PlotOptions{Kind: KindBars, Metric: metric, Scheme: scheme}
+func bars(metric, scheme string) report.PlotOptions {
+	return report.PlotOptions{Kind: report.KindBars, Metric: metric, Scheme: scheme}
 }
 
 // barsOf draws only the settings labelled labels (the series a paper's
 // figure shows).
-func barsOf(metric, scheme string, labels ...string) PlotOptions {
-	return PlotOptions{Kind: KindBars, Metric: metric, Scheme: scheme, Where: []results.Filter{{Key: "label", Values: labels}}}
+func barsOf(metric, scheme string, labels ...string) report.PlotOptions {
+	return report.PlotOptions{Kind: report.KindBars, Metric: metric, Scheme: scheme, Where: []results.Filter{{Key: "label", Values: labels}}}
 }
 
 // Recipes lists every reproducible figure group, in paper order.
@@ -69,7 +71,7 @@ var Recipes = []Recipe{
 			{Name: "table2-3-share", Opts: results.TableOptions{Metric: "share", Scheme: "ss16"}},
 			{Name: "table7-8-share", Opts: results.TableOptions{Metric: "share", Scheme: "ss4"}},
 		},
-		Plots: []PlotOptions{bars("bsd_mean", "ss16")},
+		Plots: []report.PlotOptions{bars("bsd_mean", "ss16")},
 	},
 	{
 		Name: "kettimuthu2005/fig07-14",
@@ -84,7 +86,7 @@ var Recipes = []Recipe{
 		// Figs 7-10 show NS, IS and SS at three SFs; Figs 11-14 (worst
 		// cases) only NS, IS and SS SF=2. "IS free" (the other reading of
 		// IS) is in the tables only.
-		Plots: []PlotOptions{
+		Plots: []report.PlotOptions{
 			barsOf("bsd_mean", "ss16", "NS", "IS", "SS SF=1.5", "SS SF=2", "SS SF=5"),
 			barsOf("turnaround_mean", "ss16", "NS", "IS", "SS SF=1.5", "SS SF=2", "SS SF=5"),
 			barsOf("bsd_max", "ss16", "NS", "IS", "SS SF=2"),
@@ -102,7 +104,7 @@ var Recipes = []Recipe{
 		},
 		// The paper's figures show TSS, SS and NS; the other reading of
 		// TSS ("TSS formula") is in the tables only.
-		Plots: []PlotOptions{
+		Plots: []report.PlotOptions{
 			barsOf("bsd_max", "ss16", "NS", "SS SF=2", "TSS SF=2"),
 			barsOf("turnaround_max", "ss16", "NS", "SS SF=2", "TSS SF=2"),
 		},
@@ -119,7 +121,7 @@ var Recipes = []Recipe{
 			wide("fig19-30-worst-slowdown", "bsd_max", "est2", "NS"),
 			wide("fig19-30-worst-turnaround", "turnaround_max", "est2", "NS"),
 		},
-		Plots: []PlotOptions{
+		Plots: []report.PlotOptions{
 			bars("bsd_mean", "ss16"), bars("turnaround_mean", "ss16"),
 			bars("bsd_mean", "est2"), bars("turnaround_mean", "est2"), bars("bsd_max", "est2"), bars("turnaround_max", "est2"),
 		},
@@ -134,7 +136,7 @@ var Recipes = []Recipe{
 		},
 		// The paper's figures show TSS with overhead, NS and IS; TSS
 		// without overhead is in the tables only.
-		Plots: []PlotOptions{
+		Plots: []report.PlotOptions{
 			barsOf("bsd_mean", "ss16", "NS", "IS", "TSS SF=2"),
 			barsOf("turnaround_mean", "ss16", "NS", "IS", "TSS SF=2"),
 		},
@@ -147,12 +149,12 @@ var Recipes = []Recipe{
 			wide("fig37-39-avg-slowdown", "bsd_mean", "ss4", "NS"),
 			wide("fig38-40-avg-turnaround", "turnaround_mean", "ss4", "NS"),
 		},
-		Plots: []PlotOptions{
-			{Kind: KindUtil},
-			{Kind: KindLoad, Metric: "bsd_mean", Scheme: "ss4"},
-			{Kind: KindLoad, Metric: "turnaround_mean", Scheme: "ss4"},
-			{Kind: KindUtilMetric, Metric: "bsd_mean", Scheme: "ss4"},
-			{Kind: KindUtilMetric, Metric: "turnaround_mean", Scheme: "ss4"},
+		Plots: []report.PlotOptions{
+			{Kind: report.KindUtil},
+			{Kind: report.KindLoad, Metric: "bsd_mean", Scheme: "ss4"},
+			{Kind: report.KindLoad, Metric: "turnaround_mean", Scheme: "ss4"},
+			{Kind: report.KindUtilMetric, Metric: "bsd_mean", Scheme: "ss4"},
+			{Kind: report.KindUtilMetric, Metric: "turnaround_mean", Scheme: "ss4"},
 		},
 	},
 	{
@@ -162,7 +164,7 @@ var Recipes = []Recipe{
 		Tables: []TableJob{
 			wide("fig35-36-saturation-avg-slowdown", "bsd_mean", "ss4", "NS"),
 		},
-		Plots: []PlotOptions{{Kind: KindUtil}},
+		Plots: []report.PlotOptions{{Kind: report.KindUtil}},
 	},
 }
 
@@ -194,7 +196,7 @@ func LookupRecipe(name string) (*Recipe, error) {
 // Make writes the recipe's tables into dir/tables and its figures into
 // dir/figures from the sweep output in outDir, and returns the files.
 func (r *Recipe) Make(outDir, dir string) ([]string, error) {
-	s, err := Load(outDir)
+	s, err := report.Load(outDir)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +221,7 @@ func (r *Recipe) Make(outDir, dir string) ([]string, error) {
 		files = append(files, fs...)
 	}
 	for _, p := range r.Panels {
-		fs, err := s.writePanel(p, dir)
+		fs, err := s.WritePanel(p, dir)
 		if err != nil {
 			return nil, fmt.Errorf("%s: panel %s: %w", r.Name, p.Name, err)
 		}
@@ -233,4 +235,11 @@ func (r *Recipe) Make(outDir, dir string) ([]string, error) {
 		files = append(files, fs...)
 	}
 	return files, nil
+}
+
+func mkdir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("figures: %w", err)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
-package report
+package reproduction
 
 import (
+	"github.com/schedfarm/schedfarm/report"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -30,7 +31,7 @@ func TestRecipes(t *testing.T) {
 				t.Errorf("recipe makes no tables or no figures (and has no steps or panels that make them)")
 			}
 			for _, p := range r.Panels {
-				if p.Plot.Kind != KindParam || p.Plot.X == "" || p.Plot.Series == "" || p.Name == "" || p.Caption == "" {
+				if p.Plot.Kind != report.KindParam || p.Plot.X == "" || p.Plot.Series == "" || p.Name == "" || p.Caption == "" {
 					t.Errorf("panel %+v: want kind param, x, series, a name and a caption", p)
 				}
 				for _, f := range p.Plot.Where {

@@ -1,9 +1,10 @@
-package report
+package reproduction
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/schedfarm/schedfarm/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,9 +17,11 @@ import (
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
+var update = flag.Bool("update", false, "rewrite the list of our figures in docs/figures.md")
+
 const (
 	figuresDoc   = "../docs/figures.md"
-	figuresBegin = "<!-- our figures: generated from the recipes by TestFiguresDoc (go test ./report -run TestFiguresDoc -update) -->"
+	figuresBegin = "<!-- our figures: generated from the recipes by TestFiguresDoc (go test ./reproduction -run TestFiguresDoc -update) -->"
 	figuresEnd   = "<!-- end of our figures -->"
 )
 
@@ -38,7 +41,7 @@ func ourFigures(t *testing.T) string {
 		for _, p := range spec.Policies {
 			labels = append(labels, p.Label)
 		}
-		kept := func(o PlotOptions) []string {
+		kept := func(o report.PlotOptions) []string {
 			var out []string
 			for _, l := range labels {
 				ok := l != o.Baseline
@@ -60,7 +63,7 @@ func ourFigures(t *testing.T) string {
 			}
 			return m.Title
 		}
-		scale := func(o PlotOptions, auto bool) string {
+		scale := func(o report.PlotOptions, auto bool) string {
 			switch o.Style.YScale {
 			case plot.ScaleLog:
 				return "log"
@@ -86,7 +89,7 @@ func ourFigures(t *testing.T) string {
 			series := strings.Join(kept(o), ", ")
 			fig := fmt.Sprintf("plot %d: %s", i+1, o.Kind)
 			switch o.Kind {
-			case KindBars:
+			case report.KindBars:
 				sch, err := metrics.LookupScheme(schemeName)
 				if err != nil {
 					t.Fatal(err)
@@ -98,14 +101,14 @@ func ourFigures(t *testing.T) string {
 						y = "R of " + title(metric) + " vs " + o.Baseline
 					}
 				}
-				row(fig, categoryAxis(sch)+", one figure per workload", y, scale(o, auto), series)
-			case KindLoad:
+				row(fig, report.CategoryAxis(sch)+", one figure per workload", y, scale(o, auto), series)
+			case report.KindLoad:
 				row(fig, "load factor, one figure per workload and "+schemeName+" category", title(metric), scale(o, true), series)
-			case KindUtilMetric:
+			case report.KindUtilMetric:
 				row(fig, "utilization, one figure per workload and "+schemeName+" category", title(metric), scale(o, true), series)
-			case KindUtil:
+			case report.KindUtil:
 				row(fig, "load factor, one figure per trace", "utilization", scale(o, false), series)
-			case KindTransient:
+			case report.KindTransient:
 				row(fig, "submit time of the batch's first job (days), batches of 1000 jobs", "R = (s1 - sm) / min(s1, sm) vs "+o.Baseline, scale(o, false), series)
 			default:
 				t.Fatalf("%s: plot kind %s not described", r.Name, o.Kind)
@@ -138,8 +141,7 @@ func TestFiguresDoc(t *testing.T) {
 		t.Fatalf("%s: no line %q", figuresDoc, figuresEnd)
 	}
 	want := ourFigures(t)
-	// -update is defined by the external test package of report.
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if *update {
 		out := append(append(append(append([]byte{}, before...), figuresBegin+"\n"...), want...), figuresEnd...)
 		if err := os.WriteFile(figuresDoc, append(out, after...), 0o644); err != nil {
 			t.Fatal(err)
@@ -157,7 +159,7 @@ func TestFiguresDoc(t *testing.T) {
 				w = wl[i]
 			}
 			if g != w {
-				t.Fatalf("%s: our figures differ from the recipes (run go test ./report -run TestFiguresDoc -update and review the comparison); first difference in line %d of the list:\n got: %s\nwant: %s", figuresDoc, i+1, g, w)
+				t.Fatalf("%s: our figures differ from the recipes (run go test ./reproduction -run TestFiguresDoc -update and review the comparison); first difference in line %d of the list:\n got: %s\nwant: %s", figuresDoc, i+1, g, w)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package report
+package reproduction
 
 import (
 	"slices"

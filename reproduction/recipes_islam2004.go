@@ -1,6 +1,9 @@
-package report
+package reproduction
 
-import "github.com/schedfarm/schedfarm/results"
+import (
+	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/results"
+)
 
 // The reproduction of Islam, Balaji, Sadayappan and Panda (2004),
 // "Towards Provision of Quality of Service Guarantees in Job Scheduling":
@@ -12,7 +15,7 @@ func init() {
 			Name: "islam2004/fig03-05",
 			Spec: "specs/islam2004/fig03-05.yaml",
 			Doc:  "Islam et al. 2004, Figs 3-5: QoPS acceptance, accepted processor-seconds (resource charge) and QoS charge against the tolerance factor per load, fixed and random TF",
-			Panels: []Panel{
+			Panels: []report.Panel{
 				tfPanel("fig03a-acceptance", "Fig 3a: jobs accepted (%) against TF, fixed TF", "acceptance", false),
 				tfPanel("fig03b-proc-seconds", "Fig 3b: accepted processor-seconds against TF, fixed TF", "resource_charge", false),
 				tfPanel("fig04a-resource-charge", "Fig 4a: resource charge against TF, fixed TF", "resource_charge", false),
@@ -26,7 +29,7 @@ func init() {
 			Name: "islam2004/fig06-07",
 			Spec: "specs/islam2004/fig06-07.yaml",
 			Doc:  "Islam et al. 2004, Figs 6-7: QoPS resource and QoS charges against the slack factor, one line per TF, loads 1.3 and 1.6",
-			Panels: []Panel{
+			Panels: []report.Panel{
 				sfPanel("fig06a-resource-charge", "Fig 6a: resource charge against SF, load 1.3", "resource_charge", "tolerance", "load", "1.3"),
 				sfPanel("fig06b-resource-charge", "Fig 6b: resource charge against SF, load 1.6", "resource_charge", "tolerance", "load", "1.6"),
 				sfPanel("fig07a-qos-charge", "Fig 7a: QoS charge against SF, load 1.3", "qos_charge", "tolerance", "load", "1.3"),
@@ -42,7 +45,7 @@ func init() {
 				sensitivity("sensitivity-resource-charge", "resource_charge"),
 				sensitivity("sensitivity-qos-charge", "qos_charge"),
 			},
-			Panels: []Panel{
+			Panels: []report.Panel{
 				krPanel("fig08a-resource-charge", "Fig 8a: resource charge against SF, with and without kill-and-restart, TF 2", "resource_charge", "2"),
 				krPanel("fig08b-resource-charge", "Fig 8b: resource charge against SF, with and without kill-and-restart, TF 4", "resource_charge", "4"),
 				krPanel("fig09a-qos-charge", "Fig 9a: QoS charge against SF, with and without kill-and-restart, TF 2", "qos_charge", "2"),
@@ -53,7 +56,7 @@ func init() {
 			Name: "islam2004/fig10-11",
 			Spec: "specs/islam2004/fig10-11.yaml",
 			Doc:  "Islam et al. 2004, Figs 10-11: as Figs 8-9 with 20% of the jobs requesting deadlines",
-			Panels: []Panel{
+			Panels: []report.Panel{
 				krPanel("fig10a-resource-charge", "Fig 10a: resource charge against SF, with and without kill-and-restart, 20% deadline jobs, TF 2", "resource_charge", "2"),
 				krPanel("fig10b-resource-charge", "Fig 10b: resource charge against SF, with and without kill-and-restart, 20% deadline jobs, TF 4", "resource_charge", "4"),
 				krPanel("fig11a-qos-charge", "Fig 11a: QoS charge against SF, with and without kill-and-restart, 20% deadline jobs, TF 2", "qos_charge", "2"),
@@ -72,23 +75,23 @@ func where(kv ...string) []results.Filter {
 }
 
 // tfPanel: metric against TF, one line per load, fixed or random TF.
-func tfPanel(name, caption, metric string, random bool) Panel {
+func tfPanel(name, caption, metric string, random bool) report.Panel {
 	r := "false"
 	if random {
 		r = "true"
 	}
-	return Panel{Name: name, Caption: caption, Plot: PlotOptions{Kind: KindParam, Metric: metric, Scheme: "ss16",
+	return report.Panel{Name: name, Caption: caption, Plot: report.PlotOptions{Kind: report.KindParam, Metric: metric, Scheme: "ss16",
 		X: "tolerance", Series: "load", Where: where("tolerance_random", r)}}
 }
 
 // sfPanel: metric against SF, one line per value of series.
-func sfPanel(name, caption, metric, series string, kv ...string) Panel {
-	return Panel{Name: name, Caption: caption, Plot: PlotOptions{Kind: KindParam, Metric: metric, Scheme: "ss16",
+func sfPanel(name, caption, metric, series string, kv ...string) report.Panel {
+	return report.Panel{Name: name, Caption: caption, Plot: report.PlotOptions{Kind: report.KindParam, Metric: metric, Scheme: "ss16",
 		X: "slack", Series: series, Where: where(kv...)}}
 }
 
 // krPanel: metric against SF, with and without kill-and-restart, at TF tf.
-func krPanel(name, caption, metric, tf string) Panel {
+func krPanel(name, caption, metric, tf string) report.Panel {
 	return sfPanel(name, caption, metric, "kill_restart", "label", "QoPS", "tolerance", tf)
 }
 

@@ -1,6 +1,7 @@
-package report
+package reproduction
 
 import (
+	"github.com/schedfarm/schedfarm/report"
 	"os"
 	"path/filepath"
 
@@ -23,7 +24,7 @@ func init() {
 			Name: "lawson2002/table1",
 			Spec: workloadSpec,
 			Doc:  "Lawson & Smirni 2002, Table 1: job count, mean, median and CV of runtime and processors of the four whole traces",
-			Steps: []Step{{Name: "workload statistics", Run: func(s *Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "workload statistics", Run: func(s *report.Sweep, dir string) ([]string, error) {
 				return statsStep(s, filepath.Join(dir, "tables"), "")
 			}}},
 		},
@@ -31,7 +32,7 @@ func init() {
 			Name: "lawson2002/fig01",
 			Spec: workloadSpec,
 			Doc:  "Fig 1: jobs submitted per week, per trace",
-			Steps: []Step{{Name: "jobs per week", Run: func(s *Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "jobs per week", Run: func(s *report.Sweep, dir string) ([]string, error) {
 				return statsStep(s, filepath.Join(dir, "figures"), "fig01")
 			}}},
 		},
@@ -39,7 +40,7 @@ func init() {
 			Name: "lawson2002/fig02",
 			Spec: workloadSpec,
 			Doc:  "Fig 2: per batch of 1000 jobs, mean and CV of runtime (overall and per class) and class shares",
-			Steps: []Step{{Name: "batch statistics", Run: func(s *Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "batch statistics", Run: func(s *report.Sweep, dir string) ([]string, error) {
 				return statsStep(s, filepath.Join(dir, "figures"), "fig02")
 			}}},
 		},
@@ -52,15 +53,15 @@ func init() {
 				rTable("fig05-r-bsd", "bsd_mean", twoSettings),
 			},
 			// The paper's Fig 5 draws R, not the two slowdowns.
-			Plots: []PlotOptions{{Kind: KindBars, Metric: "slowdown_mean", Scheme: "len4", Where: []results.Filter{twoSettings}, Baseline: "single", Compare: results.CompareR}},
+			Plots: []report.PlotOptions{{Kind: report.KindBars, Metric: "slowdown_mean", Scheme: "len4", Where: []results.Filter{twoSettings}, Baseline: "single", Compare: results.CompareR}},
 		},
 		Recipe{
 			Name:   "lawson2002/fig06",
 			Spec:   spec,
 			Doc:    "Fig 6: R per batch of 1000 consecutive jobs against time (multi against single)",
 			Tables: []TableJob{rTable("fig06-r-slowdown", "slowdown_mean", twoSettings)},
-			Plots: []PlotOptions{
-				{Kind: KindTransient, Metric: "slowdown_mean", Baseline: "single", Batch: DefaultBatch, Where: []results.Filter{twoSettings}},
+			Plots: []report.PlotOptions{
+				{Kind: report.KindTransient, Metric: "slowdown_mean", Baseline: "single", Batch: report.DefaultBatch, Where: []results.Filter{twoSettings}},
 			},
 			Steps: []Step{{Name: "transient summary", Run: transientStep}},
 		},
@@ -76,7 +77,7 @@ func init() {
 			// The paper's Fig 7 draws R of no delay and variable delay
 			// against single-queue backfilling; the delta_1 = 1 reading
 			// ("multi D unit") is in the tables only.
-			Plots: []PlotOptions{{Kind: KindBars, Metric: "slowdown_mean", Scheme: "len4", Baseline: "single", Compare: results.CompareR,
+			Plots: []report.PlotOptions{{Kind: report.KindBars, Metric: "slowdown_mean", Scheme: "len4", Baseline: "single", Compare: results.CompareR,
 				Where: []results.Filter{{Key: "label", Values: []string{"single", "multi", "multi D"}}}}},
 		},
 	)
@@ -85,8 +86,8 @@ func init() {
 // statsStep writes the workload statistics of the sweep's workloads:
 // Table 1 (fig "") or the files and figures of one of Figs 1-2 ("fig01",
 // "fig02").
-func statsStep(s *Sweep, dir string, fig string) ([]string, error) {
-	stats, err := s.JobsStats(DefaultBatch)
+func statsStep(s *report.Sweep, dir string, fig string) ([]string, error) {
+	stats, err := s.JobsStats(report.DefaultBatch)
 	if err != nil {
 		return nil, err
 	}
@@ -99,19 +100,19 @@ func statsStep(s *Sweep, dir string, fig string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		err = WriteStatsTable(f, stats)
+		err = report.WriteStatsTable(f, stats)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		return []string{path}, err
 	}
-	return writeStatsFiles(dir, stats, nil, fig)
+	return report.WriteStatsFilesOf(dir, stats, nil, fig)
 }
 
 // transientStep writes tables/fig06-batches.md: per workload and setting,
 // the batches with R > 0 and R < 0 and the mean gain and loss.
-func transientStep(s *Sweep, dir string) ([]string, error) {
-	series, err := s.Transient("slowdown_mean", "single", DefaultBatch, []results.Filter{{Key: "label", Values: []string{"single", "multi"}}})
+func transientStep(s *report.Sweep, dir string) ([]string, error) {
+	series, err := s.Transient("slowdown_mean", "single", report.DefaultBatch, []results.Filter{{Key: "label", Values: []string{"single", "multi"}}})
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +125,7 @@ func transientStep(s *Sweep, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = WriteTransientSummary(f, series)
+	err = report.WriteTransientSummary(f, series)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

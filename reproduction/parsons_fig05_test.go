@@ -1,15 +1,15 @@
-package report_test
+package reproduction_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/sweeptest"
-	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -45,7 +45,7 @@ seed: 5
 	if err := results.WriteOutputs(sweepDir, spec, tasks, res, "test"); err != nil {
 		t.Fatal(err)
 	}
-	r, err := report.LookupRecipe("parsons1997/fig05")
+	r, err := reproduction.LookupRecipe("parsons1997/fig05")
 	if err != nil {
 		t.Fatal(err)
 	}
