@@ -50,7 +50,7 @@ seed: 5
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	if _, err := r.Make(sweepDir, out); err != nil {
+	if _, err := r.Make("..", sweepDir, out); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(out, "tables", "fig05-wait-by-min.md"))

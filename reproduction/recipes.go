@@ -27,14 +27,15 @@ type Recipe struct {
 	// (plot kind param), one per panel of the paper's figures.
 	Panels []report.Panel
 	// Steps make further files from the sweep (workload statistics, ...)
-	// into dir (the recipe's output folder) and return their paths.
+	// into dir (the recipe's output folder) and return their paths; root
+	// is the repository holding specs/ (the paper's files a step reads).
 	Steps []Step
 }
 
 // Step is a recipe step beyond tables and plots.
 type Step struct {
 	Name string
-	Run  func(s *report.Sweep, dir string) ([]string, error)
+	Run  func(s *report.Sweep, root, dir string) ([]string, error)
 }
 
 // TableJob is one table file of a recipe.
@@ -195,7 +196,9 @@ func LookupRecipe(name string) (*Recipe, error) {
 
 // Make writes the recipe's tables into dir/tables and its figures into
 // dir/figures from the sweep output in outDir, and returns the files.
-func (r *Recipe) Make(outDir, dir string) ([]string, error) {
+// root is the repository holding specs/, where steps read the paper's
+// numbers.
+func (r *Recipe) Make(root, outDir, dir string) ([]string, error) {
 	s, err := report.Load(outDir)
 	if err != nil {
 		return nil, err
@@ -228,7 +231,7 @@ func (r *Recipe) Make(outDir, dir string) ([]string, error) {
 		files = append(files, fs...)
 	}
 	for _, st := range r.Steps {
-		fs, err := st.Run(s, dir)
+		fs, err := st.Run(s, root, dir)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", r.Name, st.Name, err)
 		}

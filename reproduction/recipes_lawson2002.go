@@ -24,7 +24,7 @@ func init() {
 			Name: "lawson2002/table1",
 			Spec: workloadSpec,
 			Doc:  "Lawson & Smirni 2002, Table 1: job count, mean, median and CV of runtime and processors of the four whole traces",
-			Steps: []Step{{Name: "workload statistics", Run: func(s *report.Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "workload statistics", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
 				return statsStep(s, filepath.Join(dir, "tables"), "")
 			}}},
 		},
@@ -32,7 +32,7 @@ func init() {
 			Name: "lawson2002/fig01",
 			Spec: workloadSpec,
 			Doc:  "Fig 1: jobs submitted per week, per trace",
-			Steps: []Step{{Name: "jobs per week", Run: func(s *report.Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "jobs per week", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
 				return statsStep(s, filepath.Join(dir, "figures"), "fig01")
 			}}},
 		},
@@ -40,7 +40,7 @@ func init() {
 			Name: "lawson2002/fig02",
 			Spec: workloadSpec,
 			Doc:  "Fig 2: per batch of 1000 jobs, mean and CV of runtime (overall and per class) and class shares",
-			Steps: []Step{{Name: "batch statistics", Run: func(s *report.Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "batch statistics", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
 				return statsStep(s, filepath.Join(dir, "figures"), "fig02")
 			}}},
 		},
@@ -111,7 +111,7 @@ func statsStep(s *report.Sweep, dir string, fig string) ([]string, error) {
 
 // transientStep writes tables/fig06-batches.md: per workload and setting,
 // the batches with R > 0 and R < 0 and the mean gain and loss.
-func transientStep(s *report.Sweep, dir string) ([]string, error) {
+func transientStep(s *report.Sweep, _, dir string) ([]string, error) {
 	series, err := s.Transient("slowdown_mean", "single", report.DefaultBatch, []results.Filter{{Key: "label", Values: []string{"single", "multi"}}})
 	if err != nil {
 		return nil, err

@@ -3,9 +3,12 @@ package reproduction
 import (
 	"fmt"
 	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/plot"
@@ -21,23 +24,23 @@ func init() {
 			Name: "parsons1997/table3",
 			Spec: spec,
 			Doc:  "Parsons & Sevcik 1997, Table 3: MRT and makespan of the 200 measured jobs, ten LSF disciplines x four knowledge cases, 30 replications, beside the paper",
-			Steps: []Step{{Name: "table 3", Run: func(s *report.Sweep, dir string) ([]string, error) {
-				return lsfTableStep(s, filepath.Join(dir, "tables"), "table3.md")
+			Steps: []Step{{Name: "table 3", Run: func(s *report.Sweep, root, dir string) ([]string, error) {
+				return lsfTableStep(s, root, filepath.Join(dir, "tables"), "table3.md")
 			}}},
 		},
 		Recipe{
 			Name: "parsons1997/table3-delay30",
 			Spec: "specs/parsons1997/table3-delay30.yaml",
 			Doc:  "Table 3 with a dispatch delay of 30 s at every (re)start",
-			Steps: []Step{{Name: "table 3, dispatch delay 30 s", Run: func(s *report.Sweep, dir string) ([]string, error) {
-				return lsfTableStep(s, filepath.Join(dir, "tables"), "table3-delay30.md")
+			Steps: []Step{{Name: "table 3, dispatch delay 30 s", Run: func(s *report.Sweep, root, dir string) ([]string, error) {
+				return lsfTableStep(s, root, filepath.Join(dir, "tables"), "table3-delay30.md")
 			}}},
 		},
 		Recipe{
 			Name: "parsons1997/fig03-04",
 			Spec: spec,
 			Doc:  "Figs 3-4: mean response time (log) and makespan per discipline, grouped by knowledge case",
-			Steps: []Step{{Name: "bars", Run: func(s *report.Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "bars", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
 				return lsfBarsStep(s, filepath.Join(dir, "figures"))
 			}}},
 		},
@@ -45,7 +48,7 @@ func init() {
 			Name: "parsons1997/fig05",
 			Spec: spec,
 			Doc:  "Fig 5: mean wait of the measured jobs by minimum allocation class (8-32, 40-64, 72-96, 104-128), per discipline, no knowledge",
-			Steps: []Step{{Name: "wait by minimum", Run: func(s *report.Sweep, dir string) ([]string, error) {
+			Steps: []Step{{Name: "wait by minimum", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
 				return lsfWaitStep(s, filepath.Join(dir, "tables"), filepath.Join(dir, "figures"))
 			}}},
 		},
@@ -61,19 +64,62 @@ var LSFCases = []struct {
 	Demand, Speedup bool
 }{{"none", false, false}, {"demand", true, false}, {"speedup", false, true}, {"both", true, true}}
 
-// parsonsTable3 is the paper's Table 3: MRT/makespan (s) and unfinished
-// jobs, one run per cell; ">" marks the unfinished runs' lower bounds.
-var parsonsTable3 = map[string][4]string{
-	"RTC":           {"5853/147951", "4040/140342", "5279/130361", "5627/143507"},
-	"RTC-AD":        {"10611/129093", "8713/126531", "8034/91003", "8946/126917"},
-	"RTC-ADSUBSET":  {"8264/76637", "8410/81767", "8039/73324", "8074/75340"},
-	"PREEMPT":       {"5793/145440", "5039/143686", "5280/130314", "5028/143631"},
-	"PREEMPT-AD":    {">2293/>219105 (2)", "1078/127204", "2207/172768", "821/111489"},
-	"MIG":           {"678/83985", "662/81836", "690/82214", "660/82708"},
-	"MIG-AD":        {"769/88488", "858/103876", "784/86080", ">1342/>192031 (1)"},
-	"MIG-ADSUBSET":  {"770/90789", "854/106065", "769/85828", ">1347/>193772 (1)"},
-	"MALL-AD":       {"667/77534", "632/78760", "666/78215", "650/78840"},
-	"MALL-ADSUBSET": {"681/78537", "680/79191", "680/76481", "644/78065"},
+// parsonsUnfinished are the measured jobs the paper's run of a cell left
+// unfinished (Table 3's parenthesized counts; a cell not listed has none).
+// The cells' numbers themselves are read from the paper's claims file.
+var parsonsUnfinished = map[string][4]int{
+	"PREEMPT-AD":   {2, 0, 0, 0},
+	"MIG-AD":       {0, 0, 0, 1},
+	"MIG-ADSUBSET": {0, 0, 0, 1},
+}
+
+// parsonsTable3 returns the paper's Table 3 cells, MRT/makespan (s), by
+// discipline and knowledge case ([LSFCases]), from the expected values of
+// the t3-* claims of specs/parsons1997/claims.yaml under root, the one
+// source of the paper's numbers: "5853/147951", or ">2293/>219105 (2)"
+// for a run that left jobs unfinished (a lower bound and their count).
+func parsonsTable3(root string) (map[string][4]string, error) {
+	f, err := claims.Load(filepath.Join(root, "specs", "parsons1997", claims.FileName), claims.Options{Groups: PaperGroups("parsons1997")})
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*claims.Claim{}
+	for i := range f.Claims {
+		byID[f.Claims[i].ID] = &f.Claims[i]
+	}
+	num := func(id string) (string, error) {
+		c := byID[id]
+		switch {
+		case c == nil:
+			return "", fmt.Errorf("%s: no claim %s for a cell of Table 3", f.Path, id)
+		case c.Expected.IsTarget:
+			return strconv.FormatFloat(c.Expected.Target, 'f', -1, 64), nil
+		case c.Expected.LoStrict && math.IsInf(c.Expected.Hi, 1):
+			return ">" + strconv.FormatFloat(c.Expected.Lo, 'f', -1, 64), nil
+		}
+		return "", fmt.Errorf("%s: claim %s expects %q, not a number or a lower bound", f.Path, id, c.Expected.Text)
+	}
+	out := map[string][4]string{}
+	for _, d := range LSFDisciplines {
+		var row [4]string
+		for i, kc := range LSFCases {
+			id := "t3-" + strings.ToLower(d) + "-" + kc.Name
+			m, err := num(id + "-mrt")
+			if err != nil {
+				return nil, err
+			}
+			k, err := num(id + "-makespan")
+			if err != nil {
+				return nil, err
+			}
+			row[i] = m + "/" + k
+			if n := parsonsUnfinished[d][i]; n > 0 {
+				row[i] += fmt.Sprintf(" (%d)", n)
+			}
+		}
+		out[d] = row
+	}
+	return out, nil
 }
 
 // lsfCell is the replications of one discipline and knowledge case.
@@ -147,8 +193,12 @@ func meanCI(x []float64) (mean, half float64) {
 
 // lsfTableStep writes Table 3: ours (mean ± 95% CI over the replications,
 // total unfinished measured jobs) beside the paper's one run per cell.
-func lsfTableStep(s *report.Sweep, dir, name string) ([]string, error) {
+func lsfTableStep(s *report.Sweep, root, dir, name string) ([]string, error) {
 	cells, err := lsfCells(s)
+	if err != nil {
+		return nil, err
+	}
+	paper, err := parsonsTable3(root)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +232,7 @@ func lsfTableStep(s *report.Sweep, dir, name string) ([]string, error) {
 			}
 			fmt.Fprintf(w, "\n| | paper |")
 			for i := range LSFCases {
-				fmt.Fprintf(w, " %s |", parsonsTable3[d][i])
+				fmt.Fprintf(w, " %s |", paper[d][i])
 			}
 			fmt.Fprintln(w)
 		}

@@ -143,7 +143,7 @@ func runRecipes(c *cli.Context, outRoot string, recipes []*reproduction.Recipe, 
 			}
 			written[r.Spec] = sweepDir
 		}
-		files, err := r.Make(sweepDir, dir)
+		files, err := r.Make(c.String("root"), sweepDir, dir)
 		if err != nil {
 			return err
 		}
