@@ -439,7 +439,7 @@ func (m *Machine) apply(e *event) {
 // instant, so a cancelled run stops within one instant's work; ctx.Err is
 // an atomic load, a few nanoseconds).
 func Run(ctx context.Context, procs int, jobs []Job, p Policy, opts Options) (*Result, error) {
-	if procs <= 0 {
+	if procs <= 0 || procs > MaxProcs {
 		return nil, fmt.Errorf("%w: machine size %d", ErrInput, procs)
 	}
 	var ser *sampler

@@ -1,6 +1,11 @@
 package sim
 
-import "testing"
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
 
 func TestProcSet(t *testing.T) {
 	s := FullProcSet(130)
@@ -82,5 +87,165 @@ func TestProcSet_Next(t *testing.T) {
 	}
 	if n := NewProcSet(64).Next(0); n != -1 {
 		t.Errorf("empty set: Next(0) = %d, want -1", n)
+	}
+}
+
+// TestProcSet_Model applies random operations to sets and to a slice of
+// booleans per processor, and compares them after every step: members,
+// Len, String's runs, Next, Contains, Overlaps and TakeLowest; the sets
+// are bitsets, lists of runs and zero values, alone and mixed.
+func TestProcSet_Model(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 1))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.IntN(300)
+		var sets [3]ProcSet
+		var model [3][]bool
+		for k := range sets {
+			// Bitsets, lists of runs (a machine over bitsetMax) and zero
+			// values, mixed in one trial from time to time.
+			switch form := (trial + k*(trial%3)) % 3; form {
+			case 0:
+				sets[k] = NewProcSet(n)
+			case 1:
+				sets[k] = NewProcSet(1 << 20)
+			}
+			model[k] = make([]bool, n)
+		}
+		for step := 0; step < 200; step++ {
+			k, o := rng.IntN(3), rng.IntN(3)
+			switch op := rng.IntN(11); op {
+			case 9, 10:
+				// A range of processors, added or removed in one go.
+				lo := rng.IntN(n)
+				hi := lo + 1 + rng.IntN(n-lo)
+				r := NewProcSet(n)
+				if rng.IntN(2) == 0 {
+					r = NewProcSet(1 << 20)
+				}
+				for i := lo; i < hi; i++ {
+					r.Add(i)
+				}
+				if op == 9 {
+					sets[k].Union(r)
+				} else {
+					sets[k].Subtract(r)
+				}
+				for i := lo; i < hi; i++ {
+					model[k][i] = op == 9
+				}
+			case 0, 1:
+				i := rng.IntN(n)
+				sets[k].Add(i)
+				model[k][i] = true
+			case 2:
+				i := rng.IntN(n)
+				sets[k].Remove(i)
+				model[k][i] = false
+			case 3:
+				sets[k].Union(sets[o])
+				for i := range n {
+					model[k][i] = model[k][i] || model[o][i]
+				}
+			case 4:
+				sets[k].Subtract(sets[o])
+				for i := range n {
+					model[k][i] = model[k][i] && !model[o][i]
+				}
+			case 5:
+				a, b := rng.IntN(3), rng.IntN(3)
+				sets[k].SetDiff(sets[a], sets[b])
+				d := make([]bool, n)
+				for i := range n {
+					d[i] = model[a][i] && !model[b][i]
+				}
+				model[k] = d
+			case 6:
+				want := rng.IntN(n + 1)
+				got, ok := sets[k].TakeLowest(want)
+				have := 0
+				for _, v := range model[k] {
+					if v {
+						have++
+					}
+				}
+				if ok != (have >= want) {
+					t.Fatalf("trial %d: TakeLowest(%d) of %d: ok %v", trial, want, have, ok)
+				}
+				if ok {
+					taken := make([]bool, n)
+					for i := 0; i < n && want > 0; i++ {
+						if model[k][i] {
+							taken[i], model[k][i] = true, false
+							want--
+						}
+					}
+					checkModel(t, got, taken)
+				}
+			case 7:
+				c := sets[k].Clone()
+				c.Add(rng.IntN(n))
+			case 8:
+				wantC, wantO := true, false
+				for i := range n {
+					if model[o][i] && !model[k][i] {
+						wantC = false
+					}
+					if model[o][i] && model[k][i] {
+						wantO = true
+					}
+				}
+				if sets[k].Contains(sets[o]) != wantC || sets[k].Overlaps(sets[o]) != wantO {
+					t.Fatalf("trial %d: %v contains/overlaps %v: %v %v, want %v %v", trial, sets[k], sets[o],
+						sets[k].Contains(sets[o]), sets[k].Overlaps(sets[o]), wantC, wantO)
+				}
+			}
+			for k := range sets {
+				checkModel(t, sets[k], model[k])
+			}
+		}
+	}
+}
+
+// checkModel fails when s is not the set of processors marked in want.
+func checkModel(t *testing.T, s ProcSet, want []bool) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteByte('{')
+	n, first := 0, true
+	for i := 0; i < len(want); i++ {
+		if s.Has(i) != want[i] {
+			t.Fatalf("%v: Has(%d) = %v", s, i, s.Has(i))
+		}
+		if nx := s.Next(i); want[i] && nx != i {
+			t.Fatalf("%v: Next(%d) = %d", s, i, nx)
+		}
+		if !want[i] {
+			continue
+		}
+		n++
+		if i > 0 && want[i-1] {
+			continue
+		}
+		j := i
+		for j+1 < len(want) && want[j+1] {
+			j++
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(strconv.Itoa(i))
+		if j > i {
+			b.WriteString("-" + strconv.Itoa(j))
+		}
+	}
+	b.WriteByte('}')
+	if s.Len() != n || s.Empty() != (n == 0) || s.String() != b.String() {
+		t.Fatalf("set %v (len %d), want %s (len %d)", s, s.Len(), b.String(), n)
+	}
+	var each []int
+	s.Each(func(i int) { each = append(each, i) })
+	if len(each) != n {
+		t.Fatalf("%v: Each gave %d processors, want %d", s, len(each), n)
 	}
 }

@@ -1,0 +1,97 @@
+package sim_test
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/backfill"
+	"github.com/schedfarm/schedfarm/sim/workload"
+	"github.com/schedfarm/schedfarm/traces"
+)
+
+// shippedJobs returns the first n jobs of a shipped trace and its machine
+// size.
+func shippedJobs(tb testing.TB, file string, n int) ([]sim.Job, int) {
+	tb.Helper()
+	f, err := traces.FS.Open(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := workload.Parse(f, file, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w, err := tr.Build(workload.Options{Count: n})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return w.Jobs, w.Procs
+}
+
+// TestLargeMachine runs EASY (20,000 jobs) and conservative backfilling
+// (3,000 jobs) on a machine of 2^20 processors with SDSC SP2 jobs whose
+// widths are multiplied by 8192 (the trace's 128-processor machine times 8192 is 2^20). Neither
+// policy looks at processor identities, so every job must start when it
+// does on the trace's own machine. The engine checks its processor
+// bookkeeping every 500 instants, and the memory the run allocates must
+// follow the jobs, not the machine: with a bitset per job (128 KB each at
+// 2^20 processors) the run allocated 2.5 GB for 20,000 jobs. Conservative's
+// compaction keeps a bound per processor count (about 80 MB at 2^20
+// processors, once per run), which the limit allows for.
+func TestLargeMachine(t *testing.T) {
+	const scale = 8192
+	jobs, procs := shippedJobs(t, "SDSC-SP2-1998-4.2-cln.swf.gz", 20000)
+	if procs*scale != 1<<20 {
+		t.Fatalf("SDSC SP2 has %d processors, want %d", procs, (1<<20)/scale)
+	}
+	wide := make([]sim.Job, len(jobs))
+	for i, j := range jobs {
+		j.Procs *= scale
+		wide[i] = j
+	}
+	for _, c := range []struct {
+		name  string
+		jobs  int
+		fixed uint64
+	}{{"easy", 20000, 0}, {"conservative", 3000, 128 << 20}} {
+		name, jobs, wide := c.name, jobs[:c.jobs], wide[:c.jobs]
+		t.Run(name, func(t *testing.T) {
+			newPolicy := func() sim.Policy {
+				if name == "easy" {
+					return backfill.NewEASY()
+				}
+				return backfill.NewConservative()
+			}
+			small, err := sim.Run(context.Background(), procs, jobs, newPolicy(), sim.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			large, err := sim.Run(context.Background(), 1<<20, wide, newPolicy(), sim.Options{CheckEvery: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			for i := range small.Tasks {
+				a, b := &small.Tasks[i], &large.Tasks[i]
+				if a.ID != b.ID || a.FirstStart != b.FirstStart || a.End != b.End || b.Procs != a.Procs*scale {
+					t.Fatalf("job %d: start %d end %d on %d processors, on 2^20 processors start %d end %d on %d",
+						a.ID, a.FirstStart, a.End, a.Procs, b.FirstStart, b.End, b.Procs)
+				}
+			}
+			alloc := after.TotalAlloc - before.TotalAlloc
+			t.Logf("%s on 2^20 processors: %d jobs, %d instants, %.1f MB allocated", name, len(large.Tasks), large.Instants, float64(alloc)/(1<<20))
+			// Generous: the jobs' records and the policy's state, a few
+			// KB per job.
+			if limit := uint64(len(jobs))*8<<10 + c.fixed; alloc > limit {
+				t.Errorf("the run allocated %d MB, want at most %d MB", alloc>>20, limit>>20)
+			}
+			runtime.KeepAlive(large)
+		})
+	}
+}
