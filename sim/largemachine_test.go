@@ -95,3 +95,44 @@ func TestLargeMachine(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkLargeMachine runs EASY on a machine of 1,048,576 processors
+// with 100,000 jobs: the CTC SP2 trace's jobs (77,222) followed by its
+// first ones again, shifted by the trace's span, with every width scaled
+// from CTC's 430 processors to the machine (rounded down, at least 1).
+// It reports the memory the run allocates (MB/op) and the live heap at
+// its end (heap-MB).
+func BenchmarkLargeMachine(b *testing.B) {
+	const procs, n = 1 << 20, 100000
+	src, size := shippedJobs(b, "CTC-SP2-1996-3.1-cln.swf.gz", 0)
+	span := src[len(src)-1].Submit + 1
+	jobs := make([]sim.Job, 0, n)
+	for k := 0; len(jobs) < n; k++ {
+		for _, j := range src[:min(len(src), n-len(jobs))] {
+			j.ID += int64(k) * 1_000_000
+			j.Origin = 0
+			j.Submit += sim.Time(k) * span
+			j.Procs = max(1, int(int64(j.Procs)*procs/int64(size)))
+			jobs = append(jobs, j)
+		}
+	}
+	b.ResetTimer()
+	var alloc, heap uint64
+	for range b.N {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := sim.Run(context.Background(), procs, jobs, backfill.NewEASY(), sim.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		alloc += after.TotalAlloc - before.TotalAlloc
+		heap = max(heap, after.HeapAlloc)
+		if len(res.Tasks) != n {
+			b.Fatalf("%d jobs, want %d", len(res.Tasks), n)
+		}
+	}
+	b.ReportMetric(float64(alloc)/float64(b.N)/(1<<20), "MB/op")
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
+}
