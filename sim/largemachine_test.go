@@ -97,9 +97,9 @@ func TestLargeMachine(t *testing.T) {
 }
 
 // BenchmarkLargeMachine runs EASY on a machine of 1,048,576 processors
-// with 100,000 jobs: the CTC SP2 trace's jobs (77,222) followed by its
+// with 100,000 jobs: the CTC SP2 trace's jobs (77,205) followed by its
 // first ones again, shifted by the trace's span, with every width scaled
-// from CTC's 430 processors to the machine (rounded down, at least 1).
+// from the trace's 338 processors to the machine (rounded down, at least 1).
 // It reports the memory the run allocates (MB/op) and the live heap at
 // its end (heap-MB).
 func BenchmarkLargeMachine(b *testing.B) {
