@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/schedfarm/schedfarm/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/plot"
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sweep"

@@ -3,13 +3,13 @@ package reproduction_test
 import (
 	"context"
 	"fmt"
-	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/sweeptest"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sweep"
 )

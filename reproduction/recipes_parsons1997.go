@@ -2,8 +2,6 @@ package reproduction
 
 import (
 	"fmt"
-	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"io"
 	"math"
 	"path/filepath"
@@ -12,48 +10,10 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/plot"
+	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/results"
 )
-
-// The figure groups of Parsons and Sevcik 1997, "Implementing
-// multiprocessor scheduling disciplines" (Table 3, Figs 3-5).
-func init() {
-	spec := "specs/parsons1997/table3.yaml"
-	Recipes = append(Recipes,
-		Recipe{
-			Name: "parsons1997/table3",
-			Spec: spec,
-			Doc:  "Parsons & Sevcik 1997, Table 3: MRT and makespan of the 200 measured jobs, ten LSF disciplines x four knowledge cases, 30 replications, beside the paper",
-			Steps: []Step{{Name: "table 3", Run: func(s *report.Sweep, root, dir string) ([]string, error) {
-				return lsfTableStep(s, root, filepath.Join(dir, "tables"), "table3.md")
-			}}},
-		},
-		Recipe{
-			Name: "parsons1997/table3-delay30",
-			Spec: "specs/parsons1997/table3-delay30.yaml",
-			Doc:  "Table 3 with a dispatch delay of 30 s at every (re)start",
-			Steps: []Step{{Name: "table 3, dispatch delay 30 s", Run: func(s *report.Sweep, root, dir string) ([]string, error) {
-				return lsfTableStep(s, root, filepath.Join(dir, "tables"), "table3-delay30.md")
-			}}},
-		},
-		Recipe{
-			Name: "parsons1997/fig03-04",
-			Spec: spec,
-			Doc:  "Figs 3-4: mean response time (log) and makespan per discipline, grouped by knowledge case",
-			Steps: []Step{{Name: "bars", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
-				return lsfBarsStep(s, filepath.Join(dir, "figures"))
-			}}},
-		},
-		Recipe{
-			Name: "parsons1997/fig05",
-			Spec: spec,
-			Doc:  "Fig 5: mean wait of the measured jobs by minimum allocation class (8-32, 40-64, 72-96, 104-128), per discipline, no knowledge",
-			Steps: []Step{{Name: "wait by minimum", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
-				return lsfWaitStep(s, filepath.Join(dir, "tables"), filepath.Join(dir, "figures"))
-			}}},
-		},
-	)
-}
 
 // LSFDisciplines are Table 3's rows: the spec's labels, in order.
 var LSFDisciplines = []string{"RTC", "RTC-AD", "RTC-ADSUBSET", "PREEMPT", "PREEMPT-AD", "MIG", "MIG-AD", "MIG-ADSUBSET", "MALL-AD", "MALL-ADSUBSET"}
@@ -79,7 +39,7 @@ var parsonsUnfinished = map[string][4]int{
 // source of the paper's numbers: "5853/147951", or ">2293/>219105 (2)"
 // for a run that left jobs unfinished (a lower bound and their count).
 func parsonsTable3(root string) (map[string][4]string, error) {
-	f, err := claims.Load(filepath.Join(root, "specs", "parsons1997", claims.FileName), claims.Options{Groups: PaperGroups("parsons1997")})
+	f, err := claims.Load(filepath.Join(root, "specs", "parsons1997", claims.FileName), claims.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,11 @@
 package reproduction
 
 import (
-	"github.com/schedfarm/schedfarm/report"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 

@@ -1,9 +1,8 @@
-package specs
+package specs_test
 
 import (
 	"context"
 	"flag"
-	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/internal/sweeptest"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sweep"

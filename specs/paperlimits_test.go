@@ -1,4 +1,4 @@
-package specs
+package specs_test
 
 import (
 	"testing"

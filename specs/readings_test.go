@@ -1,12 +1,12 @@
-package specs
+package specs_test
 
 import (
-	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/reproduction/readings"
 )

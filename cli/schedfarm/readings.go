@@ -3,7 +3,6 @@ package schedfarm
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/reproduction/readings"
 )

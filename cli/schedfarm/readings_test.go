@@ -1,12 +1,12 @@
 package schedfarm
 
 import (
-	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/reproduction/readings"
 )
 

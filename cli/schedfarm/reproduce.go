@@ -3,7 +3,6 @@ package schedfarm
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/reproduction"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -155,6 +155,9 @@ func runRecipes(c *cli.Context, outRoot string, recipes []*reproduction.Recipe, 
 
 // reproduceRecipes resolves figure group names, paper names and all.
 func reproduceRecipes(names []string) ([]*reproduction.Recipe, error) {
+	if reproduction.RecipesErr != nil {
+		return nil, reproduction.RecipesErr
+	}
 	var out []*reproduction.Recipe
 	add := func(r *reproduction.Recipe) {
 		if !slices.Contains(out, r) {

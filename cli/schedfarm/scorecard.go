@@ -3,13 +3,13 @@ package schedfarm
 import (
 	"errors"
 	"fmt"
-	"github.com/schedfarm/schedfarm/reproduction"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/results"
 )

@@ -1,0 +1,410 @@
+package reproduction
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/schedfarm/schedfarm/internal/yamlnode"
+	"github.com/schedfarm/schedfarm/plot"
+	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/results"
+)
+
+// Files of the papers' data, relative to the specs folder.
+const (
+	// PapersFile lists the papers in order.
+	PapersFile = "papers.yaml"
+	// PaperFile, in a paper's folder, lists its figure groups.
+	PaperFile = "paper.yaml"
+)
+
+// Errors of the paper files, matched by the problems of a
+// [*yamlnode.ValidationError] with [errors.Is]; ErrSyntax to ErrValue are
+// the errors of the YAML format, the same values as the spec, claims and
+// readings parsers'.
+var (
+	// ErrInvalid is matched by every invalid paper file.
+	ErrInvalid = errors.New("invalid paper file")
+	// ErrSyntax means the file is not well-formed YAML.
+	ErrSyntax = yamlnode.ErrSyntax
+	// ErrUnknownKey means a mapping has a key the format does not define.
+	ErrUnknownKey = yamlnode.ErrUnknownKey
+	// ErrRequired means a required key is missing or empty.
+	ErrRequired = yamlnode.ErrRequired
+	// ErrType means a value has the wrong YAML shape or type.
+	ErrType = yamlnode.ErrType
+	// ErrValue means a value is not one of the allowed ones.
+	ErrValue = yamlnode.ErrValue
+)
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
+
+// LoadPapers reads the papers of a specs folder (fsys): PapersFile's list,
+// then each paper's PaperFile, into recipes in paper and file order. Spec
+// paths are given relative to the repository root ("specs/<paper>/x.yaml").
+// Every problem of a file is reported at once, with its file, line and
+// key path.
+func LoadPapers(fsys fs.FS) ([]Recipe, error) {
+	data, err := fs.ReadFile(fsys, PapersFile)
+	if err != nil {
+		return nil, fmt.Errorf("read papers: %w", err)
+	}
+	papers, err := parsePapers(data)
+	if err != nil {
+		return nil, named(PapersFile, err)
+	}
+	var out []Recipe
+	var errs []error
+	for _, p := range papers {
+		file := path.Join(p, PaperFile)
+		data, err := fs.ReadFile(fsys, file)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("read paper %s: %w", p, err))
+			continue
+		}
+		rs, err := ParsePaper(p, data)
+		if err != nil {
+			errs = append(errs, named(file, err))
+			continue
+		}
+		out = append(out, rs...)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func named(file string, err error) error {
+	var v *yamlnode.ValidationError
+	if errors.As(err, &v) {
+		v.File = path.Join("specs", file)
+	}
+	return err
+}
+
+type paperParser struct {
+	errs  []*yamlnode.FieldError
+	lines map[string]int
+	w     yamlnode.Walker
+}
+
+func newPaperParser() *paperParser {
+	p := &paperParser{lines: map[string]int{}}
+	p.w = yamlnode.Collect(p.lines, &p.errs, true, yamlnode.Describe)
+	return p
+}
+
+func (p *paperParser) err() error {
+	if len(p.errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(p.errs, func(a, b *yamlnode.FieldError) int { return a.Line - b.Line })
+	return &yamlnode.ValidationError{Problems: p.errs, Invalid: ErrInvalid}
+}
+
+func parsePapers(data []byte) ([]string, error) {
+	p := newPaperParser()
+	var out []string
+	root, ok := p.w.DecodeRoot(data, "must be a single YAML document", "papers file")
+	if ok {
+		seen := false
+		p.w.Mapping(root, "", func(key string, v *yaml.Node, kp string) {
+			if key != "papers" {
+				p.w.Add(kp, v, ErrUnknownKey)
+				return
+			}
+			seen = true
+			for i, n := range p.w.List(v, kp) {
+				ip := kp + "[" + strconv.Itoa(i) + "]"
+				if s, ok := p.name(n, ip); ok {
+					if slices.Contains(out, s) {
+						p.w.Add(ip, n, yamlnode.Problem(ErrValue, "paper %s listed twice", s))
+					}
+					out = append(out, s)
+				}
+			}
+		})
+		if !seen {
+			p.w.Add("papers", root, ErrRequired)
+		}
+	}
+	return out, p.err()
+}
+
+func (p *paperParser) name(n *yaml.Node, kp string) (string, bool) {
+	s, ok := p.w.NonEmpty(n, kp)
+	if ok && !nameRE.MatchString(s) {
+		p.w.Add(kp, n, yamlnode.Problem(ErrValue, "%q: a name is lower-case letters, digits, ., _ and -", s))
+		return "", false
+	}
+	return s, ok
+}
+
+// ParsePaper parses the paper file of paper into its recipes.
+func ParsePaper(paper string, data []byte) ([]Recipe, error) {
+	p := newPaperParser()
+	var out []Recipe
+	root, ok := p.w.DecodeRoot(data, "must be a single YAML document", "paper file")
+	if !ok {
+		return nil, p.err()
+	}
+	seen := false
+	p.w.Mapping(root, "", func(key string, v *yaml.Node, kp string) {
+		if key != "groups" {
+			p.w.Add(kp, v, ErrUnknownKey)
+			return
+		}
+		seen = true
+		items := p.w.List(v, kp)
+		if items == nil {
+			p.w.Add(kp, v, yamlnode.Problem(ErrRequired, "must list at least one figure group"))
+		}
+		for i, n := range items {
+			r := p.group(paper, n, kp+"["+strconv.Itoa(i)+"]")
+			for _, o := range out {
+				if o.Name == r.Name && r.Name != "" {
+					p.w.Add(kp+"["+strconv.Itoa(i)+"].name", n, yamlnode.Problem(ErrValue, "figure group %s named twice", r.Name))
+				}
+			}
+			out = append(out, r)
+		}
+	})
+	if !seen {
+		p.w.Add("groups", root, ErrRequired)
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (p *paperParser) group(paper string, n *yaml.Node, gp string) Recipe {
+	var r Recipe
+	var group, spec string
+	p.w.Mapping(n, gp, func(key string, v *yaml.Node, kp string) {
+		switch key {
+		case "name":
+			group, _ = p.name(v, kp)
+		case "spec":
+			if s, ok := p.w.NonEmpty(v, kp); ok {
+				if !nameRE.MatchString(s) || path.Ext(s) != ".yaml" {
+					p.w.Add(kp, v, yamlnode.Problem(ErrValue, "%q: a spec file of the paper's folder (name.yaml)", s))
+				}
+				spec = s
+			}
+		case "doc":
+			r.Doc, _ = p.w.NonEmpty(v, kp)
+		case "tables":
+			for i, t := range p.w.List(v, kp) {
+				r.Tables = append(r.Tables, p.table(t, kp+"["+strconv.Itoa(i)+"]"))
+			}
+		case "plots":
+			for i, t := range p.w.List(v, kp) {
+				r.Plots = append(r.Plots, p.plot(t, kp+"["+strconv.Itoa(i)+"]", false))
+			}
+		case "panels":
+			for i, t := range p.w.List(v, kp) {
+				ip := kp + "[" + strconv.Itoa(i) + "]"
+				var pn report.Panel
+				pn.Plot = p.plot(t, ip, true)
+				p.w.Mapping(t, ip, func(key string, v *yaml.Node, kp string) {
+					switch key {
+					case "name":
+						pn.Name, _ = p.name(v, kp)
+					case "caption":
+						pn.Caption, _ = p.w.NonEmpty(v, kp)
+					}
+				})
+				for _, k := range []string{"name", "caption", "x", "series", "metric"} {
+					if !has(t, k) {
+						p.w.Add(ip+"."+k, t, ErrRequired)
+					}
+				}
+				r.Panels = append(r.Panels, pn)
+			}
+		case "steps":
+			for i, s := range p.w.List(v, kp) {
+				ip := kp + "[" + strconv.Itoa(i) + "]"
+				if k, ok := p.w.NonEmpty(s, ip); ok {
+					st, found := steps[k]
+					if !found {
+						p.w.Add(ip, s, yamlnode.Problem(ErrValue, "%q is no registered step (%s)", k, stepKeys()))
+						continue
+					}
+					r.Steps = append(r.Steps, st)
+				}
+			}
+		default:
+			p.w.Add(kp, v, ErrUnknownKey)
+		}
+	})
+	for _, k := range []string{"name", "spec", "doc"} {
+		if !has(n, k) {
+			p.w.Add(gp+"."+k, n, ErrRequired)
+		}
+	}
+	r.Name = paper + "/" + group
+	r.Spec = path.Join("specs", paper, spec)
+	return r
+}
+
+func stepKeys() string {
+	keys := make([]string, 0, len(steps))
+	for k := range steps {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	s := ""
+	for i, k := range keys {
+		if i > 0 {
+			s += ", "
+		}
+		s += k
+	}
+	return s
+}
+
+// has reports whether a mapping node has key.
+func has(n *yaml.Node, key string) bool {
+	n = yamlnode.Resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return true // reported as the wrong shape elsewhere
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *paperParser) oneOf(v *yaml.Node, kp string, allowed ...string) string {
+	s, ok := p.w.Str(v, kp)
+	if ok && !slices.Contains(allowed, s) {
+		p.w.Add(kp, v, yamlnode.Problem(ErrValue, "%q, want one of %v", s, allowed))
+	}
+	return s
+}
+
+func (p *paperParser) table(n *yaml.Node, tp string) TableJob {
+	var t TableJob
+	p.w.Mapping(n, tp, func(key string, v *yaml.Node, kp string) {
+		switch key {
+		case "name":
+			t.Name, _ = p.name(v, kp)
+		case "metric":
+			t.Opts.Metric, _ = p.w.NonEmpty(v, kp)
+		case "scheme":
+			t.Opts.Scheme, _ = p.w.NonEmpty(v, kp)
+		case "layout":
+			t.Opts.Layout = p.oneOf(v, kp, results.LayoutGrid, results.LayoutWide)
+		case "baseline":
+			t.Opts.Baseline, _ = p.w.NonEmpty(v, kp)
+		case "compare":
+			t.Opts.Compare = p.oneOf(v, kp, results.CompareRatio, results.ComparePct, results.CompareR)
+		case "where":
+			t.Opts.Where = p.where(v, kp)
+		default:
+			p.w.Add(kp, v, ErrUnknownKey)
+		}
+	})
+	if !has(n, "name") {
+		p.w.Add(tp+".name", n, ErrRequired)
+	}
+	return t
+}
+
+// plot reads a plot; for a panel, its name and caption are the panel's
+// and the kind defaults to param.
+func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptions {
+	var o report.PlotOptions
+	p.w.Mapping(n, pp, func(key string, v *yaml.Node, kp string) {
+		switch key {
+		case "kind":
+			if panel {
+				o.Kind = p.oneOf(v, kp, report.KindParam)
+			} else {
+				o.Kind = p.oneOf(v, kp, report.Kinds...)
+			}
+		case "metric":
+			o.Metric, _ = p.w.NonEmpty(v, kp)
+		case "scheme":
+			o.Scheme, _ = p.w.NonEmpty(v, kp)
+		case "baseline":
+			o.Baseline, _ = p.w.NonEmpty(v, kp)
+		case "compare":
+			o.Compare = p.oneOf(v, kp, results.ComparePct, results.CompareR)
+		case "batch":
+			if f, ok := p.w.Number(v, kp); ok {
+				if f < 1 || f != float64(int(f)) {
+					p.w.Add(kp, v, yamlnode.Problem(ErrValue, "%v, want a whole number of jobs >= 1", f))
+				}
+				o.Batch = int(f)
+			}
+		case "yscale":
+			o.Style.YScale = p.oneOf(v, kp, plot.ScaleAuto, plot.ScaleLog, plot.ScaleLinear)
+		case "legend":
+			o.Style.Legend = p.oneOf(v, kp, plot.LegendPositions...)
+		case "x", "series":
+			if !panel {
+				p.w.Add(kp, v, ErrUnknownKey)
+				return
+			}
+			s, _ := p.w.NonEmpty(v, kp)
+			if key == "x" {
+				o.X = s
+			} else {
+				o.Series = s
+			}
+		case "name", "caption":
+			if !panel {
+				p.w.Add(kp, v, ErrUnknownKey)
+			}
+		case "where":
+			o.Where = p.where(v, kp)
+		default:
+			p.w.Add(kp, v, ErrUnknownKey)
+		}
+	})
+	if panel && o.Kind == "" {
+		o.Kind = report.KindParam
+	}
+	if !panel && !has(n, "kind") {
+		p.w.Add(pp+".kind", n, ErrRequired)
+	}
+	return o
+}
+
+// where reads filters: a mapping of a task column to its kept values
+// (one scalar or a list), in file order.
+func (p *paperParser) where(n *yaml.Node, wp string) []results.Filter {
+	var out []results.Filter
+	p.w.Mapping(n, wp, func(key string, v *yaml.Node, kp string) {
+		f := results.Filter{Key: key}
+		items := []*yaml.Node{v}
+		if yamlnode.Resolve(v).Kind == yaml.SequenceNode {
+			items = p.w.List(v, kp)
+		}
+		for i, it := range items {
+			it = yamlnode.Resolve(it)
+			if it.Kind != yaml.ScalarNode || it.Tag == "!!null" {
+				p.w.Add(kp+"["+strconv.Itoa(i)+"]", it, yamlnode.Problem(ErrType, "%s, want a value", yamlnode.Describe(it)))
+				continue
+			}
+			f.Values = append(f.Values, it.Value)
+		}
+		if len(f.Values) == 0 {
+			p.w.Add(kp, v, yamlnode.Problem(ErrRequired, "keeps no value"))
+		}
+		out = append(out, f)
+	})
+	return out
+}
