@@ -40,7 +40,8 @@ func shippedJobs(tb testing.TB, file string, n int) ([]sim.Job, int) {
 // follow the jobs, not the machine: with a bitset per job (128 KB each at
 // 2^20 processors) the run allocated 2.5 GB for 20,000 jobs. Conservative's
 // compaction keeps a bound per processor count (about 80 MB at 2^20
-// processors, once per run), which the limit allows for.
+// processors, once per run), which the limit allows for; it takes
+// seconds there and is skipped with -short.
 func TestLargeMachine(t *testing.T) {
 	const scale = 8192
 	jobs, procs := shippedJobs(t, "SDSC-SP2-1998-4.2-cln.swf.gz", 20000)
@@ -59,6 +60,9 @@ func TestLargeMachine(t *testing.T) {
 	}{{"easy", 20000, 0}, {"conservative", 3000, 128 << 20}} {
 		name, jobs, wide := c.name, jobs[:c.jobs], wide[:c.jobs]
 		t.Run(name, func(t *testing.T) {
+			if c.fixed > 0 && testing.Short() {
+				t.Skip("conservative takes seconds on 2^20 processors")
+			}
 			newPolicy := func() sim.Policy {
 				if name == "easy" {
 					return backfill.NewEASY()
