@@ -63,7 +63,9 @@ func (c paramCol) dataType() arrow.DataType {
 }
 
 // paramColumns returns the parameter columns of a sweep, sorted by name,
-// with kinds from the policy registry.
+// with kinds from the policy registry: one column per parameter of any
+// policy of the sweep (looked up once per policy), whether or not a task
+// gives it a value (an elided parameter has none).
 func paramColumns(tasks []sweep.Task) []paramCol {
 	// An elided parameter (policy.Param.Elide) has a column only when a
 	// task sets it to another value than its default.
@@ -74,7 +76,12 @@ func paramColumns(tasks []sweep.Task) []paramCol {
 		}
 	}
 	kinds := map[string]paramCol{}
+	seen := map[string]bool{}
 	for i := range tasks {
+		if seen[tasks[i].Policy] {
+			continue
+		}
+		seen[tasks[i].Policy] = true
 		e, err := policy.Lookup(tasks[i].Policy)
 		if err != nil {
 			continue

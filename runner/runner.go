@@ -1,6 +1,8 @@
 // Package runner runs one sweep task: it loads the task's workload from a
-// local trace file, builds the policy, runs the simulator and returns the
-// per-job records and whole-run figures as a [results.TaskResult].
+// local trace file, builds the policy from the task's typed parameters
+// (validated when the spec was read; policy.Build does not validate them
+// again), runs the simulator and returns the per-job records and
+// whole-run figures as a [results.TaskResult].
 //
 // Loaded workloads are cached in the process (see [Cache]), so the many
 // tasks of a sweep that share a workload read and transform the trace
@@ -91,7 +93,7 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := policy.New(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, External: external.AccessFrom(ctx), Predict: w.Estimates == workload.EstimatePredicted})
+	p, err := policy.Build(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, External: external.AccessFrom(ctx), Predict: w.Estimates == workload.EstimatePredicted})
 	if err != nil {
 		return nil, fmt.Errorf("task %d: %w: build policy: %w", t.Index, ErrDeterministic, err)
 	}

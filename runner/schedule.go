@@ -34,7 +34,7 @@ func (c *Cache) Schedule(ctx context.Context, t *sweep.Task, tracePath string) (
 	if err != nil {
 		return nil, fmt.Errorf("task %d: load workload: %w", t.Index, err)
 	}
-	p, err := policy.New(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, Predict: w.Estimates == workload.EstimatePredicted})
+	p, err := policy.Build(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, Predict: w.Estimates == workload.EstimatePredicted})
 	if err != nil {
 		return nil, fmt.Errorf("task %d: build policy: %w", t.Index, err)
 	}

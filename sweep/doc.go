@@ -30,6 +30,20 @@
 // can change its result and nothing else, so equal tasks of different
 // sweeps share their cached results.
 //
+// # Typed tasks
+//
+// A task carries its policy parameters as the registry's check typed and
+// validated them (policy.Values: float64, int64, bool or string by the
+// parameter's kind). They travel typed in the task's JSON (an int64 stays
+// an exact integer) and the runner builds the policy from them with
+// policy.Build, which matches names and kinds but validates nothing
+// again. Their canonical text (policy.Values.Canonical, [Task.ParamString])
+// is the params column of the outputs and the text of the tables. The
+// task ID hashes the same typed values, each number written as the
+// shortest text of its float64 value and a string prefixed by its type,
+// as IDs were computed before the values were typed: cached results keep
+// their IDs (for an Int parameter the two texts differ only from 1e+06 up).
+//
 // # Cost
 //
 // Parsing hashes every trace file the spec uses and reads each trace once

@@ -3,9 +3,7 @@ package sweep
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -233,7 +231,7 @@ func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 					Workload:    wp.w,
 					Policy:      pp.name,
 					Label:       pp.label,
-					Params:      map[string]any(pp.values),
+					Params:      pp.values,
 					Replication: rep,
 					Seed:        DeriveSeed(s.Seed, wp.w, rep),
 					Schemes:     slices.Clone(s.Categories),
@@ -381,48 +379,10 @@ func (t *Task) Name() string {
 }
 
 // ParamString returns the task's parameters as sorted name=value pairs
-// joined by commas ("" when the policy has none). Values are formatted by
-// their kind in the policy registry, so the text is the same before and
-// after a JSON round trip of the task (which turns int64 into float64).
-func (t *Task) ParamString() string {
-	var kinds map[string]policy.Kind
-	if e, err := policy.Lookup(t.Policy); err == nil {
-		kinds = make(map[string]policy.Kind, len(e.Params))
-		for _, p := range e.Params {
-			kinds[p.Name] = p.Kind
-		}
-	}
-	names := make([]string, 0, len(t.Params))
-	for k := range t.Params {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	var b strings.Builder
-	for i, k := range names {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(formatParam(t.Params[k], kinds[k]))
-	}
-	return b.String()
-}
-
-// formatParam formats a parameter value of the given kind.
-func formatParam(v any, kind policy.Kind) string {
-	if b, ok := v.(bool); ok {
-		return strconv.FormatBool(b)
-	}
-	f, ok := paramNumber(v)
-	if !ok {
-		return fmt.Sprint(v)
-	}
-	if kind == policy.Int && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-		return strconv.FormatInt(int64(f), 10)
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
+// joined by commas ("" when the policy has none), each value in its
+// canonical text (policy.FormatValue): the params column and the tables
+// show this text.
+func (t *Task) ParamString() string { return t.Params.Canonical() }
 
 // crossParamErrors reports the errors of a grid point's parameter check:
 // a constraint between parameters ([policy.ParamError]) at the key path of

@@ -236,7 +236,7 @@ func (s *Spec) Tasks() ([]Task, error) {
 	}
 	out := make([]Task, len(s.tasks))
 	for i, t := range s.tasks {
-		t.Params = cloneParams(t.Params)
+		t.Params = t.Params.Clone()
 		t.Schemes = slices.Clone(t.Schemes)
 		out[i] = t
 	}
@@ -257,12 +257,4 @@ func (s *Spec) addPolicyFiles(files []TraceFile) {
 			s.policyFiles = append(s.policyFiles, f)
 		}
 	}
-}
-
-func cloneParams(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

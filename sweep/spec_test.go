@@ -289,8 +289,12 @@ func TestTask_ComputeID(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := back.Params["interval"].(float64); !ok {
-			t.Fatalf("interval after JSON is %T, want float64", back.Params["interval"])
+		// The values cross JSON typed: an Int stays an int64.
+		if !reflect.DeepEqual(back.Params, tk.Params) {
+			t.Fatalf("params after JSON %#v, want %#v", back.Params, tk.Params)
+		}
+		if _, ok := back.Params["interval"].(int64); !ok {
+			t.Fatalf("interval after JSON is %T, want int64", back.Params["interval"])
 		}
 		if got := back.ComputeID(); got != id {
 			t.Errorf("ComputeID after JSON = %s, want %s", got, id)

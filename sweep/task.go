@@ -3,6 +3,7 @@ package sweep
 import (
 	"time"
 
+	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
@@ -22,11 +23,13 @@ type Task struct {
 	Index int `json:"index"`
 	// Workload says what jobs to simulate.
 	Workload Workload `json:"workload"`
-	// Policy is a registered policy name; Params its validated values
-	// (float64, int64 or bool; JSON numbers are converted back by the
-	// policy registry's Check).
-	Policy string         `json:"policy"`
-	Params map[string]any `json:"params"`
+	// Policy is a registered policy name; Params its values as the
+	// registry's Check typed and validated them when the spec was read
+	// (float64, int64, bool or string by the parameter's kind). They
+	// travel typed (see policy.Values' JSON: an int64 stays exact) and
+	// are not validated again: the runner builds the policy from them.
+	Policy string        `json:"policy"`
+	Params policy.Values `json:"params"`
 	// Label is the policy entry's display name in outputs (the policy
 	// name unless the spec gives one). It is not part of the ID.
 	Label string `json:"label,omitempty"`

@@ -369,23 +369,6 @@ func (v Values) StringOr(name, def string) string {
 	return def
 }
 
-// Canonical returns v as sorted name=value text, for display and hashing.
-func (v Values) Canonical() string {
-	keys := make([]string, 0, len(v))
-	for k := range v {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%s=%v", k, v[k])
-	}
-	return b.String()
-}
-
 var none = math.NaN()
 
 // MaxInt is the largest value of an Int parameter whose [Param.Max] is
