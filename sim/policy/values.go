@@ -186,7 +186,7 @@ func (e *Entry) matchKinds(v Values) error {
 		if p == nil {
 			return fmt.Errorf("%s: %w of policy %q (valid: %s)", k, ErrUnknownParam, e.Name, e.paramNames())
 		}
-		if k, ok := kindOf(x); !ok || k != p.Kind {
+		if kind, ok := kindOf(x); !ok || kind != p.Kind {
 			return fmt.Errorf("%s: %w: %v (%T) is not of kind %s", k, ErrBadParam, x, x, p.Kind)
 		}
 	}
