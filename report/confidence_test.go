@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 )
 
 func TestTQuantile(t *testing.T) {
@@ -65,7 +65,7 @@ categories: [ss4]
 
 func TestSweep_WriteConfidence(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := sweeptest.Write(repSpec, "testdata", dir); err != nil {
+	if err := runnertest.Write(repSpec, "testdata", dir); err != nil {
 		t.Fatal(err)
 	}
 	s, err := report.Load(dir)

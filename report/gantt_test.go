@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -170,7 +170,7 @@ func TestSweep_Plots_Gantt(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
-			if err := sweeptest.Write(tc.spec, "testdata", dir); err != nil {
+			if err := runnertest.Write(tc.spec, "testdata", dir); err != nil {
 				t.Fatal(err)
 			}
 			s, err := report.Load(dir)
@@ -214,7 +214,7 @@ func TestSweep_Plots_Gantt(t *testing.T) {
 
 func TestSweep_Plots_GanttErrors(t *testing.T) {
 	spec, tasks := mustParseSpec(t, strings.Replace(ssSpec, "count: 300", "count: 400", 1))
-	res, err := sweeptest.Run(context.Background(), spec, tasks)
+	res, err := runnertest.Run(context.Background(), spec, tasks)
 	if err != nil {
 		t.Fatal(err)
 	}

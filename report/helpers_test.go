@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -79,7 +79,7 @@ func writeFixture(dir string) error {
 	if err != nil {
 		return err
 	}
-	res, err := sweeptest.Run(context.Background(), spec, tasks)
+	res, err := runnertest.Run(context.Background(), spec, tasks)
 	if err != nil {
 		return err
 	}

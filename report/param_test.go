@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 )
 
 const qopsSpec = `
@@ -37,7 +37,7 @@ categories: [ss16]
 // the table's numbers against summary.parquet's overall rows.
 func TestRecipe_Panels(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "sweep")
-	if err := sweeptest.Write(qopsSpec, "testdata", out); err != nil {
+	if err := runnertest.Write(qopsSpec, "testdata", out); err != nil {
 		t.Fatal(err)
 	}
 	panels := []report.Panel{

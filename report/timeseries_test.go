@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim"
 )
 
@@ -35,7 +35,7 @@ outputs:
 func mustSeriesSweep(t *testing.T) *report.Sweep {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := sweeptest.Write(seriesSpec, "testdata", dir); err != nil {
+	if err := runnertest.Write(seriesSpec, "testdata", dir); err != nil {
 		t.Fatal(err)
 	}
 	s, err := report.Load(dir)

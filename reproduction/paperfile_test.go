@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 )
 
 // TestPapers: the paper files built into the binary are valid, name every
@@ -58,7 +58,7 @@ func TestPaperData_EndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	sweepDir := filepath.Join(t.TempDir(), "sweep")
-	if err := sweeptest.Write(string(spec), root, sweepDir); err != nil {
+	if err := runnertest.Write(string(spec), root, sweepDir); err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -37,7 +37,7 @@ seed: 5
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sweeptest.Run(context.Background(), spec, tasks)
+	res, err := runnertest.Run(context.Background(), spec, tasks)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -58,7 +58,7 @@ func MustParse(tb testing.TB, spec string) (*sweep.Spec, []sweep.Task) {
 func MustRun(tb testing.TB, spec string) *run {
 	tb.Helper()
 	s, ts := MustParse(tb, spec)
-	res, err := sweeptest.Run(context.Background(), s, ts)
+	res, err := runnertest.Run(context.Background(), s, ts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -148,7 +148,7 @@ func TestClaims_Rerun(t *testing.T) {
 				t.Skipf("no figure group with claims has at most %d tasks", maxRerunTasks)
 			}
 			out := t.TempDir()
-			res, err := sweeptest.Run(context.Background(), spec, tasks)
+			res, err := runnertest.Run(context.Background(), spec, tasks)
 			if err != nil {
 				t.Fatal(err)
 			}

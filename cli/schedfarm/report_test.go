@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 )
 
 // cliSpec is a tiny real sweep for the table and plot commands.
@@ -34,7 +34,7 @@ categories: [ss16, ss4]
 func mustSweepDir(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := sweeptest.Write(cliSpec, ".", dir); err != nil {
+	if err := runnertest.Write(cliSpec, ".", dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/sweeptest"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -115,7 +115,7 @@ func fixture(tb testing.TB) string {
 
 // writeSweep runs every task of a spec in this process and writes the
 // sweep's outputs into dir.
-func writeSweep(spec, dir string) error { return sweeptest.Write(spec, ".", dir) }
+func writeSweep(spec, dir string) error { return runnertest.Write(spec, ".", dir) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()

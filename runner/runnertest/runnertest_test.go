@@ -1,4 +1,4 @@
-package sweeptest
+package runnertest
 
 import (
 	"context"

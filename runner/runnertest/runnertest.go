@@ -1,8 +1,9 @@
-// Package sweeptest runs a sweep in the test's own process, without a
+// Package runnertest runs a sweep in the test's own process, without a
 // farm: every task one after the other through runner.Execute, and the
 // sweep's outputs written as the coordinator writes them. Only tests
-// import it.
-package sweeptest
+// import it. It sits beside runner, above runner, results and sweep,
+// so no import runs upward.
+package runnertest
 
 import (
 	"context"
