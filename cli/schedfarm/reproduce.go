@@ -5,15 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/reproduction"
-	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -56,7 +53,8 @@ func reproduceCommand() *cli.Command {
 
 // runReproduce is the reproduce command: it re-grades DIR (--claims-only),
 // or runs the named figure groups, grades their papers' claims and, with
-// --readings, runs and grades each reading of those papers.
+// --readings, runs and grades each reading of those papers. The work is
+// package reproduction's; this parses the flags.
 func runReproduce(c *cli.Context) (err error) {
 	stopProfile := startMemProfile(c)
 	defer func() { err = errors.Join(err, stopProfile()) }()
@@ -69,7 +67,7 @@ func runReproduce(c *cli.Context) (err error) {
 	if c.NArg() == 0 {
 		return cliUsageError(c, "name at least one figure group or paper, or all")
 	}
-	recipes, err := reproduceRecipes(c.Args().Slice())
+	recipes, err := reproduction.Resolve(c.Args().Slice())
 	if err != nil {
 		return err
 	}
@@ -78,7 +76,7 @@ func runReproduce(c *cli.Context) (err error) {
 			return err
 		}
 	}
-	specs, papers, files, err := loadReproduceInputs(c.String("root"), recipes)
+	specs, papers, files, err := reproduction.LoadInputs(c.String("root"), recipes)
 	if err != nil {
 		return err
 	}
@@ -86,103 +84,31 @@ func runReproduce(c *cli.Context) (err error) {
 	if outRoot == "" {
 		outRoot = filepath.Join("out", "reproduce")
 	}
-	if err := runRecipes(c, outRoot, recipes, specs); err != nil {
+	run := reproductionRun(c, outRoot)
+	if err := run.RunRecipes(recipes, specs); err != nil {
 		return err
 	}
-	cards, err := grade(c, outRoot, files, nil)
+	cards, err := run.Grade(files, nil)
 	if err != nil || !c.Bool("readings") {
 		return err
 	}
-	return gradeReadings(c, outRoot, papers, files, cards, runReading)
+	return run.GradeReadings(papers, files, cards, true)
 }
 
-// loadReproduceInputs loads the spec of every recipe and the claims file
-// of every paper they belong to (the papers in recipe order), so a bad
-// file stops the command before any run.
-func loadReproduceInputs(root string, recipes []*reproduction.Recipe) ([]*sweep.Spec, []string, map[string]*claims.File, error) {
-	specs := make([]*sweep.Spec, len(recipes))
-	var papers []string
-	for i, r := range recipes {
-		s, err := sweep.Load(filepath.Join(root, r.Spec))
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", r.Name, err)
-		}
-		specs[i] = s
-		if p, _ := reproduction.Paper(r.Name); !slices.Contains(papers, p) {
-			papers = append(papers, p)
-		}
-	}
-	files, err := loadClaims(root, papers)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return specs, papers, files, nil
-}
-
-// runRecipes runs each recipe's sweep (specs[i] is recipes[i]'s) into
-// OUT/GROUP/sweep on the embedded farm and makes its tables and figures
-// in OUT/GROUP. A recipe whose spec file an earlier one ran shares that
-// one's sweep outputs instead of running it again.
-func runRecipes(c *cli.Context, outRoot string, recipes []*reproduction.Recipe, specs []*sweep.Spec) error {
-	w := c.App.Writer
-	began := time.Now()
-	written := map[string]string{} // spec -> sweep folder written by this reproduce
-	for i, r := range recipes {
-		dir := filepath.Join(outRoot, filepath.FromSlash(r.Name))
-		sweepDir := filepath.Join(dir, "sweep")
-		start := time.Now()
-		fmt.Fprintf(w, "== %s: %s\n", r.Name, r.Doc)
-		if prev, ok := written[r.Spec]; ok {
-			if err := shareSweep(prev, sweepDir); err != nil {
-				return fmt.Errorf("%s: %w", r.Name, err)
-			}
-			fmt.Fprintf(w, "%s: sweep outputs of %s shared (same spec)\n", r.Name, prev)
-		} else {
-			if _, err := runEmbedded(c, specs[i], coordinator.WithOutDir(sweepDir)); err != nil {
-				return fmt.Errorf("%s: %w", r.Name, err)
-			}
-			written[r.Spec] = sweepDir
-		}
-		files, err := r.Make(c.String("root"), sweepDir, dir)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "%s: %d tables and figures in %s (%v)\n", r.Name, len(files), dir, time.Since(start).Round(time.Millisecond))
-	}
-	fmt.Fprintf(w, "reproduced %s in %v\n", count(len(recipes), "figure group"), time.Since(began).Round(time.Second))
-	return nil
-}
-
-// reproduceRecipes resolves figure group names, paper names and all.
-func reproduceRecipes(names []string) ([]*reproduction.Recipe, error) {
-	if reproduction.RecipesErr != nil {
-		return nil, reproduction.RecipesErr
-	}
-	var out []*reproduction.Recipe
-	add := func(r *reproduction.Recipe) {
-		if !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	for _, name := range names {
-		switch {
-		case name == "all":
-			for i := range reproduction.Recipes {
-				add(&reproduction.Recipes[i])
-			}
-		case reproduction.PaperGroups(name) != nil:
-			for i := range reproduction.Recipes {
-				if p, _ := reproduction.Paper(reproduction.Recipes[i].Name); p == name {
-					add(&reproduction.Recipes[i])
-				}
-			}
-		default:
-			r, err := reproduction.LookupRecipe(name)
+// reproductionRun is the reproduction the command's flags ask for, its
+// sweeps run on the embedded farm.
+func reproductionRun(c *cli.Context, outRoot string) *reproduction.Run {
+	return &reproduction.Run{
+		Root:   c.String("root"),
+		Out:    outRoot,
+		Record: c.Bool("record"),
+		W:      c.App.Writer,
+		RunSweep: func(spec *sweep.Spec, outDir string) (int, int, error) {
+			rep, err := runEmbedded(c, spec, coordinator.WithOutDir(outDir))
 			if err != nil {
-				return nil, err
+				return 0, 0, err
 			}
-			add(r)
-		}
+			return rep.Cached, rep.Total, nil
+		},
 	}
-	return out, nil
 }

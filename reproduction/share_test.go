@@ -1,4 +1,4 @@
-package schedfarm
+package reproduction
 
 import (
 	"os"
