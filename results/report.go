@@ -104,8 +104,8 @@ func SettingOf(tc *TaskCols) Setting {
 }
 
 // fixedFilterKeys are the task columns [Filter] can select on besides the
-// policy parameters.
-var fixedFilterKeys = []string{"trace", "policy", "label", "estimates", "load", "load_mode", "skip", "count", "replication", "procs", "sigma", "range_factor"}
+// policy parameters: the task keys of [sweep.TaskKeys].
+var fixedFilterKeys = sweep.TaskKeys
 
 // Filter selects rows whose task column Key has one of Values. Key is
 // one of trace, policy, label, estimates, load, load_mode, skip, count,

@@ -56,6 +56,13 @@ type Task struct {
 	PolicyFiles []PolicyFile `json:"policy_files,omitempty"`
 }
 
+// TaskKeys are the names of a task's own settings, besides its policy
+// parameters, by which its rows are selected and told apart: the keys of
+// a where filter of `schedfarm table` and `plot`, of the claims'
+// selections, and of the tables' grouping. This is the one list; the
+// packages that select rows read it rather than keep a copy.
+var TaskKeys = []string{"trace", "policy", "label", "estimates", "load", "load_mode", "skip", "count", "replication", "procs", "sigma", "range_factor"}
+
 // Workload identifies a workload: a trace by content and the transforms.
 type Workload struct {
 	// Trace is the trace's name (its file name without .swf/.swf.gz).

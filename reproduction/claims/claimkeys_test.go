@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/schedfarm/schedfarm/results"
 )
 
 // checkReaders checks a key table of the claims format: every key its
@@ -30,3 +32,23 @@ func TestClaimKeyReaders(t *testing.T) { checkReaders(t, "claim", claimKeys, cla
 // TestSelKeyReaders checks the readers of a selection's keys against
 // selKeys.
 func TestSelKeyReaders(t *testing.T) { checkReaders(t, "selection", selKeys, selKeyReaders) }
+
+// TestTaskKeys_Values checks that every task key (sweep.TaskKeys, the one
+// list) has a value in a where filter's and an along key's reader.
+func TestTaskKeys_Values(t *testing.T) {
+	tc := &results.TaskCols{Trace: "ctc", Policy: "easy", Label: "EASY", Estimates: "trace", LoadMode: "arrival",
+		Load: 1.2, Skip: 3, Count: 40, Replication: 1, MachineProcs: 430, Moldable: true, Sigma: 0.5, RangeFactor: 2}
+	for _, k := range taskKeys {
+		if taskValue(tc, k) == "" {
+			t.Errorf("task key %q has no text value", k)
+		}
+	}
+	for _, k := range []string{"load", "skip", "count", "replication", "procs", "sigma", "range_factor"} {
+		if _, ok := taskNumber(tc, k); !ok {
+			t.Errorf("task key %q has no numeric value", k)
+		}
+	}
+	if _, ok := taskNumber(&results.TaskCols{}, "sigma"); ok {
+		t.Error("a rigid workload's sigma has a numeric value")
+	}
+}

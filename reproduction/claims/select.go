@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/sweep"
 )
 
 // Outputs reads the outputs of a paper's reproduction: one folder per
@@ -136,7 +137,7 @@ func (o *Outputs) prepare(cs []Claim) {
 
 // taskKeys are the task columns a where filter or along key names
 // through results.Filter (besides policy parameters).
-var taskKeys = []string{"trace", "policy", "label", "estimates", "load", "load_mode", "skip", "count", "replication", "procs"}
+var taskKeys = sweep.TaskKeys
 
 // frameTaskCols are task columns of the files that error messages leave
 // out of the lists of columns (they are named by taskKeys, or are
@@ -464,6 +465,16 @@ func taskValue(tc *results.TaskCols, key string) string {
 		return strconv.Itoa(tc.Replication)
 	case "procs":
 		return strconv.Itoa(tc.MachineProcs)
+	case "sigma":
+		if tc.Moldable {
+			return fmtNum(tc.Sigma)
+		}
+		return ""
+	case "range_factor":
+		if tc.Moldable {
+			return fmtNum(tc.RangeFactor)
+		}
+		return ""
 	}
 	if v, ok := tc.ParamValues[key]; ok {
 		return fmt.Sprint(v)
@@ -484,6 +495,10 @@ func taskNumber(tc *results.TaskCols, key string) (float64, bool) {
 		return float64(tc.Replication), true
 	case "procs":
 		return float64(tc.MachineProcs), true
+	case "sigma":
+		return tc.Sigma, tc.Moldable
+	case "range_factor":
+		return tc.RangeFactor, tc.Moldable
 	}
 	switch v := tc.ParamValues[key].(type) {
 	case float64:
