@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/schedfarm/schedfarm/results"
 )
 
 // Kind is what a claim asserts.
@@ -221,11 +223,11 @@ func (s Selection) at(key, v string) Selection {
 	return s.overlay(Selection{Where: []Filter{{Key: key, Values: []string{v}}}})
 }
 
-// Filter is one where entry: a key and its alternative values.
-type Filter struct {
-	Key    string
-	Values []string
-}
+// Filter is one where entry: a key and its alternative values. It is the
+// filter of the tables and figures (results.Filter), so a claim selects
+// the task rows a table with the same where shows; keys that are no task
+// column or parameter select on the table's own columns ([Selection]).
+type Filter = results.Filter
 
 // overlay returns s with the fields set in o laid over it; where filters
 // merge by key, o's winning.

@@ -266,10 +266,9 @@ func whereCond(w Filter, f *results.Frame, file string, params map[string]bool) 
 	name := w.Key + "=" + strings.Join(w.Values, "|")
 	switch {
 	case slices.Contains(taskKeys, w.Key) || params[w.Key]:
-		rf := results.Filter{Key: w.Key, Values: w.Values}
 		return cond{
 			name:      name,
-			matchTask: rf.Match,
+			matchTask: w.Match,
 			value:     func(i int) string { return taskValue(f.Task(i), w.Key) },
 		}, nil
 	case f.Num[w.Key] != nil:
