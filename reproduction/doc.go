@@ -32,7 +32,9 @@
 // layout is grid or wide; compare ratio, pct or r; kind one of the
 // plot kinds of package report; where maps a task column to the values it
 // keeps (a scalar or a list), in file order. A paper whose figures are
-// such tables and plots needs no Go. Only steps that compute something new
+// such tables and plots needs no Go: a folder with its specs, paper.yaml
+// and claims.yaml, its name in specs/papers.yaml, and a new build (the
+// paper files are embedded by package specs; go test ./specs checks them). Only steps that compute something new
 // (Parsons and Sevcik's Table 3 beside the paper's numbers, the transient
 // R per batch, workload statistics) are Go, entries of the step table
 // (steps.go) named from the paper file. Every problem of a paper file is
