@@ -59,6 +59,13 @@ type Record struct {
 	// (SWF fields 11-18, -1 where unknown): the user, group and queue of
 	// the per-user figures. Records made by hand have the zero value.
 	Info sim.JobInfo
+	// Family is the per-job slot of a policy family that adds figures of
+	// its own: the family's [Annotator] sets it (usually to a pointer to
+	// a struct of the family's package) and the family's entries of the
+	// output column table read it and, reading back, set it. nil under
+	// other policies. metrics knows nothing of its contents, so a new
+	// family adds per-job columns without a field here.
+	Family any
 }
 
 // Chosen returns ProcsChosen, or Procs when it is unset.
