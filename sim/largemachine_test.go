@@ -31,17 +31,16 @@ func shippedJobs(tb testing.TB, file string, n int) ([]sim.Job, int) {
 	return w.Jobs, w.Procs
 }
 
-// TestLargeMachine runs EASY (20,000 jobs) and conservative backfilling
-// (3,000 jobs) on a machine of 2^20 processors with SDSC SP2 jobs whose
+// TestLargeMachine runs EASY and conservative backfilling with 20,000 jobs
+// on a machine of 2^20 processors with SDSC SP2 jobs whose
 // widths are multiplied by 8192 (the trace's 128-processor machine times 8192 is 2^20). Neither
 // policy looks at processor identities, so every job must start when it
 // does on the trace's own machine. The engine checks its processor
 // bookkeeping every 500 instants, and the memory the run allocates must
 // follow the jobs, not the machine: with a bitset per job (128 KB each at
 // 2^20 processors) the run allocated 2.5 GB for 20,000 jobs. Conservative's
-// compaction keeps a bound per processor count (about 80 MB at 2^20
-// processors, once per run), which the limit allows for; it takes
-// seconds there and is skipped with -short.
+// compaction keeps a memo per processor count (32 MB at 2^20 processors,
+// once per run), which the limit allows for.
 func TestLargeMachine(t *testing.T) {
 	const scale = 8192
 	jobs, procs := shippedJobs(t, "SDSC-SP2-1998-4.2-cln.swf.gz", 20000)
@@ -57,12 +56,9 @@ func TestLargeMachine(t *testing.T) {
 		name  string
 		jobs  int
 		fixed uint64
-	}{{"easy", 20000, 0}, {"conservative", 3000, 128 << 20}} {
+	}{{"easy", 20000, 0}, {"conservative", 20000, 64 << 20}} {
 		name, jobs, wide := c.name, jobs[:c.jobs], wide[:c.jobs]
 		t.Run(name, func(t *testing.T) {
-			if c.fixed > 0 && testing.Short() {
-				t.Skip("conservative takes seconds on 2^20 processors")
-			}
 			newPolicy := func() sim.Policy {
 				if name == "easy" {
 					return backfill.NewEASY()
@@ -100,7 +96,7 @@ func TestLargeMachine(t *testing.T) {
 	}
 }
 
-// BenchmarkLargeMachine runs EASY on a machine of 1,048,576 processors
+// BenchmarkLargeMachine runs EASY and conservative backfilling on a machine of 1,048,576 processors
 // with 100,000 jobs: the CTC SP2 trace's jobs (77,205) followed by its
 // first ones again, shifted by the trace's span, with every width scaled
 // from the trace's 338 processors to the machine (rounded down, at least 1).
@@ -120,23 +116,30 @@ func BenchmarkLargeMachine(b *testing.B) {
 			jobs = append(jobs, j)
 		}
 	}
-	b.ResetTimer()
-	var alloc, heap uint64
-	for range b.N {
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		res, err := sim.Run(context.Background(), procs, jobs, backfill.NewEASY(), sim.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		alloc += after.TotalAlloc - before.TotalAlloc
-		heap = max(heap, after.HeapAlloc)
-		if len(res.Tasks) != n {
-			b.Fatalf("%d jobs, want %d", len(res.Tasks), n)
-		}
+	for _, name := range []string{"easy", "conservative"} {
+		b.Run(name, func(b *testing.B) {
+			var alloc, heap uint64
+			for range b.N {
+				var p sim.Policy = backfill.NewEASY()
+				if name == "conservative" {
+					p = backfill.NewConservative()
+				}
+				runtime.GC()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				res, err := sim.Run(context.Background(), procs, jobs, p, sim.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.ReadMemStats(&after)
+				alloc += after.TotalAlloc - before.TotalAlloc
+				heap = max(heap, after.HeapAlloc)
+				if len(res.Tasks) != n {
+					b.Fatalf("%d jobs, want %d", len(res.Tasks), n)
+				}
+			}
+			b.ReportMetric(float64(alloc)/float64(b.N)/(1<<20), "MB/op")
+			b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
+		})
 	}
-	b.ReportMetric(float64(alloc)/float64(b.N)/(1<<20), "MB/op")
-	b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
 }

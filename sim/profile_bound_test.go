@@ -25,7 +25,10 @@ func TestCompaction_bound(t *testing.T) {
 			}
 		}
 		c := &Compaction{memoUpTo: Never}
-		c.cur.init(size + 2)
+		c.cur.reset()
+		if trial%2 == 0 {
+			c.cur.size(size) // arrays by level; steps on the odd trials
+		}
 		want := make([]level, size+2)
 		for l := range want {
 			want[l] = level{0, Never, 0}
@@ -57,7 +60,7 @@ func TestCompaction_bound(t *testing.T) {
 		for l := 1; l <= size; l++ {
 			var got level
 			if l <= c.cur.max {
-				got = level{c.cur.len[l], c.cur.first[l], c.cur.last[l]}
+				got = level{c.cur.len.at(l), -c.cur.first.at(l), c.cur.last.at(l)}
 			} else {
 				got = level{0, Never, 0}
 			}

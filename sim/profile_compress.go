@@ -1,6 +1,9 @@
 package sim
 
-import "slices"
+import (
+	"slices"
+	"sort"
+)
 
 // Compression that visits cheaply the reservations that cannot move.
 //
@@ -122,26 +125,111 @@ type run struct {
 }
 
 // runBound bounds, for every processor count, the length of runs of free
-// steps that overlap some released times, and where they lie.
+// steps that overlap some released times, and where they lie. Each bound
+// is a monotone function of the processor count, kept as its steps, so
+// that its cost follows the runs added, not the machine size.
 type runBound struct {
-	len   []Time // len[P]: longest run with >= P free (clamped at now)
-	first []Time // first[P]: earliest start of such a run (levels 1..max)
-	last  []Time // last[P]: latest end of such a run (levels 1..max)
-	max   int    // levels 1..max are set
-	touch Time   // last released time + 1: starts after it never touch
+	len   levelMax // len(P): longest run with >= P free (clamped at now)
+	first levelMax // -first(P): earliest start of such a run (levels 1..max)
+	last  levelMax // last(P): latest end of such a run (levels 1..max)
+	max   int      // levels 1..max are set
+	touch Time     // last released time + 1: starts after it never touch
 	any   bool
 }
 
-func (b *runBound) init(n int) {
-	b.len, b.first, b.last = make([]Time, n), make([]Time, n), make([]Time, n)
-	b.max = n - 1
-	b.reset()
+// levelMax is a function of the level (1, 2, ...) that does not increase
+// with it: the value of the first step whose upper level is at or above
+// the level, base above the last step.
+// On a machine of up to denseLevels processors it is an array with a
+// value per level, the fastest to read.
+type levelMax struct {
+	dense []Time // the values by level when not nil; base above top
+	top   int
+	steps []levelStep
+	base  Time
+}
+
+// denseLevels is the largest machine whose bounds are arrays.
+const denseLevels = 4096
+
+// levelStep is the value of a [levelMax] up to level up (from the
+// previous step's up + 1).
+type levelStep struct {
+	up int
+	v  Time
+}
+
+// at returns the value at level l.
+func (f *levelMax) at(l int) Time {
+	if f.dense != nil {
+		if l > f.top {
+			return f.base
+		}
+		return f.dense[l]
+	}
+	s := f.steps
+	k := sort.Search(len(s), func(i int) bool { return s[i].up >= l })
+	if k == len(s) {
+		return f.base
+	}
+	return s[k].v
+}
+
+// raise makes the value at every level 1..h at least v.
+func (f *levelMax) raise(h int, v Time) {
+	if f.dense != nil {
+		for l := f.top + 1; l <= h; l++ {
+			f.dense[l] = f.base
+		}
+		f.top = max(f.top, h)
+		for l := h; l >= 1 && f.dense[l] < v; l-- {
+			f.dense[l] = v
+		}
+		return
+	}
+	s := f.steps
+	k := sort.Search(len(s), func(i int) bool { return s[i].up >= h })
+	if k < len(s) && s[k].v >= v || k == len(s) && f.base >= v {
+		return // so is every level below h
+	}
+	// The levels below v up to h are a suffix of 1..h: the steps j..k-1
+	// whole, and step k up to h.
+	j := k
+	for j > 0 && s[j-1].v < v {
+		j--
+	}
+	end := k // step k goes on above h (or is base): keep it
+	if k < len(s) && s[k].up == h {
+		end = k + 1
+	}
+	if j > 0 && s[j-1].v == v {
+		s[j-1].up = h
+		f.steps = slices.Delete(s, j, end)
+		return
+	}
+	f.steps = slices.Replace(s, j, end, levelStep{up: h, v: v})
+}
+
+// reset makes the value base at every level.
+func (f *levelMax) reset(base Time) { f.steps, f.base, f.top = f.steps[:0], base, 0 }
+
+// size makes f's form fit a machine of n processors.
+func (f *levelMax) size(n int) {
+	if n <= denseLevels && len(f.dense) < n+1 {
+		f.dense = make([]Time, n+1)
+	}
+}
+
+func (b *runBound) size(n int) {
+	b.len.size(n)
+	b.first.size(n)
+	b.last.size(n)
 }
 
 func (b *runBound) reset() {
-	for l := 1; l <= b.max; l++ {
-		b.len[l], b.first[l], b.last[l] = 0, Never, 0
-	}
+	b.len.reset(0)
+	b.first.reset(-Never)
+	b.last.reset(0)
 	b.max, b.touch, b.any = 0, 0, false
 }
 
@@ -152,7 +240,7 @@ func (b *runBound) window(procs int) (from, to Time) {
 	if !b.any || procs > b.max {
 		return Never, 0
 	}
-	return b.first[procs], b.last[procs]
+	return -b.first.at(procs), b.last.at(procs)
 }
 
 // Released records that procs processors were given back during
@@ -201,10 +289,8 @@ func (p *Profile) CompressWith(c *Compaction, now Time, n int, r func(i int) *Re
 // compression's releases (keeping the last one's with Carry) and the
 // memos, and records the releases made since the last compression.
 func (c *Compaction) begin(p *Profile) {
-	if len(c.cur.len) < p.size+2 {
-		c.cur.init(p.size + 2)
-		c.prev.init(p.size + 2)
-	}
+	c.cur.size(p.size)
+	c.prev.size(p.size)
 	if c.Carry {
 		c.prev, c.cur = c.cur, c.prev
 	} else {
@@ -436,7 +522,7 @@ func (p *Profile) runStart(i int, procs int) Time {
 }
 
 func (b *runBound) allows(rv *Reservation) bool {
-	return b.any && rv.Procs <= b.max && rv.Dur <= b.len[rv.Procs]
+	return b.any && rv.Procs <= b.max && rv.Dur <= b.len.at(rv.Procs)
 }
 
 // bound adds to b the runs of free steps that overlap [a, e) now. Every
@@ -549,14 +635,9 @@ func (p *Profile) bound(b *runBound, c *Compaction, a, e Time, near int) {
 // first level the run changes nothing at: O(levels changed), not
 // O(machine size).
 func (b *runBound) add(h int, n, start, end Time) {
-	for l := h; l >= 1; l-- {
-		if b.len[l] >= n && b.first[l] <= start && b.last[l] >= end {
-			break
-		}
-		b.len[l] = max(b.len[l], n)
-		b.first[l] = min(b.first[l], start)
-		b.last[l] = max(b.last[l], end)
-	}
+	b.len.raise(h, n)
+	b.first.raise(h, -start)
+	b.last.raise(h, end)
 	b.max = max(b.max, h)
 }
 
