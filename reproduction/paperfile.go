@@ -25,24 +25,10 @@ const (
 	PaperFile = "paper.yaml"
 )
 
-// Errors of the paper files, matched by the problems of a
-// [*yamlnode.ValidationError] with [errors.Is]; ErrSyntax to ErrValue are
-// the errors of the YAML format, the same values as the spec, claims and
-// readings parsers'.
-var (
-	// ErrInvalid is matched by every invalid paper file.
-	ErrInvalid = errors.New("invalid paper file")
-	// ErrSyntax means the file is not well-formed YAML.
-	ErrSyntax = yamlnode.ErrSyntax
-	// ErrUnknownKey means a mapping has a key the format does not define.
-	ErrUnknownKey = yamlnode.ErrUnknownKey
-	// ErrRequired means a required key is missing or empty.
-	ErrRequired = yamlnode.ErrRequired
-	// ErrType means a value has the wrong YAML shape or type.
-	ErrType = yamlnode.ErrType
-	// ErrValue means a value is not one of the allowed ones.
-	ErrValue = yamlnode.ErrValue
-)
+// ErrInvalid is matched by every invalid paper file; its problems wrap
+// the YAML format's errors of [yamlnode] (yamlnode.ErrUnknownKey, ...),
+// the same values as the spec, claims and readings parsers'.
+var ErrInvalid = errors.New("invalid paper file")
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
 
@@ -118,7 +104,7 @@ func parsePapers(data []byte) ([]string, error) {
 		seen := false
 		p.w.Mapping(root, "", func(key string, v *yaml.Node, kp string) {
 			if key != "papers" {
-				p.w.Add(kp, v, ErrUnknownKey)
+				p.w.Add(kp, v, yamlnode.ErrUnknownKey)
 				return
 			}
 			seen = true
@@ -126,14 +112,14 @@ func parsePapers(data []byte) ([]string, error) {
 				ip := kp + "[" + strconv.Itoa(i) + "]"
 				if s, ok := p.name(n, ip); ok {
 					if slices.Contains(out, s) {
-						p.w.Add(ip, n, yamlnode.Problem(ErrValue, "paper %s listed twice", s))
+						p.w.Add(ip, n, yamlnode.Problem(yamlnode.ErrValue, "paper %s listed twice", s))
 					}
 					out = append(out, s)
 				}
 			}
 		})
 		if !seen {
-			p.w.Add("papers", root, ErrRequired)
+			p.w.Add("papers", root, yamlnode.ErrRequired)
 		}
 	}
 	return out, p.err()
@@ -142,7 +128,7 @@ func parsePapers(data []byte) ([]string, error) {
 func (p *paperParser) name(n *yaml.Node, kp string) (string, bool) {
 	s, ok := p.w.NonEmpty(n, kp)
 	if ok && !nameRE.MatchString(s) {
-		p.w.Add(kp, n, yamlnode.Problem(ErrValue, "%q: a name is lower-case letters, digits, ., _ and -", s))
+		p.w.Add(kp, n, yamlnode.Problem(yamlnode.ErrValue, "%q: a name is lower-case letters, digits, ., _ and -", s))
 		return "", false
 	}
 	return s, ok
@@ -159,26 +145,26 @@ func ParsePaper(paper string, data []byte) ([]Recipe, error) {
 	seen := false
 	p.w.Mapping(root, "", func(key string, v *yaml.Node, kp string) {
 		if key != "groups" {
-			p.w.Add(kp, v, ErrUnknownKey)
+			p.w.Add(kp, v, yamlnode.ErrUnknownKey)
 			return
 		}
 		seen = true
 		items := p.w.List(v, kp)
 		if items == nil {
-			p.w.Add(kp, v, yamlnode.Problem(ErrRequired, "must list at least one figure group"))
+			p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrRequired, "must list at least one figure group"))
 		}
 		for i, n := range items {
 			r := p.group(paper, n, kp+"["+strconv.Itoa(i)+"]")
 			for _, o := range out {
 				if o.Name == r.Name && r.Name != "" {
-					p.w.Add(kp+"["+strconv.Itoa(i)+"].name", n, yamlnode.Problem(ErrValue, "figure group %s named twice", r.Name))
+					p.w.Add(kp+"["+strconv.Itoa(i)+"].name", n, yamlnode.Problem(yamlnode.ErrValue, "figure group %s named twice", r.Name))
 				}
 			}
 			out = append(out, r)
 		}
 	})
 	if !seen {
-		p.w.Add("groups", root, ErrRequired)
+		p.w.Add("groups", root, yamlnode.ErrRequired)
 	}
 	if err := p.err(); err != nil {
 		return nil, err
@@ -196,7 +182,7 @@ func (p *paperParser) group(paper string, n *yaml.Node, gp string) Recipe {
 		case "spec":
 			if s, ok := p.w.NonEmpty(v, kp); ok {
 				if !nameRE.MatchString(s) || path.Ext(s) != ".yaml" {
-					p.w.Add(kp, v, yamlnode.Problem(ErrValue, "%q: a spec file of the paper's folder (name.yaml)", s))
+					p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrValue, "%q: a spec file of the paper's folder (name.yaml)", s))
 				}
 				spec = s
 			}
@@ -225,7 +211,7 @@ func (p *paperParser) group(paper string, n *yaml.Node, gp string) Recipe {
 				})
 				for _, k := range []string{"name", "caption", "x", "series", "metric"} {
 					if !has(t, k) {
-						p.w.Add(ip+"."+k, t, ErrRequired)
+						p.w.Add(ip+"."+k, t, yamlnode.ErrRequired)
 					}
 				}
 				r.Panels = append(r.Panels, pn)
@@ -236,19 +222,19 @@ func (p *paperParser) group(paper string, n *yaml.Node, gp string) Recipe {
 				if k, ok := p.w.NonEmpty(s, ip); ok {
 					st, found := steps[k]
 					if !found {
-						p.w.Add(ip, s, yamlnode.Problem(ErrValue, "%q is no registered step (%s)", k, stepKeys()))
+						p.w.Add(ip, s, yamlnode.Problem(yamlnode.ErrValue, "%q is no registered step (%s)", k, stepKeys()))
 						continue
 					}
 					r.Steps = append(r.Steps, st)
 				}
 			}
 		default:
-			p.w.Add(kp, v, ErrUnknownKey)
+			p.w.Add(kp, v, yamlnode.ErrUnknownKey)
 		}
 	})
 	for _, k := range []string{"name", "spec", "doc"} {
 		if !has(n, k) {
-			p.w.Add(gp+"."+k, n, ErrRequired)
+			p.w.Add(gp+"."+k, n, yamlnode.ErrRequired)
 		}
 	}
 	r.Name = paper + "/" + group
@@ -289,7 +275,7 @@ func has(n *yaml.Node, key string) bool {
 func (p *paperParser) oneOf(v *yaml.Node, kp string, allowed ...string) string {
 	s, ok := p.w.Str(v, kp)
 	if ok && !slices.Contains(allowed, s) {
-		p.w.Add(kp, v, yamlnode.Problem(ErrValue, "%q, want one of %v", s, allowed))
+		p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrValue, "%q, want one of %v", s, allowed))
 	}
 	return s
 }
@@ -313,11 +299,11 @@ func (p *paperParser) table(n *yaml.Node, tp string) TableJob {
 		case "where":
 			t.Opts.Where = p.where(v, kp)
 		default:
-			p.w.Add(kp, v, ErrUnknownKey)
+			p.w.Add(kp, v, yamlnode.ErrUnknownKey)
 		}
 	})
 	if !has(n, "name") {
-		p.w.Add(tp+".name", n, ErrRequired)
+		p.w.Add(tp+".name", n, yamlnode.ErrRequired)
 	}
 	return t
 }
@@ -345,7 +331,7 @@ func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptio
 		case "batch":
 			if f, ok := p.w.Number(v, kp); ok {
 				if f < 1 || f != float64(int(f)) {
-					p.w.Add(kp, v, yamlnode.Problem(ErrValue, "%v, want a whole number of jobs >= 1", f))
+					p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrValue, "%v, want a whole number of jobs >= 1", f))
 				}
 				o.Batch = int(f)
 			}
@@ -355,7 +341,7 @@ func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptio
 			o.Style.Legend = p.oneOf(v, kp, plot.LegendPositions...)
 		case "x", "series":
 			if !panel {
-				p.w.Add(kp, v, ErrUnknownKey)
+				p.w.Add(kp, v, yamlnode.ErrUnknownKey)
 				return
 			}
 			s, _ := p.w.NonEmpty(v, kp)
@@ -366,19 +352,19 @@ func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptio
 			}
 		case "name", "caption":
 			if !panel {
-				p.w.Add(kp, v, ErrUnknownKey)
+				p.w.Add(kp, v, yamlnode.ErrUnknownKey)
 			}
 		case "where":
 			o.Where = p.where(v, kp)
 		default:
-			p.w.Add(kp, v, ErrUnknownKey)
+			p.w.Add(kp, v, yamlnode.ErrUnknownKey)
 		}
 	})
 	if panel && o.Kind == "" {
 		o.Kind = report.KindParam
 	}
 	if !panel && !has(n, "kind") {
-		p.w.Add(pp+".kind", n, ErrRequired)
+		p.w.Add(pp+".kind", n, yamlnode.ErrRequired)
 	}
 	return o
 }
@@ -396,13 +382,13 @@ func (p *paperParser) where(n *yaml.Node, wp string) []results.Filter {
 		for i, it := range items {
 			it = yamlnode.Resolve(it)
 			if it.Kind != yaml.ScalarNode || it.Tag == "!!null" {
-				p.w.Add(kp+"["+strconv.Itoa(i)+"]", it, yamlnode.Problem(ErrType, "%s, want a value", yamlnode.Describe(it)))
+				p.w.Add(kp+"["+strconv.Itoa(i)+"]", it, yamlnode.Problem(yamlnode.ErrType, "%s, want a value", yamlnode.Describe(it)))
 				continue
 			}
 			f.Values = append(f.Values, it.Value)
 		}
 		if len(f.Values) == 0 {
-			p.w.Add(kp, v, yamlnode.Problem(ErrRequired, "keeps no value"))
+			p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrRequired, "keeps no value"))
 		}
 		out = append(out, f)
 	})

@@ -288,9 +288,6 @@ func (s ProcSet) Each(f func(i int)) {
 
 // String returns the set as ranges, for example "{0-3,8,10-11}".
 func (s ProcSet) String() string {
-	if !s.isBits() {
-		return s.stringRuns()
-	}
 	var b strings.Builder
 	b.WriteByte('{')
 	for k, x := range s.spans() {

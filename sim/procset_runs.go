@@ -2,8 +2,6 @@ package sim
 
 import (
 	"sort"
-	"strconv"
-	"strings"
 )
 
 // runs returns the set's runs (nil for the zero value).
@@ -303,24 +301,6 @@ func (s ProcSet) eachRuns(f func(i int)) {
 			f(int(i))
 		}
 	}
-}
-
-// stringRuns is [ProcSet.String] for a set of runs.
-func (s ProcSet) stringRuns() string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for k, x := range s.runs() {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(int(x.lo)))
-		if x.hi-1 > x.lo {
-			b.WriteByte('-')
-			b.WriteString(strconv.Itoa(int(x.hi - 1)))
-		}
-	}
-	b.WriteByte('}')
-	return b.String()
 }
 
 // setDiffRuns makes s (becoming a set of runs) the processors of a that are not in b, reusing s's

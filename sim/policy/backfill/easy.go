@@ -349,9 +349,23 @@ func (p *EASY) scheduleRanked() {
 	if p.BackfillSJF {
 		cands = p.sjf // the head among them
 	}
-	// As in schedulePlain.
+	started := p.backfillInOrder(cands, head, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow))
+	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
+	if started {
+		p.q = p.q.removeStarted()
+		if p.BackfillSJF {
+			p.sjf = p.sjf.removeStarted()
+		}
+	}
+}
+
+// backfillInOrder is the backfill pass of schedulePlain over cands in
+// their order, head reserved at shadow: each candidate but head starts
+// when it fits the processors free now (freeNow, also the machine's) and,
+// if it would run past shadow, those left free at shadow (atShadow). It
+// reports whether it started any.
+func (p *EASY) backfillInOrder(cands []*sim.Task, head *sim.Task, now, shadow sim.Time, freeNow, atShadow int) bool {
 	started := false
-	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	for _, t := range cands {
 		free := p.m.Free()
 		if free == 0 || freeNow == 0 {
@@ -369,13 +383,7 @@ func (p *EASY) scheduleRanked() {
 			}
 		}
 	}
-	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
-	if started {
-		p.q = p.q.removeStarted()
-		if p.BackfillSJF {
-			p.sjf = p.sjf.removeStarted()
-		}
-	}
+	return started
 }
 
 // scheduleDynamic is scheduleRanked under a dynamic rank (wfp3, unicep,
@@ -429,22 +437,8 @@ func (p *EASY) scheduleDynamic(now sim.Time) {
 	p.m.Check(p.prof.Reserve(shadow, headEst, head.Procs))
 	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	if p.BackfillSJF {
-		for _, t := range p.sjf { // the head among them
-			free := p.m.Free()
-			if free == 0 || freeNow == 0 {
-				break
-			}
-			if t == head {
-				continue
-			}
-			long := now+p.est(t) > shadow
-			if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
-				started = true
-				freeNow -= t.Procs
-				if long {
-					atShadow -= t.Procs
-				}
-			}
+		if p.backfillInOrder(p.sjf, head, now, shadow, freeNow, atShadow) { // the head among them
+			started = true
 		}
 	} else {
 		// In queue order, a candidate starts when it fits what is left
