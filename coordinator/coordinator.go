@@ -327,6 +327,9 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 	if err := r.begin(); err != nil {
 		return nil, err
 	}
+	if err := r.checkStored(ctx); err != nil {
+		return nil, err
+	}
 	r.report.Began = r.rec.Started
 	r.firstPublication = r.rec.Publications + 1
 	// The output directory is this run's alone while it runs, as the
@@ -432,6 +435,60 @@ func (r *run) unreadableFrom(from int) ([]unreadable, error) {
 		}
 	}
 	return bad, nil
+}
+
+// checkStored reads every result the run starts with (cached ones and,
+// when resuming, those of earlier sessions) before the run says what it
+// reuses: a result that does not decode, or whose spool file is damaged,
+// is forgotten and its task runs again, and the counts printed are of
+// the results that will be used. Each result is decoded and dropped, one
+// at a time.
+func (r *run) checkStored(ctx context.Context) error {
+	if len(r.states) == 0 {
+		return nil
+	}
+	var bad []unreadable
+	cached := true
+	for i := range r.tasks {
+		st, ok := r.states[r.tasks[i].ID]
+		if !ok {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("check stored results of sweep %s: %w", r.spec.Name, err)
+		}
+		_, err := r.result(i)
+		var u *unreadable
+		switch {
+		case errors.As(err, &u):
+			bad = append(bad, *u)
+			cached = cached && st.Cached
+		case err != nil:
+			return err
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	what := "stored"
+	if cached {
+		what = "cached"
+	}
+	r.c.say("sweep %s: %d %s results cannot be read (task %d: %v); running them again",
+		r.spec.Name, len(bad), what, bad[0].task.Index, bad[0].err)
+	for _, u := range bad {
+		if err := r.c.store.Forget(r.id, u.task.ID); err != nil {
+			return err
+		}
+		if r.states[u.task.ID].Cached {
+			r.report.Cached--
+			r.rec.Cached--
+		} else {
+			r.report.Done--
+		}
+		delete(r.states, u.task.ID)
+	}
+	return r.c.store.PutSweep(r.rec)
 }
 
 // begin loads or starts the run and fills r.id, r.rec, r.states.

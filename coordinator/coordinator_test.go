@@ -445,12 +445,25 @@ func rerunDamaged(t *testing.T, what string, damage func(st *coordinator.Store, 
 		t.Fatal(err)
 	}
 	damage(st, tasks, state)
+	var progress bytes.Buffer
+	c = coordinator.New(st, MustConnect(t, ns), coordinator.WithOutDir(out), coordinator.WithProgress(&progress))
 	rep, err := c.Run(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Cached != 3 || rep.Ran != 1 {
 		t.Fatalf("Run() report=%+v, want 3 cached and %s run again", rep, what)
+	}
+	// The damage is found before the run says what it reuses: the
+	// first lines name the damaged result, then count 3 reused, 1 to
+	// run, never 4 reused.
+	lines := strings.Split(progress.String(), "\n")
+	if len(lines) < 2 || !strings.Contains(lines[0], "1 cached results cannot be read (task 2:") ||
+		!strings.Contains(lines[1], "4 tasks, 3 cached results reused, 1 to run") {
+		t.Errorf("progress:\n%s\nwant the damaged result named first, then 3 reused and 1 to run", progress.String())
+	}
+	if strings.Contains(progress.String(), "4 cached results reused") {
+		t.Errorf("progress:\n%s\nsays the damaged result is reused", progress.String())
 	}
 	if got := readFile(t, filepath.Join(out, "jobs.parquet")); !bytes.Equal(got, jobs) {
 		t.Fatal("jobs.parquet differs")
