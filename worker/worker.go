@@ -20,6 +20,14 @@
 //     trace whose bytes do not match its sha256, an undecodable task, or a
 //     task delivered more than the worker's attempt limit (a task that
 //     crashed or stalled every worker that took it);
+//   - publishes an environment error result (natsutil.HeaderEnvironment),
+//     which stops the sweep with nothing recorded for the task, and
+//     terminates the message when the cause is the machine or the farm's
+//     state, not the task: no space left, permissions, I/O errors, or a
+//     trace the server's store lost (missing from the object store, or
+//     chunks that do not come within [WithTraceStall]; the worker then
+//     empties the trace bucket, whose damaged stream cannot take the trace
+//     again, and the sweep's next run uploads its traces anew);
 //   - naks it (with a growing delay) on any other failure, up to the
 //     attempt limit; the last attempt publishes an error result instead.
 //
@@ -66,6 +74,9 @@ const (
 	// DefaultFetchWait is how long one pull request waits for a task; a
 	// stopping worker waits for its requests to expire.
 	DefaultFetchWait = time.Second
+	// DefaultTraceStall is how long a trace being fetched from the
+	// object store may go without a chunk before it is taken for damaged.
+	DefaultTraceStall = 30 * time.Second
 	// DefaultTaskTimeLimit is how long a task may run when its spec sets
 	// no time_limit.
 	DefaultTaskTimeLimit = 24 * time.Hour
@@ -133,6 +144,7 @@ type config struct {
 	maxAttempts  int
 	drainTimeout time.Duration
 	fetchWait    time.Duration
+	traceStall   time.Duration
 	inlineLimit  int
 	timeLimit    time.Duration
 	logger       *slog.Logger
@@ -224,6 +236,20 @@ func WithFetchWait(d time.Duration) Option {
 	}
 }
 
+// WithTraceStall sets how long a trace being fetched from the trace
+// object store may go without a chunk before the worker takes it for
+// damaged (default [DefaultTraceStall], at least 100ms): the server's
+// store can lose chunks it still counts, and the read would wait for them.
+func WithTraceStall(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 100*time.Millisecond {
+			return fmt.Errorf("%w: trace stall %v: must be at least 100ms", ErrInvalidOption, d)
+		}
+		c.traceStall = d
+		return nil
+	}
+}
+
 // WithInlineLimit sets the largest result in bytes sent inside the result
 // message (default: the connection's max payload less 16 KiB); larger
 // results go through the results object store.
@@ -264,7 +290,7 @@ func WithExecute(f ExecuteFunc) Option {
 // New returns a worker that uses the connection nc. Options:
 // [WithConcurrency], [WithCacheDir], [WithName], [WithAckWait],
 // [WithMaxAttempts], [WithDrainTimeout], [WithFetchWait],
-// [WithInlineLimit], [WithTaskTimeLimit], [WithLogger], [WithExecute].
+// [WithTraceStall], [WithInlineLimit], [WithTaskTimeLimit], [WithLogger], [WithExecute].
 func New(nc *nats.Conn, opts ...Option) (*Worker, error) {
 	cfg := config{
 		concurrency:  runtime.GOMAXPROCS(0),
@@ -272,6 +298,7 @@ func New(nc *nats.Conn, opts ...Option) (*Worker, error) {
 		maxAttempts:  DefaultMaxAttempts,
 		drainTimeout: DefaultDrainTimeout,
 		fetchWait:    DefaultFetchWait,
+		traceStall:   DefaultTraceStall,
 		inlineLimit:  -1,
 		timeLimit:    DefaultTaskTimeLimit,
 		execute:      runner.Execute,
@@ -394,7 +421,7 @@ func (w *Worker) setup(ctx context.Context) error {
 	if w.results, err = natsutil.ResultStore(ctx, w.js); err != nil {
 		return err
 	}
-	w.cache = newTraceCache(w.cfg.cacheDir, traces)
+	w.cache = newTraceCache(w.cfg.cacheDir, w.js, traces, w.cfg.traceStall)
 	return nil
 }
 
@@ -589,7 +616,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		w.giveBack(msg)
 	case errors.Is(context.Cause(tctx), errTimeLimit) && err != nil:
 		w.fail(ctx, msg, run, &t, fmt.Errorf("task %d exceeded its time limit of %v (%s): stopped after %v", t.Index, limit, source, wall.Round(time.Millisecond)), wall, log)
-	case IsEnvironment(err):
+	case IsEnvironment(err), errors.As(err, new(*traceDamaged)):
 		w.failEnvironment(ctx, msg, run, &t, err, wall, log)
 	case errors.Is(err, runner.ErrDeterministic), errors.Is(err, errPanic), errors.Is(err, ErrTraceMismatch):
 		w.fail(ctx, msg, run, &t, err, wall, log)

@@ -37,7 +37,14 @@ const run = "testrun"
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ns, err := natsutil.StartServer(context.Background(), filepath.Join(t.TempDir(), "nats"))
+	return newEnvAt(t, filepath.Join(t.TempDir(), "nats"), true)
+}
+
+// newEnvAt is newEnv with the server's store in store; the trace is
+// uploaded only when upload is set (a restart over a store that has it).
+func newEnvAt(t *testing.T, store string, upload bool) *env {
+	t.Helper()
+	ns, err := natsutil.StartServer(context.Background(), store)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,18 +71,20 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	tasks, _ := spec.Tasks()
-	obs, err := natsutil.TraceStore(ctx, js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: tasks[0].Workload.TraceSHA256,
-		Metadata: map[string]string{natsutil.TraceFilenameKey: filepath.Base(trace)}}, f); err != nil {
-		t.Fatal(err)
+	if upload {
+		obs, err := natsutil.TraceStore(ctx, js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: tasks[0].Workload.TraceSHA256,
+			Metadata: map[string]string{natsutil.TraceFilenameKey: filepath.Base(trace)}}, f); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cons, err := js.CreateOrUpdateConsumer(ctx, natsutil.ResultStream, jetstream.ConsumerConfig{
 		Durable: "test", AckPolicy: jetstream.AckExplicitPolicy, FilterSubject: natsutil.ResultSubject(run)})
@@ -254,13 +263,30 @@ func TestWorker_Run(t *testing.T) {
 
 	t.Run("ErrMaxAttempts", func(t *testing.T) {
 		e := newEnv(t)
-		e.start(t, worker.WithMaxAttempts(2))
-		task := e.task
-		task.Workload.TraceSHA256 = strings.Repeat("0", 64) // not in the object store
-		e.publish(t, task)
+		e.start(t, worker.WithMaxAttempts(2), worker.WithExecute(func(context.Context, *sweep.Task, string) (*results.TaskResult, error) {
+			return nil, errors.New("flaky machine")
+		}))
+		e.publish(t, e.task)
 		res, _ := e.result(t, 20*time.Second)
-		if !strings.Contains(res.Err, "attempt 2 of 2") || !strings.Contains(res.Err, "object not found") {
+		if !strings.Contains(res.Err, "attempt 2 of 2") || !strings.Contains(res.Err, "flaky machine") {
 			t.Fatalf("result error %q, want the last attempt's cause", res.Err)
+		}
+	})
+
+	t.Run("ErrTraceMissing", func(t *testing.T) {
+		// The coordinator uploads a trace before it publishes its tasks:
+		// a trace not in the object store was lost by the server's
+		// store, which retrying does not mend. The sweep stops (an
+		// environment error) and its next run uploads the trace.
+		e := newEnv(t)
+		e.start(t)
+		task := e.task
+		task.Workload.TraceSHA256 = strings.Repeat("0", 64)
+		e.publish(t, task)
+		res, msg := e.result(t, 20*time.Second)
+		if msg.Headers().Get(natsutil.HeaderEnvironment) != "true" || !strings.Contains(res.Err, "is not in bucket") ||
+			!strings.Contains(res.Err, "run the sweep again") {
+			t.Fatalf("result error %q (headers %v), want an environment error saying the trace is missing and what to do", res.Err, msg.Headers())
 		}
 	})
 
