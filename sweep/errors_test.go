@@ -201,6 +201,23 @@ replications: 0
 	}
 }
 
+// TestParse_ErrManyProblems checks that a spec with 100,000 bad values
+// gives every problem but prints 21 lines, not 100,001: the first 20 and
+// a count of the rest.
+func TestParse_ErrManyProblems(t *testing.T) {
+	spec := "name: many\nworkloads:\n  - trace: tiny.swf\n    load: [" + strings.Repeat("-1, ", 99999) + "-1]\npolicies:\n  - name: easy\n"
+	_, err := sweep.Parse([]byte(spec), testdata)
+	var ve *sweep.ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 100000 {
+		t.Fatalf("Parse = %.200v, want 100,000 problems", err)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{"workloads[0].load[0]: must be in 0.01..100, got -1", "... and 99,980 more problems (100,000 in all)"}
+	if len(lines) != 21 || lines[0] != want[0] || lines[20] != want[1] {
+		t.Errorf("Error() has %d lines, first %q, last %q; want 21, %q, %q", len(lines), lines[0], lines[len(lines)-1], want[0], want[1])
+	}
+}
+
 func TestParse_Aliases(t *testing.T) {
 	s, err := sweep.Parse([]byte(`
 name: alias

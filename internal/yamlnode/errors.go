@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -73,12 +74,20 @@ type ValidationError struct {
 	Invalid error
 }
 
+// MaxShown is how many problems a [ValidationError]'s text lists; the
+// rest are counted on one more line. A generated file with 100,000 bad
+// values gives 21 lines, not 100,000: the first problems show what is
+// wrong, and the error still holds every problem (Problems, Unwrap).
+const MaxShown = 20
+
 // Error returns one problem per line, each prefixed by the file if known
 // and, for problems without OwnLine, the line after it
-// ("specs/x.yaml:12: policies[1].params.interval: ...").
+// ("specs/x.yaml:12: policies[1].params.interval: ..."): the first
+// [MaxShown], then, if there are more, "... and N more problems (M in
+// all)".
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	for i, p := range e.Problems {
+	for i, p := range e.Problems[:min(len(e.Problems), MaxShown)] {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
@@ -90,7 +99,27 @@ func (e *ValidationError) Error() string {
 		}
 		b.WriteString(p.Error())
 	}
+	if rest := len(e.Problems) - MaxShown; rest > 0 {
+		b.WriteByte('\n')
+		if e.File != "" {
+			b.WriteString(e.File + ": ")
+		}
+		s := "s"
+		if rest == 1 {
+			s = ""
+		}
+		fmt.Fprintf(&b, "... and %s more problem%s (%s in all)", thousands(rest), s, thousands(len(e.Problems)))
+	}
 	return b.String()
+}
+
+// thousands formats n >= 0 with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // Is reports whether target is the Invalid sentinel.

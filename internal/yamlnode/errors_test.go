@@ -2,6 +2,7 @@ package yamlnode
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,34 @@ func TestValidationError_Error(t *testing.T) {
 		}
 		if errors.Is(err, errors.New("invalid")) {
 			t.Errorf("file %q, OwnLine %v: matches another sentinel", c.file, c.own)
+		}
+	}
+}
+
+// TestValidationError_ErrorCapped checks that a file with 100,000
+// problems prints the first MaxShown and a count of the rest, not 100,000
+// lines, while Problems and Unwrap keep all of them.
+func TestValidationError_ErrorCapped(t *testing.T) {
+	bad := errors.New("bad value")
+	for _, c := range []struct {
+		n     int
+		lines int
+		last  string
+	}{
+		{MaxShown, MaxShown, "f.yaml:20: x[19]: got -1"},
+		{MaxShown + 1, MaxShown + 1, "f.yaml: ... and 1 more problem (21 in all)"},
+		{100000, MaxShown + 1, "f.yaml: ... and 99,980 more problems (100,000 in all)"},
+	} {
+		err := &ValidationError{File: "f.yaml", Invalid: errors.New("invalid")}
+		for i := range c.n {
+			err.Problems = append(err.Problems, &FieldError{Path: fmt.Sprintf("x[%d]", i), Line: i + 1, Err: Problem(bad, "got -1")})
+		}
+		lines := strings.Split(err.Error(), "\n")
+		if len(lines) != c.lines || lines[len(lines)-1] != c.last || lines[0] != "f.yaml:1: x[0]: got -1" {
+			t.Errorf("%d problems: %d lines, first %q, last %q; want %d lines, last %q", c.n, len(lines), lines[0], lines[len(lines)-1], c.lines, c.last)
+		}
+		if got := len(err.Unwrap()); got != c.n {
+			t.Errorf("%d problems: Unwrap() gives %d", c.n, got)
 		}
 	}
 }
