@@ -35,6 +35,60 @@ type Run struct {
 	// RunSweep runs a spec into the sweep output folder outDir and says
 	// how many of its tasks came from the result cache.
 	RunSweep func(spec *sweep.Spec, outDir string) (cached, total int, err error)
+
+	// readings are the papers' readings files LoadReadings checked.
+	readings map[string]*paperReadings
+}
+
+// paperReadings is a paper's checked readings file and the figure groups
+// it was checked against.
+type paperReadings struct {
+	groups []readings.Group
+	file   *readings.File
+}
+
+// LoadReadings loads and checks the readings file of each of the papers
+// that has one, against the paper's specs, and keeps them for
+// [Run.GradeReadings]: called before the figure groups run, a bad
+// readings file (an unknown parameter, a value out of range) stops the
+// command with its file, line and key path before anything runs, not
+// after the whole base reproduction.
+func (run *Run) LoadReadings(papers []string) error {
+	for _, paper := range Papers() {
+		if !slices.Contains(papers, paper) {
+			continue
+		}
+		pr, err := run.loadReadings(paper)
+		if err != nil {
+			return err
+		}
+		if run.readings == nil {
+			run.readings = map[string]*paperReadings{}
+		}
+		run.readings[paper] = pr
+	}
+	return nil
+}
+
+// loadReadings loads the paper's readings file, or returns nil if it has
+// none.
+func (run *Run) loadReadings(paper string) (*paperReadings, error) {
+	if pr, ok := run.readings[paper]; ok {
+		return pr, nil
+	}
+	path := filepath.Join(run.Root, "specs", paper, readings.FileName)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	groups, err := ReadingGroups(run.Root, paper)
+	if err != nil {
+		return nil, err
+	}
+	rf, err := readings.Load(path, readings.Options{Paper: paper, Groups: groups})
+	if err != nil {
+		return nil, err
+	}
+	return &paperReadings{groups: groups, file: rf}, nil
 }
 
 // Resolve resolves figure group names, paper names and all into recipes,
@@ -251,7 +305,8 @@ func OutputsIn(dir string) (papers []string, outRoot string, only map[string][]s
 // prints the table's summary lines and, with Record, records
 // specs/PAPER/readings.csv and regenerates REPRODUCING.md's readings
 // sections. A must claim failing under a reading does not fail it: a
-// reading's verdicts are findings.
+// reading's verdicts are findings. It uses the files [Run.LoadReadings]
+// checked, and loads the others.
 func (run *Run) GradeReadings(papers []string, files map[string]*claims.File, cards map[string]*claims.Scorecard, runFirst bool) error {
 	w := run.W
 	graded := 0
@@ -259,19 +314,15 @@ func (run *Run) GradeReadings(papers []string, files map[string]*claims.File, ca
 		if !slices.Contains(papers, paper) {
 			continue
 		}
-		path := filepath.Join(run.Root, "specs", paper, readings.FileName)
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		pr, err := run.loadReadings(paper)
+		if err != nil {
+			return err
+		}
+		if pr == nil {
 			fmt.Fprintf(w, "%s: no readings (specs/%s/%s)\n", paper, paper, readings.FileName)
 			continue
 		}
-		groups, err := ReadingGroups(run.Root, paper)
-		if err != nil {
-			return err
-		}
-		rf, err := readings.Load(path, readings.Options{Paper: paper, Groups: groups})
-		if err != nil {
-			return err
-		}
+		groups, rf := pr.groups, pr.file
 		cf, def := files[paper], cards[paper]
 		if cf == nil || def == nil {
 			return fmt.Errorf("%s: readings need the paper's claims (specs/%s/%s)", paper, paper, claims.FileName)

@@ -170,3 +170,26 @@ func TestReproduce_Readings(t *testing.T) {
 		t.Errorf("--readings with a group: %v", err)
 	}
 }
+
+// TestReproduce_ReadingsCheckedFirst checks that a readings file with a
+// value out of range stops reproduce --readings before the paper's figure
+// groups run (it was found only after the whole base reproduction), with
+// the file, line and key path.
+func TestReproduce_ReadingsCheckedFirst(t *testing.T) {
+	root := tinyPaper(t)
+	path := filepath.Join(root, "specs", "tinypaper", readings.FileName)
+	if err := os.WriteFile(path, []byte(strings.Replace(tinyReadings, "dispatch_delay: 200000", "dispatch_delay: -5", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state, out := t.TempDir(), t.TempDir()
+	got, err := runApp(t, "reproduce", "-w", "1", "--root", root, "--state", state, "--out", out, "--readings", "tinypaper")
+	if err == nil || !strings.Contains(err.Error(), "readings.yaml") || !strings.Contains(err.Error(), "set[0].params.dispatch_delay") {
+		t.Fatalf("reproduce --readings with a bad readings file: %v, want its file and key path\n%s", err, got)
+	}
+	if strings.Contains(got, "tasks") {
+		t.Errorf("a sweep ran before the readings file was checked:\n%s", got)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("outputs written before the readings file was checked: %v", ents)
+	}
+}

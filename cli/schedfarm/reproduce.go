@@ -85,6 +85,12 @@ func runReproduce(c *cli.Context) (err error) {
 		outRoot = filepath.Join("out", "reproduce")
 	}
 	run := reproductionRun(c, outRoot)
+	if c.Bool("readings") {
+		// Checked before anything runs.
+		if err := run.LoadReadings(papers); err != nil {
+			return err
+		}
+	}
 	if err := run.RunRecipes(recipes, specs); err != nil {
 		return err
 	}
