@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -74,7 +75,7 @@ func (p *parser) parse(data []byte) {
 			haveName = true
 			p.name(v, path)
 		case "description":
-			if str, ok := p.str(v, path); ok {
+			if str, ok := p.str(v, path); ok && p.printable(v, path, str, "a description is written as it is into tables.md and the outputs' metadata", true) {
 				s.Description = str
 			}
 		case "workloads":
@@ -754,6 +755,7 @@ func (p *parser) policy(n *yaml.Node, path string) {
 				if str == "" {
 					p.add(kp, v, problem(ErrRequired, "must not be empty"))
 				}
+				p.printable(v, kp, str, "a label is written as it is into tables.md, CSV and Parquet", false)
 				ps.Label = str
 			}
 		case "params":
@@ -834,6 +836,25 @@ func trimParamErr(err error, name string, sentinel error) string {
 		msg = strings.TrimPrefix(msg, sentinel.Error()+": ")
 	}
 	return msg
+}
+
+// printable reports free text holding a control character (C0, DEL or
+// C1: ESC, NUL, BEL and the like), at its key path, and says whether
+// there is none. With lines, a multi-line text's newlines, carriage
+// returns and tabs are allowed. Such text is refused rather than escaped:
+// the outputs would otherwise carry another text than the spec's (which
+// the filters and the readings' labels match), and raw, it would drive
+// terminals that print a table and break a CSV reader's rows. why says
+// where the text goes.
+func (p *parser) printable(v *yaml.Node, path, text, why string, lines bool) bool {
+	for i, r := range text {
+		if !unicode.IsControl(r) || lines && (r == '\n' || r == '\r' || r == '\t') {
+			continue
+		}
+		p.add(path, v, problem(ErrValue, "%q holds control character %U at byte %d (%s); use printable text", text, r, i, why))
+		return false
+	}
+	return true
 }
 
 // checkLabels reports policy entries whose labels collide.
