@@ -127,6 +127,7 @@ type ppoint struct {
 	values      policy.Values
 	path        string
 	moldable    bool         // the policy needs a moldable workload
+	elastic     bool         // the policy needs elastic jobs
 	predicts    bool         // the policy can plan with runtime predictions
 	files       []PolicyFile // an external policy's files
 }
@@ -181,13 +182,16 @@ func (p *parser) expand() {
 				}
 				s.addPolicyFiles(local)
 			}
-			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable, predicts: pa.entry.Predicts, files: files})
+			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable, elastic: pa.entry.Elastic, predicts: pa.entry.Predicts, files: files})
 		})
 	}
 	for _, wp := range wps {
 		for _, pp := range pps {
 			if pp.moldable && !wp.w.Moldable() {
 				addOnce(pp.path, problem(ErrValue, "policy %s needs a moldable workload, but %s has no sigma and range_factor", pp.name, wp.path))
+			}
+			if pp.elastic && wp.w.Synthetic != workload.SyntheticParsons1997 {
+				addOnce(pp.path, problem(ErrValue, "policy %s needs elastic jobs (workload synthetic: %s), but %s has rigid jobs", pp.name, workload.SyntheticParsons1997, wp.path))
 			}
 			if !pp.predicts && wp.w.Estimates == workload.EstimatePredicted.String() {
 				addOnce(pp.path, problem(ErrValue, "policy %s makes no runtime predictions, but %s has estimates: predicted", pp.name, wp.path))

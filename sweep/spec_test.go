@@ -362,6 +362,9 @@ func TestParse_PolicyParamValuesChecked(t *testing.T) {
 		if e.Moldable {
 			wl = "[{trace: tiny.swf, sigma: 0, range_factor: 1}]"
 		}
+		if e.Elastic {
+			wl = "[{synthetic: parsons1997, gen: {mean_interarrival: 300}}]"
+		}
 		var b strings.Builder
 		b.WriteString("name: p\nworkloads: " + wl + "\npolicies:\n  - name: " + e.Name + "\n    params:\n")
 		for _, p := range e.Params {

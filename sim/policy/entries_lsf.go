@@ -25,6 +25,7 @@ func init() {
 	for _, d := range lsf.Disciplines() {
 		entries = append(entries, Entry{
 			Name: d.String(), Family: "lsf", Doc: lsfDocs[d],
+			Elastic:  true,
 			Params:   lsfParams(d),
 			Validate: validateLSF,
 			Build: func(v Values, env Env) (sim.Policy, error) {

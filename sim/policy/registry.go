@@ -121,6 +121,11 @@ type Entry struct {
 	// Moldable is true for a policy that picks job sizes: it needs a
 	// workload whose jobs are moldable ([sim.Job.Mold]).
 	Moldable bool
+	// Elastic is true for a policy that needs elastic jobs
+	// ([sim.Job.Elastic]: work and sequential fraction, as the synthetic
+	// parsons1997 workload makes); a spec pairing it with rigid jobs is
+	// refused when it is checked, not when its tasks run.
+	Elastic bool
 	// Build makes the policy from validated values.
 	Build func(v Values, env Env) (sim.Policy, error)
 }
