@@ -1,6 +1,7 @@
 package schedfarm
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -30,8 +31,10 @@ func coordinatorCommand() *cli.Command {
 			"coordinator resumes where it stopped when started again with the same spec; results\n" +
 			"already in the state are reused (--force recomputes them). Exits non-zero if tasks failed,\n" +
 			"after writing all outputs.",
-		Flags: append(append(natsFlags(), sweepFlags()...), memoryLimitFlag()),
-		Action: func(c *cli.Context) error {
+		Flags: append(append(natsFlags(), sweepFlags()...), memoryLimitFlag(), memProfileFlag()),
+		Action: func(c *cli.Context) (err error) {
+			stopProfile := startMemProfile(c)
+			defer func() { err = errors.Join(err, stopProfile()) }()
 			if err := checkSweepFlags(c); err != nil {
 				return err
 			}

@@ -13,7 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// memProfileFlag is reproduce's --memprofile: heap profiles for finding
+// memProfileFlag is the --memprofile of reproduce, run and coordinator: heap profiles for finding
 // where its memory goes (go tool pprof; -sample_index=alloc_space for
 // what was allocated over the run, inuse_space for what was live).
 func memProfileFlag() cli.Flag {

@@ -32,8 +32,11 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: runtime.GOMAXPROCS(0), Usage: "tasks run at once"},
 			&cli.DurationFlag{Name: "task-time-limit", Value: worker.DefaultTaskTimeLimit, Usage: "stop a task after this long and report it failed, unless its spec sets time_limit"},
 			&cli.StringSliceFlag{Name: "allow-external", Usage: "run external policies whose command starts this `INTERPRETER` (repeatable, for example python3); without it such tasks fail"},
+			memProfileFlag(),
 		),
-		Action: func(c *cli.Context) error {
+		Action: func(c *cli.Context) (err error) {
+			stopProfile := startMemProfile(c)
+			defer func() { err = errors.Join(err, stopProfile()) }()
 			spec, err := loadSpecArg(c)
 			if err != nil {
 				return err
