@@ -312,7 +312,8 @@ type run struct {
 // started.
 func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error) {
 	start := time.Now()
-	tasks, err := spec.Tasks()
+	// The spec's own tasks, not a copy: the run only reads them.
+	tasks, err := spec.SharedTasks()
 	if err != nil {
 		return nil, fmt.Errorf("expand sweep: %w", err)
 	}

@@ -243,6 +243,18 @@ func (s *Spec) Tasks() ([]Task, error) {
 	return out, nil
 }
 
+// SharedTasks returns the spec's own tasks, as [Spec.Tasks] does but
+// without a copy: the slice and everything it holds belong to the spec and
+// must not be modified. A sweep of many tasks (up to [MaxTasks]) would
+// otherwise hold its task list twice, in the spec and in the copy (37 MB
+// of 100,000 tasks).
+func (s *Spec) SharedTasks() ([]Task, error) {
+	if s.tasks == nil {
+		return nil, fmt.Errorf("expand spec %q: spec was not built by Parse", s.Name)
+	}
+	return s.tasks, nil
+}
+
 // Traces returns every trace file the tasks use, once each, in order of
 // first use.
 func (s *Spec) Traces() []TraceFile { return slices.Clone(s.traces) }
