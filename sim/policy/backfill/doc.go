@@ -73,8 +73,14 @@
 // for n = 1 (a serial job ranks as a two-processor one instead of
 // dividing by zero), and f1 takes s as 1 when it is below 1 (the first
 // second of a trace). wfp3, unicep and xfactor change as jobs wait: the
-// queue is sorted again at every scheduling instant (O(q log q) for q
-// waiting jobs); the others keep the queue sorted as jobs arrive.
+// order is taken again at every scheduling instant, exactly as a sort of
+// the whole queue would give it. FCFS sorts its queue then (O(q log q) for
+// q waiting jobs); EASY does not: it keeps the waiting jobs in arrival
+// order in chunks, each with a bound on its jobs' keys (the key grows
+// with the wait, and no job of a chunk has waited longer than its first),
+// and looks only at the chunks that can hold the job it needs, the
+// smallest key of all or of those that may backfill (see dynQueue). The
+// other orders keep the queue sorted as jobs arrive.
 //
 //   - FCFS starts jobs in the order while the first one fits.
 //   - EASY starts jobs in the order while they fit and reserves for the
@@ -124,6 +130,7 @@ package backfill
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
 )
@@ -153,15 +160,56 @@ func (q queue) removeStarted() queue {
 	return out
 }
 
-// anyFits reports whether a job of q needs at most free processors.
-func (q queue) anyFits(free int) bool {
-	if free <= 0 {
-		return false
-	}
-	for _, t := range q {
-		if t.Procs <= free {
-			return true
+// drop removes the jobs of started that q holds, keeping order; q is in
+// cmp's order, in which each job compares equal only to itself, so each is
+// found by a binary search. pos is scratch, returned for reuse.
+func (q queue) drop(started []*sim.Task, cmp func(a, b *sim.Task) int, pos []int) (queue, []int) {
+	pos = pos[:0]
+	for _, t := range started {
+		if i, ok := slices.BinarySearchFunc(q, t, cmp); ok {
+			pos = append(pos, i)
 		}
 	}
-	return false
+	if len(pos) == 0 {
+		return q, pos
+	}
+	slices.Sort(pos)
+	k := pos[0]
+	for j, i := range pos {
+		end := len(q)
+		if j+1 < len(pos) {
+			end = pos[j+1]
+		}
+		k += copy(q[k:], q[i+1:end])
+	}
+	clear(q[k:])
+	return q[:k], pos
+}
+
+// sizeCount counts the waiting jobs by size and keeps the least size, so
+// that a pass can tell in O(1) whether any waiting job can fit.
+type sizeCount struct {
+	n   []int32 // by size
+	min int     // the least size with a job, len(n) when none
+}
+
+// reset makes c empty for sizes up to max.
+func (c *sizeCount) reset(max int) {
+	c.n = slices.Grow(c.n[:0], max+1)[:max+1]
+	clear(c.n)
+	c.min = len(c.n)
+}
+
+// add counts a job of size procs.
+func (c *sizeCount) add(procs int) {
+	c.n[procs]++
+	c.min = min(c.min, procs)
+}
+
+// remove uncounts a job of size procs.
+func (c *sizeCount) remove(procs int) {
+	c.n[procs]--
+	for c.min < len(c.n) && c.n[c.min] == 0 {
+		c.min++
+	}
 }

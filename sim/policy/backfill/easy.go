@@ -46,18 +46,25 @@ type EASY struct {
 	// order other than the default).
 	list bool
 	q    queue // the waiting jobs, with list
-	// dq holds, under a dynamic rank without Key, what the rank's key
-	// reads of each job of q (same order), in floats side by side.
-	dq []dynJob
+	// dyn holds the waiting jobs instead of q under a dynamic rank
+	// without Key (and not sortAll).
+	dyn    dynQueue
+	useDyn bool
 	// With predictions (static orders): changed is set by an arrival or
 	// a completion and cleared by a scheduling pass, which records its
 	// head and the head's shadow time (see scheduleRanked).
 	changed    bool
 	lastHead   *sim.Task
 	lastShadow sim.Time
-	dbuf       []dynRanked // scheduleDynamic's scratch
 	rk         ranker
 	sjf        queue // with BackfillSJF: the waiting jobs by (estimate, arrival)
+	// sizes counts the waiting jobs by size (list): a pass ends when
+	// fewer processors are left than any of them needs.
+	sizes sizeCount
+	// started lists the jobs started in this pass (list) until they
+	// are dropped from q and sjf; pos is dropStarted's scratch.
+	started []*sim.Task
+	pos     []int
 }
 
 var _ sim.Policy = (*EASY)(nil)
@@ -69,10 +76,12 @@ func NewEASY() *EASY { return &EASY{} }
 func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
 	p.prof = sim.NewProfile(m.Size(), 0)
-	p.q, p.head, p.sjf, p.dq = nil, 0, nil, nil
+	p.q, p.head, p.sjf = nil, 0, nil
 	p.changed, p.lastHead = true, nil
 	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict || p.Key != nil
 	p.rk.r, p.rk.fn = p.Rank, p.Key
+	p.useDyn = p.list && p.Key == nil && p.rk.dynamic() && !p.sortAll && !p.plain
+	p.dyn.reset(p.Rank)
 	p.pr, p.rk.pr = nil, nil
 	if p.Predict {
 		p.pr = &predictor{basis: p.basis}
@@ -81,6 +90,8 @@ func (p *EASY) Init(m *sim.Machine) error {
 	}
 	if !p.list {
 		p.idx.Reset(m.NumTasks())
+	} else {
+		p.sizes.reset(m.Size())
 	}
 	return checkEstimates(m)
 }
@@ -92,24 +103,19 @@ func (p *EASY) Arrive(t *sim.Task) {
 		p.pr.arrive(t)
 	}
 	if p.list {
-		if p.Rank == RankFCFS && p.Key == nil {
+		p.sizes.add(t.Procs)
+		switch {
+		case p.useDyn:
+			p.dyn.add(t, newDynJob(p.Rank, t, p.est(t)))
+		case p.Rank == RankFCFS && p.Key == nil:
 			p.q = append(p.q, t)
-		} else {
+		default:
 			p.q = p.rk.insert(p.q, t, p.m.Now())
-		}
-		if p.Key == nil && p.rk.dynamic() && !p.sortAll {
-			p.dq = append(p.dq, newDynJob(p.Rank, t, p.est(t))) // appended as t
 		}
 		if p.BackfillSJF {
 			// Estimates (and a waiting job's prediction) do not change:
 			// the list stays in order.
-			now := p.m.Now()
-			i, _ := slices.BinarySearchFunc(p.sjf, t, func(a, b *sim.Task) int {
-				if c := cmp.Compare(p.rk.key(RankSJF, a, now), p.rk.key(RankSJF, b, now)); c != 0 {
-					return c
-				}
-				return cmp.Compare(a.Index, b.Index)
-			})
+			i, _ := slices.BinarySearchFunc(p.sjf, t, p.compareSJF)
 			p.sjf = slices.Insert(p.sjf, i, t)
 		}
 		return
@@ -165,6 +171,12 @@ func (p *EASY) start(t *sim.Task) bool {
 	}
 	if !p.list {
 		p.idx.Remove(t)
+	} else {
+		p.sizes.remove(t.Procs)
+		p.started = append(p.started, t)
+	}
+	if p.useDyn {
+		p.dyn.remove(t.Index)
 	}
 	return true
 }
@@ -179,6 +191,8 @@ func (p *EASY) start(t *sim.Task) bool {
 // shadow time. Under load most waiting jobs can do neither, and the pass
 // skips them by ranges instead of looking at each.
 func (p *EASY) Schedule() {
+	clear(p.started)
+	p.started = p.started[:0]
 	if p.plain && p.pr == nil {
 		p.schedulePlain()
 		return
@@ -300,11 +314,13 @@ func (p *EASY) scheduleRanked() {
 	now := p.m.Now()
 	p.prof.Advance(now)
 	promises := p.Rank == RankFCFS && p.pr == nil && p.Key == nil
-	if p.Key == nil && !promises && !p.sortAll && !p.q.anyFits(p.m.Free()) {
+	if p.useDyn {
+		if p.m.Free() >= p.sizes.min {
+			p.scheduleDynamic(now)
+		}
 		return
 	}
-	if p.Key == nil && p.rk.dynamic() && !p.sortAll {
-		p.scheduleDynamic(now)
+	if p.Key == nil && !promises && !p.sortAll && p.m.Free() < p.sizes.min {
 		return
 	}
 	if p.pr != nil && p.Key == nil && !p.changed && !p.sortAll && p.lastHead != nil && p.lastHead.State == sim.Waiting {
@@ -329,7 +345,7 @@ func (p *EASY) scheduleRanked() {
 	clear(p.q[n:])
 	p.q = p.q[:n]
 	if i > 0 && p.BackfillSJF {
-		p.sjf = p.sjf.removeStarted()
+		p.dropStarted(false, now)
 	}
 	if len(p.q) == 0 {
 		return
@@ -349,14 +365,44 @@ func (p *EASY) scheduleRanked() {
 	if p.BackfillSJF {
 		cands = p.sjf // the head among them
 	}
-	started := p.backfillInOrder(cands, head, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow))
+	byEst := p.BackfillSJF || (p.Rank == RankSJF && p.Key == nil)
+	started := p.backfillInOrder(cands, byEst, head, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow))
 	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
 	if started {
-		p.q = p.q.removeStarted()
-		if p.BackfillSJF {
-			p.sjf = p.sjf.removeStarted()
+		p.dropStarted(true, now)
+	}
+}
+
+// dropStarted removes the jobs started in this pass from sjf and, with
+// inQ, from q, and forgets them. Both lists are in a static order in
+// which each job compares equal only to itself (q sorted at now under
+// the priority policy's key), so each started job is found by a binary
+// search: only the jobs that start are looked at, not every waiting job.
+func (p *EASY) dropStarted(inQ bool, now sim.Time) {
+	if inQ {
+		switch {
+		case p.Key != nil || p.rk.dynamic():
+			p.q = p.q.removeStarted()
+		case p.Rank == RankFCFS:
+			p.q, p.pos = p.q.drop(p.started, func(a, b *sim.Task) int { return a.Index - b.Index }, p.pos)
+		default:
+			p.q, p.pos = p.q.drop(p.started, func(a, b *sim.Task) int { return p.rk.compare(a, b, now) }, p.pos)
 		}
 	}
+	if p.BackfillSJF {
+		p.sjf, p.pos = p.sjf.drop(p.started, p.compareSJF, p.pos)
+	}
+	clear(p.started)
+	p.started = p.started[:0]
+}
+
+// compareSJF orders a and b as sjf holds them: by estimate (prediction
+// with Predict), ties by arrival.
+func (p *EASY) compareSJF(a, b *sim.Task) int {
+	if c := cmp.Compare(p.rk.key(RankSJF, a, 0), p.rk.key(RankSJF, b, 0)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Index, b.Index)
 }
 
 // backfillInOrder is the backfill pass of schedulePlain over cands in
@@ -364,17 +410,25 @@ func (p *EASY) scheduleRanked() {
 // when it fits the processors free now (freeNow, also the machine's) and,
 // if it would run past shadow, those left free at shadow (atShadow). It
 // reports whether it started any.
-func (p *EASY) backfillInOrder(cands []*sim.Task, head *sim.Task, now, shadow sim.Time, freeNow, atShadow int) bool {
+//
+// The pass ends when fewer processors are left than any waiting job
+// needs and, with cands in increasing est (byEst), at the first
+// candidate that would run past shadow when fewer are left at shadow:
+// every candidate after it would run past shadow too.
+func (p *EASY) backfillInOrder(cands []*sim.Task, byEst bool, head *sim.Task, now, shadow sim.Time, freeNow, atShadow int) bool {
 	started := false
 	for _, t := range cands {
-		free := p.m.Free()
-		if free == 0 || freeNow == 0 {
+		free := min(p.m.Free(), freeNow)
+		if free < p.sizes.min {
 			break
 		}
 		if t == head {
 			continue
 		}
 		long := now+p.est(t) > shadow
+		if long && byEst && min(free, atShadow) < p.sizes.min {
+			break
+		}
 		if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
 			started = true
 			freeNow -= t.Procs
@@ -387,38 +441,20 @@ func (p *EASY) backfillInOrder(cands []*sim.Task, head *sim.Task, now, shadow si
 }
 
 // scheduleDynamic is scheduleRanked under a dynamic rank (wfp3, unicep,
-// xfactor) without sorting the whole queue: the keys are computed once
-// per job, and the jobs that start in order, the head and then the
-// candidates that start behind it are each taken as the smallest key of
-// those that can start (see the backfill pass below).
-// It starts the same jobs as scheduleRanked; the queue is left in arrival
-// order of the jobs still waiting, which a dynamic rank sorts again at
-// each instant anyway.
+// xfactor) without sorting the queue: the jobs that start in order, the
+// head, and then the candidates that start behind it are each taken as
+// the smallest key of those that can start, which the queue (dynQueue)
+// finds without computing every waiting job's key. It starts the same
+// jobs as scheduleRanked.
 func (p *EASY) scheduleDynamic(now sim.Time) {
-	buf := p.dbuf[:0]
-	fnow := float64(now)
-	for i := range p.q {
-		buf = append(buf, dynRanked{p.dq[i].key(p.Rank, fnow), i})
-	}
 	started := false
-	defer func() {
-		clear(buf)
-		p.dbuf = buf[:0]
-		if started { // only now: buf holds places in q and dq
-			p.removeStartedDyn()
-		}
-	}()
 	var head *sim.Task
-	for len(buf) > 0 {
-		m := 0
-		for k := 1; k < len(buf); k++ {
-			if buf[k].less(&buf[m]) {
-				m = k
-			}
+	for {
+		i := p.dyn.min(&fit{all: true, now: now})
+		if i < 0 {
+			break
 		}
-		t := p.q[buf[m].i]
-		buf[m] = buf[len(buf)-1]
-		buf = buf[:len(buf)-1]
+		t := p.m.Task(i)
 		if t.Procs <= p.m.Free() && p.start(t) {
 			started = true
 			continue
@@ -427,53 +463,41 @@ func (p *EASY) scheduleDynamic(now sim.Time) {
 		break
 	}
 	if started && p.BackfillSJF {
-		p.sjf = p.sjf.removeStarted()
+		p.dropStarted(false, now)
 	}
-	if head == nil || len(buf) == 0 {
+	if head == nil || p.dyn.n < 2 {
 		return
 	}
+	started = false
 	headEst := p.est(head)
 	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
 	p.m.Check(p.prof.Reserve(shadow, headEst, head.Procs))
 	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	if p.BackfillSJF {
-		if p.backfillInOrder(p.sjf, head, now, shadow, freeNow, atShadow) { // the head among them
-			started = true
-		}
+		// The head among them.
+		started = p.backfillInOrder(p.sjf, true, head, now, shadow, freeNow, atShadow)
 	} else {
 		// In queue order, a candidate starts when it fits what is left
 		// and is passed over otherwise; what is left only decreases, so a
 		// candidate passed over never fits again. The candidates that
 		// start are therefore, one after the other, the first in queue
-		// order of those that fit what is left: each is found by a scan
-		// that also drops those that no longer fit.
-		fit := buf
+		// order of those that fit what is left.
+		f := fit{now: now, shadow: shadow, skip: []int{head.Index}}
 		for {
-			ifShort := min(p.m.Free(), freeNow)
-			always := min(ifShort, atShadow)
-			if ifShort <= 0 {
+			f.ifShort = min(p.m.Free(), freeNow)
+			f.always = min(f.ifShort, atShadow)
+			if f.ifShort <= 0 {
 				break
 			}
-			kept, m := fit[:0], -1
-			for _, r := range fit {
-				if d := &p.dq[r.i]; d.procs <= always || (d.procs <= ifShort && now+d.est <= shadow) {
-					if m < 0 || r.less(&kept[m]) {
-						m = len(kept)
-					}
-					kept = append(kept, r)
-				}
-			}
-			fit = kept
-			if m < 0 {
+			i := p.dyn.min(&f)
+			if i < 0 {
 				break
 			}
-			t := p.q[fit[m].i]
-			fit[m] = fit[len(fit)-1]
-			fit = fit[:len(fit)-1]
+			t := p.m.Task(i)
 			if !p.start(t) {
-				continue // as the loop in queue order passes it over
+				f.skip = append(f.skip, i) // as the loop in queue order passes it over
+				continue
 			}
-			started = true
 			freeNow -= t.Procs
 			if now+p.est(t) > shadow {
 				atShadow -= t.Procs
@@ -482,35 +506,8 @@ func (p *EASY) scheduleDynamic(now sim.Time) {
 	}
 	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
 	if started && p.BackfillSJF {
-		p.sjf = p.sjf.removeStarted()
+		p.dropStarted(false, now)
 	}
-}
-
-// dynRanked is a waiting job's key at a scheduling instant and its place
-// in q and dq.
-type dynRanked struct {
-	key float64
-	i   int
-}
-
-// less orders jobs by key, ties by arrival, which is the order of q (keys
-// are never NaN: estimates are >= 1).
-func (a *dynRanked) less(b *dynRanked) bool {
-	return a.key < b.key || (a.key == b.key && a.i < b.i)
-}
-
-// removeStartedDyn drops the jobs that are no longer Waiting from q and
-// dq, keeping order.
-func (p *EASY) removeStartedDyn() {
-	k := 0
-	for i, t := range p.q {
-		if t.State == sim.Waiting {
-			p.q[k], p.dq[k] = t, p.dq[i]
-			k++
-		}
-	}
-	clear(p.q[k:])
-	p.q, p.dq = p.q[:k], p.dq[:k]
 }
 
 // dynJob is what a dynamic rank's key reads of a waiting job, as floats

@@ -1,0 +1,231 @@
+package backfill
+
+import (
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// dynChunkCap is the most jobs a chunk of a dynQueue holds.
+const dynChunkCap = 64
+
+// boundSlack widens a chunk's bound so that it stays above every key of
+// the chunk as floats compute them: each key and each bound is a handful
+// of rounded operations (relative error under 1e-15), far inside it.
+const boundSlack = 1 + 1e-9
+
+// dynQueue holds the waiting jobs of EASY under a dynamic rank (wfp3,
+// unicep, xfactor) in arrival order, in chunks of at most dynChunkCap
+// jobs, and finds the job with the smallest key (ties by arrival) among
+// those that may start without computing every job's key.
+//
+// Each rank's key is -f, where f grows with the job's wait w = now -
+// submit as a*w^3 (wfp3: a = n/e^3), a*w (unicep: a = 1/(log2(n) e)) or
+// a*w + 1 (xfactor: a = 1/e). No job of a chunk has waited longer than
+// its first job, so the chunk's largest a and its first job's wait bound
+// every f in it: a search scans first the chunk with the best bound, then
+// only the chunks whose bound could beat the best key found so far. The
+// keys it compares are the ones the whole-queue sort compares (the same
+// floats), so the job it finds is the one the sort puts first: the bound
+// only decides which jobs need not be looked at. Adjacent chunks that fit
+// in one are merged as jobs start, so under load a search looks at a few
+// dozen bounds and a few chunks instead of thousands of jobs.
+type dynQueue struct {
+	r      Rank
+	chunks []*dynChunk // in arrival order, none empty
+	spare  []*dynChunk // emptied chunks, reused
+	n      int         // jobs held
+	lbs    []float64   // a search's scratch: each chunk's bound on its keys
+}
+
+// dynEntry is a waiting job in a dynQueue: what its key reads, its bound
+// factor a and its task index.
+type dynEntry struct {
+	dynJob
+	a   float64
+	idx int
+}
+
+// dynChunk is a run of waiting jobs in arrival order, with the largest
+// bound factor, least size and least estimate among them.
+type dynChunk struct {
+	e        []dynEntry
+	amax     float64
+	minProcs int
+	minEst   sim.Time
+}
+
+// reset empties q for rank r.
+func (q *dynQueue) reset(r Rank) {
+	for _, c := range q.chunks {
+		c.e = c.e[:0]
+		q.spare = append(q.spare, c)
+	}
+	clear(q.chunks)
+	q.chunks, q.r, q.n = q.chunks[:0], r, 0
+}
+
+// add appends the job t (the latest arrival) with its dynJob d.
+func (q *dynQueue) add(t *sim.Task, d dynJob) {
+	en := dynEntry{dynJob: d, idx: t.Index}
+	switch q.r {
+	case RankWFP3:
+		en.a = d.n / (d.e * d.e * d.e)
+	default: // unicep (d.e holds log2(n) e), xfactor
+		en.a = 1 / d.e
+	}
+	var c *dynChunk
+	if k := len(q.chunks); k > 0 && len(q.chunks[k-1].e) < dynChunkCap {
+		c = q.chunks[k-1]
+	} else {
+		if k := len(q.spare); k > 0 {
+			c = q.spare[k-1]
+			q.spare = q.spare[:k-1]
+		} else {
+			c = &dynChunk{e: make([]dynEntry, 0, dynChunkCap)}
+		}
+		c.amax, c.minProcs, c.minEst = 0, d.procs, d.est
+		q.chunks = append(q.chunks, c)
+	}
+	c.e = append(c.e, en)
+	c.amax, c.minProcs, c.minEst = max(c.amax, en.a), min(c.minProcs, d.procs), min(c.minEst, d.est)
+	q.n++
+}
+
+// remove takes out the job with task index idx, if q holds it.
+func (q *dynQueue) remove(idx int) {
+	// The chunk is the last whose first job arrived no later than idx.
+	k, found := slices.BinarySearchFunc(q.chunks, idx, func(c *dynChunk, idx int) int { return c.e[0].idx - idx })
+	if !found {
+		k--
+	}
+	if k < 0 {
+		return
+	}
+	c := q.chunks[k]
+	j, found := slices.BinarySearchFunc(c.e, idx, func(e dynEntry, idx int) int { return e.idx - idx })
+	if !found {
+		return
+	}
+	c.e = slices.Delete(c.e, j, j+1)
+	q.n--
+	if len(c.e) == 0 {
+		q.spare = append(q.spare, c)
+		q.chunks = slices.Delete(q.chunks, k, k+1)
+		return
+	}
+	// Merge with a neighbour when both fit in one chunk, which keeps the
+	// chunks at least half full on average.
+	switch {
+	case k > 0 && len(q.chunks[k-1].e)+len(c.e) <= dynChunkCap:
+		p := q.chunks[k-1]
+		p.e = append(p.e, c.e...)
+		c.e = c.e[:0]
+		q.spare = append(q.spare, c)
+		q.chunks = slices.Delete(q.chunks, k, k+1)
+		c = p
+	case k+1 < len(q.chunks) && len(q.chunks[k+1].e)+len(c.e) <= dynChunkCap:
+		nx := q.chunks[k+1]
+		c.e = append(c.e, nx.e...)
+		nx.e = nx.e[:0]
+		q.spare = append(q.spare, nx)
+		q.chunks = slices.Delete(q.chunks, k+1, k+2)
+	}
+	c.amax, c.minProcs, c.minEst = 0, c.e[0].procs, c.e[0].est
+	for i := range c.e {
+		en := &c.e[i]
+		c.amax, c.minProcs, c.minEst = max(c.amax, en.a), min(c.minProcs, en.procs), min(c.minEst, en.est)
+	}
+}
+
+// bound returns a lower bound at now on the keys of c's jobs.
+func (q *dynQueue) bound(c *dynChunk, now float64) float64 {
+	return q.lower(c.amax, now-c.e[0].submit)
+}
+
+// lower returns a lower bound on the key of a job with bound factor at
+// most a that has waited at most w: the key without its division.
+func (q *dynQueue) lower(a, w float64) float64 {
+	var f float64
+	switch q.r {
+	case RankWFP3:
+		f = a * (w * w * w)
+	case RankUNICEP:
+		f = a * w
+	default: // RankXFactor
+		f = a*w + 1
+	}
+	return -f * boundSlack
+}
+
+// fit is a condition on the jobs a search may return: all, or those that
+// need at most always processors or at most ifShort processors and end
+// by shadow (EASY's backfill test), except the jobs in skip.
+type fit struct {
+	all             bool
+	always, ifShort int
+	now, shadow     sim.Time
+	skip            []int
+}
+
+// chunk reports whether some job of c may pass f.
+func (f *fit) chunk(c *dynChunk) bool {
+	return f.all || c.minProcs <= f.always || (c.minProcs <= f.ifShort && f.now+c.minEst <= f.shadow)
+}
+
+// min returns the task index of the job with the smallest key at f.now
+// among those that pass f, ties by arrival, or -1 when none does.
+func (q *dynQueue) min(f *fit) int {
+	now := float64(f.now)
+	lbs := q.lbs[:0]
+	first := -1
+	for k, c := range q.chunks {
+		lb := 0.0
+		if f.chunk(c) {
+			lb = q.bound(c, now)
+			if first < 0 || lb < lbs[first] {
+				first = k
+			}
+		} else {
+			lb = 1 // above every key (keys are <= 0): never scanned
+		}
+		lbs = append(lbs, lb)
+	}
+	q.lbs = lbs
+	best, bi := 0.0, -1
+	if first < 0 {
+		return -1
+	}
+	best, bi = q.scan(q.chunks[first], f, now, best, bi)
+	for k, c := range q.chunks {
+		// A chunk whose bound equals the best key may hold a tie that
+		// arrived earlier: it is scanned.
+		if k != first && lbs[k] <= 0 && (bi < 0 || lbs[k] <= best) {
+			best, bi = q.scan(c, f, now, best, bi)
+		}
+	}
+	return bi
+}
+
+// scan returns the smallest key and its job's task index of c's jobs that
+// pass f and of (best, bi) (bi < 0: none yet), ties by arrival.
+func (q *dynQueue) scan(c *dynChunk, f *fit, now, best float64, bi int) (float64, int) {
+	for i := range c.e {
+		en := &c.e[i]
+		if !f.all && en.procs > f.always && (en.procs > f.ifShort || f.now+en.est > f.shadow) {
+			continue
+		}
+		if bi >= 0 && q.lower(en.a, now-en.submit) > best {
+			continue
+		}
+		key := en.key(q.r, now)
+		if bi >= 0 && (key > best || (key == best && en.idx > bi)) {
+			continue
+		}
+		if slices.Contains(f.skip, en.idx) {
+			continue
+		}
+		best, bi = key, en.idx
+	}
+	return best, bi
+}
