@@ -299,6 +299,9 @@ type run struct {
 	// worker of their first result; toVerify lists those to publish.
 	verifying map[string]string
 	toVerify  []*sweep.Task
+	// names holds one copy of each worker name, simulator version and
+	// build identity of the results (see intern).
+	names map[string]string
 	// firstPublication is the number of this session's first
 	// publication (see publish).
 	firstPublication int

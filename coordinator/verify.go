@@ -194,7 +194,7 @@ func (r *run) checkVerification(ctx context.Context, msg jetstream.Msg, obj stri
 		return fail("the results of worker %s (build %s) and worker %s (build %s) differ (%d and %d bytes, first difference at byte %d): the simulator is not deterministic on this farm or one of the workers is faulty",
 			first, st.Build, res.Worker, res.Build, len(a), len(b), firstDifference(a, b))
 	}
-	st.Verified = res.Worker
+	st.Verified = r.intern(res.Worker)
 	if err := r.c.store.PutState(r.id, t.ID, st); err != nil {
 		return &fatalError{err}
 	}
