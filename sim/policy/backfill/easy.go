@@ -397,9 +397,9 @@ func (p *EASY) dropStarted(inQ bool, now sim.Time) {
 }
 
 // compareSJF orders a and b as sjf holds them: by estimate (prediction
-// with Predict), ties by arrival.
+// with Predict; the sjf rank's key, as an integer), ties by arrival.
 func (p *EASY) compareSJF(a, b *sim.Task) int {
-	if c := cmp.Compare(p.rk.key(RankSJF, a, 0), p.rk.key(RankSJF, b, 0)); c != 0 {
+	if c := cmp.Compare(p.est(a), p.est(b)); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.Index, b.Index)
