@@ -170,6 +170,10 @@ func (o *outputs) newJobs(w io.Writer) (*groupFile, error) {
 	return g, nil
 }
 
+// summaryRangeCols is the most summary columns of summary.parquet built
+// at once.
+const summaryRangeCols = 8
+
 // newSummary returns the writer of summary.parquet.
 func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 	tf := taskFields(o.pcs)
@@ -185,39 +189,45 @@ func (o *outputs) newSummary(w io.Writer) (*groupFile, error) {
 	for _, s := range o.schemes {
 		empty[s] = metrics.Summarize(s, nil)
 	}
-	g.addRange(o.mem, fields, len(summaryFields), false, func(cr *colRange, s *rowSeg) {
-		if s.s.PerTask() {
-			// Its categories are the task's own: every one is kept.
+	// The summary columns in ranges of at most summaryRangeCols, as the
+	// job columns are, so that a row group's builders of a few columns
+	// are in memory at a time.
+	for lo := 0; lo < len(summaryColumns); lo += summaryRangeCols {
+		cs := summaryColumns[lo:min(len(summaryColumns), lo+summaryRangeCols)]
+		g.addRange(o.mem, fields, len(cs), false, func(cr *colRange, s *rowSeg) {
+			if s.s.PerTask() {
+				// Its categories are the task's own: every one is kept.
+				for k := s.lo; k < s.hi; k++ {
+					src := summarySrc{s: s.s, a: &s.aggs[k]}
+					for i, c := range cs {
+						c.appendN(cr.b.Field(i), &src, 1, false)
+					}
+				}
+				return
+			}
+			all := empty[s.s]
+			at := func(a *metrics.Aggregate) int { // a's index among all
+				if a.Row < 0 {
+					return len(all) - 1
+				}
+				return a.Row*len(s.s.Cols) + a.Col
+			}
+			j := 0 // the next kept aggregate: s.aggs[j]
+			for j < len(s.aggs) && at(&s.aggs[j]) < s.lo {
+				j++
+			}
 			for k := s.lo; k < s.hi; k++ {
-				src := summarySrc{s: s.s, a: &s.aggs[k]}
-				for i, c := range summaryColumns {
+				src := summarySrc{s: s.s, a: &all[k]}
+				if j < len(s.aggs) && at(&s.aggs[j]) == k {
+					src.a = &s.aggs[j]
+					j++
+				}
+				for i, c := range cs {
 					c.appendN(cr.b.Field(i), &src, 1, false)
 				}
 			}
-			return
-		}
-		all := empty[s.s]
-		at := func(a *metrics.Aggregate) int { // a's index among all
-			if a.Row < 0 {
-				return len(all) - 1
-			}
-			return a.Row*len(s.s.Cols) + a.Col
-		}
-		j := 0 // the next kept aggregate: s.aggs[j]
-		for j < len(s.aggs) && at(&s.aggs[j]) < s.lo {
-			j++
-		}
-		for k := s.lo; k < s.hi; k++ {
-			src := summarySrc{s: s.s, a: &all[k]}
-			if j < len(s.aggs) && at(&s.aggs[j]) == k {
-				src.a = &s.aggs[j]
-				j++
-			}
-			for i, c := range summaryColumns {
-				c.appendN(cr.b.Field(i), &src, 1, false)
-			}
-		}
-	})
+		})
+	}
 	if err := g.checkRanges(len(fields)); err != nil {
 		return nil, err
 	}
