@@ -220,6 +220,10 @@ func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 	}
 	ids := map[string]origin{}
 	tasks := make([]Task, 0, total)
+	// Every task has the same schemes: one slice for all, as the tasks of
+	// a policy point share their parameters (Spec.Tasks gives each caller
+	// copies of both).
+	schemes := slices.Clone(s.Categories)
 	traceSeen := map[string]bool{}
 	var dups int
 	for _, wp := range wps {
@@ -238,7 +242,7 @@ func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 					Params:      pp.values,
 					Replication: rep,
 					Seed:        DeriveSeed(s.Seed, wp.w, rep),
-					Schemes:     slices.Clone(s.Categories),
+					Schemes:     schemes,
 					SimVersion:  sim.Version,
 					SeriesStep:  s.Outputs.Timeseries.Step,
 					TimeLimit:   s.TimeLimit,
