@@ -23,7 +23,7 @@ var steps = map[string]Step{
 	"lsf-wait-by-min": {Name: "wait by minimum", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
 		return lsfWaitStep(s, filepath.Join(dir, "tables"), filepath.Join(dir, "figures"))
 	}},
-	// Workload statistics of the sweep's traces (Lawson and Smirni 2002,
+	// Workload statistics of the sweep's traces (Lawson, Smirni and Puiu 2002,
 	// Table 1, Figs 1-2) and the transient R per batch (Fig 6).
 	"trace-stats-table": {Name: "workload statistics", Run: func(s *report.Sweep, _, dir string) ([]string, error) {
 		return statsStep(s, filepath.Join(dir, "tables"), "")

@@ -17,7 +17,7 @@ import (
 func tracestatsCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "tracestats",
-		Usage:     "print workload statistics of traces (Lawson & Smirni 2002, Table 1 and Figs 1-2)",
+		Usage:     "print workload statistics of traces (Lawson, Smirni and Puiu 2002, Table 1 and Figs 1-2)",
 		ArgsUsage: "TRACE...",
 		Description: "Reads each TRACE (an SWF file, or a shipped trace's short name: " + strings.Join(sweep.ShippedTraces(), ", ") + ",\n" +
 			"looked up in traces/ of the working directory and its parents) with the simulator's rules\n" +

@@ -11,7 +11,7 @@ import (
 func init() {
 	entries = append(entries, Entry{
 		Name: "multiqueue", Family: "multiqueue",
-		Doc: "self-adapting multiple-queue backfilling (Lawson & Smirni 2002): four queues by estimate, " +
+		Doc: "self-adapting multiple-queue backfilling (Lawson, Smirni and Puiu 2002): four queues by estimate, " +
 			"a reservation for each queue's head, optional adaptive delay of extra-long jobs",
 		Params:   multiqueueParams,
 		Validate: validateMultiqueue,
