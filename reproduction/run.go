@@ -303,7 +303,7 @@ func OutputsIn(dir string) (papers []string, outRoot string, only map[string][]s
 // claims, compares each scorecard with the default's (cards), writes
 // Out/PAPER/readings.{md,csv} and each reading's scorecard in its folder,
 // prints the table's summary lines and, with Record, records
-// specs/PAPER/readings.csv and regenerates REPRODUCING.md's readings
+// specs/PAPER/readings.csv and regenerates the readings sections of REPRODUCING.md and the papers' pages
 // sections. A must claim failing under a reading does not fail it: a
 // reading's verdicts are findings. It uses the files [Run.LoadReadings]
 // checked, and loads the others.
@@ -363,11 +363,11 @@ func (run *Run) GradeReadings(papers []string, files map[string]*claims.File, ca
 		}
 	}
 	if run.Record && graded > 0 {
-		p, err := readings.WriteDoc(run.Root)
+		changed, err := readings.WriteDocs(run.Root)
 		if err != nil {
 			return err
 		}
-		if p != "" {
+		for _, p := range changed {
 			fmt.Fprintf(w, "regenerated the readings sections of %s\n", p)
 		}
 	}

@@ -79,8 +79,8 @@ func TestClaims_Recorded(t *testing.T) {
 	}
 }
 
-// TestDocs_UpToDate fails when the scorecard sections of REPRODUCING.md or
-// README.md differ from what the recorded scorecards generate; -update
+// TestDocs_UpToDate fails when the scorecard sections of README.md,
+// REPRODUCING.md or the papers' pages (docs/papers) differ from what the recorded scorecards generate; -update
 // rewrites them.
 func TestDocs_UpToDate(t *testing.T) {
 	root := ".."
@@ -94,7 +94,7 @@ func TestDocs_UpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range docs {
-		got, err := os.ReadFile(filepath.Join(root, name))
+		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,24 +65,26 @@ func TestReadings_Recorded(t *testing.T) {
 }
 
 // TestReadingsDoc_UpToDate fails when the readings sections of
-// REPRODUCING.md differ from what the recorded readings tables generate;
+// REPRODUCING.md and the papers' pages (docs/papers) differ from what the recorded readings tables generate;
 // -update rewrites them.
 func TestReadingsDoc_UpToDate(t *testing.T) {
 	root := ".."
 	if *update {
-		if _, err := readings.WriteDoc(root); err != nil {
+		if _, err := readings.WriteDocs(root); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want, err := readings.Doc(root)
+	docs, err := readings.Docs(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join(root, claims.ReproducingDoc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := golden.Diff(string(got), want); d != "" {
-		t.Errorf("%s is stale at %s\n(regenerate: go test ./specs -run TestReadingsDoc_UpToDate -update, or schedfarm reproduce --readings --record)", claims.ReproducingDoc, d)
+	for name, want := range docs {
+		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := golden.Diff(string(got), want); d != "" {
+			t.Errorf("%s is stale at %s\n(regenerate: go test ./specs -run TestReadingsDoc_UpToDate -update, or schedfarm reproduce --readings --record)", name, d)
+		}
 	}
 }

@@ -32,18 +32,18 @@ func reproduceCommand() *cli.Command {
 			"paper. The exit status is 1 when a claim marked must does not agree or a claim cannot be\n" +
 			"evaluated. --claims-only DIR grades existing outputs without running anything; --record\n" +
 			"also stores each scorecard as specs/PAPER/scorecard.csv and regenerates the scorecard\n" +
-			"tables of REPRODUCING.md and the summary lines of README.md.\n\n" +
+			"tables of REPRODUCING.md and docs/papers/PAPER.md and the summary lines of README.md.\n\n" +
 			"--readings PAPER... then runs the paper's figure groups once per reading of\n" +
 			"specs/PAPER/readings.yaml (parameter overrides on its specs) into OUT/PAPER/readings/ID,\n" +
 			"grades the same claims against each and writes OUT/PAPER/readings.{md,csv}: counts per\n" +
 			"reading and the claims each gains and loses against the specs as committed; with --record\n" +
-			"it stores specs/PAPER/readings.csv and regenerates REPRODUCING.md's readings sections.\n\n" +
+			"it stores specs/PAPER/readings.csv and regenerates the readings section of docs/papers/PAPER.md.\n\n" +
 			"Figure groups (a name without its paper prefix works too; a paper's name means all of its groups):\n" + strings.Join(names, "\n"),
 		Flags: append(withOutUsage(sweepFlags(), "output root `DIR`: each group goes to DIR/PAPER/GROUP (default: out/reproduce)"),
 			&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: runtime.GOMAXPROCS(0), Usage: "tasks run at once"},
 			&cli.StringFlag{Name: "root", Value: ".", Usage: "repository `DIR` holding specs/ and traces/"},
 			&cli.StringFlag{Name: "claims-only", Usage: "grade the claims against the existing outputs in `DIR` (out/reproduce, a paper's or a group's folder) without running"},
-			&cli.BoolFlag{Name: "record", Usage: "store the scorecards under specs/ and regenerate REPRODUCING.md's scorecard tables and README.md's summary lines"},
+			&cli.BoolFlag{Name: "record", Usage: "store the scorecards under specs/ and regenerate the scorecard tables of REPRODUCING.md and docs/papers/PAPER.md and README.md's summary lines"},
 			&cli.BoolFlag{Name: "readings", Usage: "also run the papers' figure groups under each reading of specs/PAPER/readings.yaml, grade them, and write OUT/PAPER/readings.{md,csv}"},
 			memProfileFlag(),
 		),

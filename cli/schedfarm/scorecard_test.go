@@ -160,6 +160,18 @@ func TestReproduce_Record(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "specs", "kettimuthu2005", "claims.yaml"), []byte(only), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The figure's table on the paper's page, REPRODUCING.md with the
+	// paper's figures line: both are regenerated.
+	if err := os.WriteFile(filepath.Join(root, "REPRODUCING.md"), []byte("# R\n\n<!-- begin scorecard kettimuthu2005 -->\nstale\n<!-- end scorecard -->\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(root, "docs", "papers", "kettimuthu2005.md")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, []byte("# K\n\n<!-- begin scorecard kettimuthu2005: Table 4 -->\nstale\n<!-- end scorecard -->\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	got, err := runApp(t, "reproduce", "--root", root, "--record", "--claims-only", out)
 	if err != nil {
 		t.Fatalf("record: %v\n%s", err, got)
@@ -173,7 +185,18 @@ func TestReproduce_Record(t *testing.T) {
 		t.Errorf("README.md:\n%s\nwant the summary line %q", readme, want)
 	}
 	repro, _ := os.ReadFile(filepath.Join(root, "REPRODUCING.md"))
-	if strings.Contains(string(repro), "stale") || !strings.Contains(string(repro), "| The overall slowdown is 100. | made-up | 0 | 0 | 1 | **disagree** | made-up |") {
+	if strings.Contains(string(repro), "stale") || !strings.Contains(string(repro), "\nkettimuthu2005: statements 1/2 agree") {
 		t.Errorf("REPRODUCING.md not regenerated:\n%s", repro)
+	}
+	paper, _ := os.ReadFile(page)
+	if strings.Contains(string(paper), "stale") || !strings.Contains(string(paper), "| The overall slowdown is 100. | made-up | 0 | 0 | 1 | **disagree** | made-up |") {
+		t.Errorf("docs/papers/kettimuthu2005.md not regenerated:\n%s", paper)
+	}
+	// A figure with no table in REPRODUCING.md nor on a page is refused.
+	if err := os.WriteFile(page, []byte("# K\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runApp(t, "reproduce", "--root", root, "--record", "--claims-only", out); err == nil || !strings.Contains(err.Error(), "no scorecard table for kettimuthu2005: Table 4") {
+		t.Errorf("a figure without a table: %v", err)
 	}
 }

@@ -44,7 +44,8 @@
 // naming the claim and the selection, never a pass.
 //
 // The recorded scorecards (specs/<paper>/scorecard.csv, [Record]) are
-// what REPRODUCING.md's verdict tables and README.md's summary lines are
+// what the verdict tables of REPRODUCING.md and the papers' pages
+// (docs/papers) and README.md's summary lines are
 // generated from ([Docs], [WriteDocs]).
 //
 // # Cost

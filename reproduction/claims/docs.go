@@ -20,8 +20,13 @@ const (
 	// CommittedScorecard is the name of a paper's recorded scorecard in
 	// its specs folder: specs/<paper>/scorecard.csv.
 	CommittedScorecard = "scorecard.csv"
-	// ReproducingDoc holds the per-figure agreement tables.
+	// ReproducingDoc holds every paper's summary line, headline results
+	// and statements per figure.
 	ReproducingDoc = "REPRODUCING.md"
+	// PaperPages is the folder of the papers' pages, docs/papers/<paper>.md:
+	// the method, the readings and the per-figure statement tables of one
+	// paper, which REPRODUCING.md links.
+	PaperPages = "docs/papers"
 	// ReadmeDoc holds the summary lines.
 	ReadmeDoc = "README.md"
 )
@@ -120,40 +125,63 @@ func UpdateDoc(text string, cards map[string]*Scorecard) (string, map[string][]s
 	return out, covered, nil
 }
 
-// Docs returns the regenerated text of REPRODUCING.md and README.md under
-// root from the committed scorecards, by file name. Every figure of every
-// scorecard must have a table in REPRODUCING.md.
+// ReproductionDocs returns the documents of the reproductions under root,
+// slash-separated and relative to it: REPRODUCING.md, then the papers'
+// pages (docs/papers/*.md) in name order.
+func ReproductionDocs(root string) ([]string, error) {
+	pages, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(PaperPages), "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	names := []string{ReproducingDoc}
+	for _, p := range pages {
+		names = append(names, PaperPages+"/"+filepath.Base(p))
+	}
+	slices.Sort(names[1:])
+	return names, nil
+}
+
+// Docs returns the regenerated text of README.md, REPRODUCING.md and the
+// papers' pages under root from the committed scorecards, by file name
+// (slash-separated, relative to root). Every figure of every scorecard must
+// have a table in REPRODUCING.md or a paper's page.
 func Docs(root string) (map[string]string, error) {
 	cards, err := LoadScorecards(root)
 	if err != nil {
 		return nil, err
 	}
+	docs, err := ReproductionDocs(root)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]string{}
-	for _, name := range []string{ReproducingDoc, ReadmeDoc} {
-		data, err := os.ReadFile(filepath.Join(root, name))
+	covered := map[string][]string{}
+	for _, name := range append([]string{ReadmeDoc}, docs...) {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 		if err != nil {
 			return nil, err
 		}
-		text, covered, err := UpdateDoc(string(data), cards)
+		text, cov, err := UpdateDoc(string(data), cards)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		if name == ReproducingDoc {
-			var missing []string
-			for p, sc := range cards {
-				for _, f := range sc.Figures() {
-					if !slices.Contains(covered[p], f) {
-						missing = append(missing, p+": "+f)
-					}
-				}
-			}
-			if len(missing) > 0 {
-				slices.Sort(missing)
-				return nil, fmt.Errorf("%s: no scorecard table for %s (add <!-- begin scorecard PAPER: FIGURE --> and <!-- end scorecard --> where the figure is discussed)",
-					name, strings.Join(missing, ", "))
-			}
+		for p, figures := range cov {
+			covered[p] = append(covered[p], figures...)
 		}
 		out[name] = text
+	}
+	var missing []string
+	for p, sc := range cards {
+		for _, f := range sc.Figures() {
+			if !slices.Contains(covered[p], f) {
+				missing = append(missing, p+": "+f)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, fmt.Errorf("%s and %s/*.md: no scorecard table for %s (add <!-- begin scorecard PAPER: FIGURE --> and <!-- end scorecard --> where the figure is discussed)",
+			ReproducingDoc, PaperPages, strings.Join(missing, ", "))
 	}
 	for paper, sc := range cards {
 		var b strings.Builder
@@ -165,8 +193,8 @@ func Docs(root string) (map[string]string, error) {
 	return out, nil
 }
 
-// WriteDocs regenerates the scorecard sections of REPRODUCING.md and
-// README.md under root and returns the files that changed.
+// WriteDocs regenerates the scorecard sections of README.md,
+// REPRODUCING.md and the papers' pages under root and returns the files that changed.
 func WriteDocs(root string) ([]string, error) {
 	docs, err := Docs(root)
 	if err != nil {

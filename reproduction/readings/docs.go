@@ -12,7 +12,7 @@ import (
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 )
 
-// Markers in REPRODUCING.md: the text between a begin marker and the next
+// Markers in REPRODUCING.md and the papers' pages: the text between a begin marker and the next
 // end marker is the paper's recorded readings table.
 //
 //	<!-- begin readings PAPER -->
@@ -48,21 +48,32 @@ func UpdateDoc(text string, tables map[string]*Table) (string, []string, error) 
 	return out, covered, nil
 }
 
-// Doc returns REPRODUCING.md under root with its readings sections
-// regenerated from the recorded tables. Every recorded table must have a
-// section.
-func Doc(root string) (string, error) {
+// Docs returns REPRODUCING.md and the papers' pages under root with their
+// readings sections regenerated from the recorded tables, by file name
+// (slash-separated, relative to root). Every recorded table must have a
+// section in one of them.
+func Docs(root string) (map[string]string, error) {
 	tables, err := LoadTables(root)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	data, err := os.ReadFile(filepath.Join(root, claims.ReproducingDoc))
+	names, err := claims.ReproductionDocs(root)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	text, covered, err := UpdateDoc(string(data), tables)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", claims.ReproducingDoc, err)
+	out := map[string]string{}
+	var covered []string
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil {
+			return nil, err
+		}
+		text, cov, err := UpdateDoc(string(data), tables)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		covered = append(covered, cov...)
+		out[name] = text
 	}
 	var missing []string
 	for p := range tables {
@@ -72,23 +83,35 @@ func Doc(root string) (string, error) {
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)
-		return "", fmt.Errorf("%s: no readings section for %s (add <!-- begin readings PAPER --> and %s in the paper's section)",
-			claims.ReproducingDoc, strings.Join(missing, ", "), endText)
+		return nil, fmt.Errorf("%s and %s/*.md: no readings section for %s (add <!-- begin readings PAPER --> and %s in the paper's page)",
+			claims.ReproducingDoc, claims.PaperPages, strings.Join(missing, ", "), endText)
 	}
-	return text, nil
+	return out, nil
 }
 
-// WriteDoc regenerates the readings sections of REPRODUCING.md under root;
-// it returns the file's path when it changed, else "".
-func WriteDoc(root string) (string, error) {
-	text, err := Doc(root)
+// WriteDocs regenerates the readings sections of REPRODUCING.md and the
+// papers' pages under root; it returns the paths of the files that
+// changed.
+func WriteDocs(root string) ([]string, error) {
+	docs, err := Docs(root)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	path := filepath.Join(root, claims.ReproducingDoc)
-	wrote, err := gendoc.Write(path, text)
-	if err != nil || !wrote {
-		return "", err
+	names := make([]string, 0, len(docs))
+	for name := range docs {
+		names = append(names, name)
 	}
-	return path, nil
+	slices.Sort(names)
+	var changed []string
+	for _, name := range names {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		wrote, err := gendoc.Write(path, docs[name])
+		if err != nil {
+			return nil, err
+		}
+		if wrote {
+			changed = append(changed, path)
+		}
+	}
+	return changed, nil
 }

@@ -88,8 +88,8 @@ func TestTable_RecordAndDoc(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, claims.ReproducingDoc), []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := WriteDoc(root); err != nil || p == "" {
-		t.Fatalf("WriteDoc: %q, %v", p, err)
+	if p, err := WriteDocs(root); err != nil || len(p) != 1 {
+		t.Fatalf("WriteDocs: %q, %v", p, err)
 	}
 	got, _ := os.ReadFile(filepath.Join(root, claims.ReproducingDoc))
 	want := "# R\n\n<!-- begin readings p -->\n\n" + table.MarkdownTable() + "\n<!-- end readings -->\nafter\n"
@@ -99,8 +99,8 @@ func TestTable_RecordAndDoc(t *testing.T) {
 	if !strings.Contains(string(got), "| x | the x \\| reading | ss:  | 2 | 0 | 0 | 1: b (partly -> agree) |  |") {
 		t.Errorf("row of x missing or not escaped:\n%s", got)
 	}
-	if p, err := WriteDoc(root); err != nil || p != "" {
-		t.Errorf("second WriteDoc changed the file: %q, %v", p, err)
+	if p, err := WriteDocs(root); err != nil || len(p) != 0 {
+		t.Errorf("second WriteDocs changed the file: %q, %v", p, err)
 	}
 	// A table without a section, and a section without a table.
 	if _, _, err := UpdateDoc("<!-- begin readings q -->\n<!-- end readings -->\n", map[string]*Table{"p": table}); err == nil {
@@ -109,7 +109,21 @@ func TestTable_RecordAndDoc(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, claims.ReproducingDoc), []byte("# R\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Doc(root); err == nil || !strings.Contains(err.Error(), "no readings section for p") {
+	if _, err := Docs(root); err == nil || !strings.Contains(err.Error(), "no readings section for p") {
 		t.Errorf("a table without a section: %v", err)
+	}
+	// The section on the paper's page counts.
+	page := filepath.Join(root, "docs", "papers", "p.md")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := WriteDocs(root); err != nil || len(p) != 1 || p[0] != page {
+		t.Fatalf("WriteDocs with the section on the page: %q, %v", p, err)
+	}
+	if got, _ := os.ReadFile(page); string(got) != want {
+		t.Errorf("page:\n%s\nwant:\n%s", got, want)
 	}
 }
