@@ -170,10 +170,16 @@ func (q queue) drop(started []*sim.Task, cmp func(a, b *sim.Task) int, pos []int
 			pos = append(pos, i)
 		}
 	}
-	if len(pos) == 0 {
-		return q, pos
-	}
 	slices.Sort(pos)
+	return q.removeAt(pos), pos
+}
+
+// removeAt removes the jobs at the places pos (increasing), keeping
+// order.
+func (q queue) removeAt(pos []int) queue {
+	if len(pos) == 0 {
+		return q
+	}
 	k := pos[0]
 	for j, i := range pos {
 		end := len(q)
@@ -183,7 +189,7 @@ func (q queue) drop(started []*sim.Task, cmp func(a, b *sim.Task) int, pos []int
 		k += copy(q[k:], q[i+1:end])
 	}
 	clear(q[k:])
-	return q[:k], pos
+	return q[:k]
 }
 
 // sizeCount counts the waiting jobs by size and keeps the least size, so

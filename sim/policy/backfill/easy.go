@@ -62,9 +62,12 @@ type EASY struct {
 	// fewer processors are left than any of them needs.
 	sizes sizeCount
 	// started lists the jobs started in this pass (list) until they
-	// are dropped from q and sjf; pos is dropStarted's scratch.
+	// are dropped from q and sjf; pos is dropStarted's scratch; bpos
+	// holds the places in its candidates of the jobs the last backfill
+	// pass started.
 	started []*sim.Task
 	pos     []int
+	bpos    []int
 }
 
 var _ sim.Policy = (*EASY)(nil)
@@ -345,7 +348,7 @@ func (p *EASY) scheduleRanked() {
 	clear(p.q[n:])
 	p.q = p.q[:n]
 	if i > 0 && p.BackfillSJF {
-		p.dropStarted(false, now)
+		p.dropStarted(false, true, now)
 	}
 	if len(p.q) == 0 {
 		return
@@ -369,16 +372,33 @@ func (p *EASY) scheduleRanked() {
 	started := p.backfillInOrder(cands, byEst, head, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow))
 	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
 	if started {
-		p.dropStarted(true, now)
+		p.dropBackfilled(now)
 	}
 }
 
-// dropStarted removes the jobs started in this pass from sjf and, with
-// inQ, from q, and forgets them. Both lists are in a static order in
+// dropBackfilled removes the jobs the backfill pass started from the list
+// it tried them in, by their places (bpos): sjf, or q behind its head.
+// With sjf, they are dropped from q as dropStarted does.
+func (p *EASY) dropBackfilled(now sim.Time) {
+	if !p.BackfillSJF {
+		for k := range p.bpos {
+			p.bpos[k]++ // places in q[1:]
+		}
+		p.q = p.q.removeAt(p.bpos)
+		clear(p.started)
+		p.started = p.started[:0]
+		return
+	}
+	p.sjf = p.sjf.removeAt(p.bpos)
+	p.dropStarted(!p.useDyn, false, now)
+}
+
+// dropStarted removes the jobs started in this pass from q (inQ) and
+// sjf (inSJF, with BackfillSJF), and forgets them. Both lists are in a static order in
 // which each job compares equal only to itself (q sorted at now under
 // the priority policy's key), so each started job is found by a binary
 // search: only the jobs that start are looked at, not every waiting job.
-func (p *EASY) dropStarted(inQ bool, now sim.Time) {
+func (p *EASY) dropStarted(inQ, inSJF bool, now sim.Time) {
 	if inQ {
 		switch {
 		case p.Key != nil || p.rk.dynamic():
@@ -389,7 +409,7 @@ func (p *EASY) dropStarted(inQ bool, now sim.Time) {
 			p.q, p.pos = p.q.drop(p.started, func(a, b *sim.Task) int { return p.rk.compare(a, b, now) }, p.pos)
 		}
 	}
-	if p.BackfillSJF {
+	if inSJF && p.BackfillSJF {
 		p.sjf, p.pos = p.sjf.drop(p.started, p.compareSJF, p.pos)
 	}
 	clear(p.started)
@@ -409,7 +429,8 @@ func (p *EASY) compareSJF(a, b *sim.Task) int {
 // their order, head reserved at shadow: each candidate but head starts
 // when it fits the processors free now (freeNow, also the machine's) and,
 // if it would run past shadow, those left free at shadow (atShadow). It
-// reports whether it started any.
+// reports whether it started any, and records their places in cands in
+// p.bpos.
 //
 // The pass ends when fewer processors are left than any waiting job
 // needs and, with cands in increasing est (byEst), at the first
@@ -417,7 +438,8 @@ func (p *EASY) compareSJF(a, b *sim.Task) int {
 // every candidate after it would run past shadow too.
 func (p *EASY) backfillInOrder(cands []*sim.Task, byEst bool, head *sim.Task, now, shadow sim.Time, freeNow, atShadow int) bool {
 	started := false
-	for _, t := range cands {
+	p.bpos = p.bpos[:0]
+	for k, t := range cands {
 		free := min(p.m.Free(), freeNow)
 		if free < p.sizes.min {
 			break
@@ -431,6 +453,7 @@ func (p *EASY) backfillInOrder(cands []*sim.Task, byEst bool, head *sim.Task, no
 		}
 		if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
 			started = true
+			p.bpos = append(p.bpos, k)
 			freeNow -= t.Procs
 			if long {
 				atShadow -= t.Procs
@@ -463,7 +486,7 @@ func (p *EASY) scheduleDynamic(now sim.Time) {
 		break
 	}
 	if started && p.BackfillSJF {
-		p.dropStarted(false, now)
+		p.dropStarted(false, true, now)
 	}
 	if head == nil || p.dyn.n < 2 {
 		return
@@ -506,7 +529,7 @@ func (p *EASY) scheduleDynamic(now sim.Time) {
 	}
 	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
 	if started && p.BackfillSJF {
-		p.dropStarted(false, now)
+		p.dropBackfilled(now)
 	}
 }
 
