@@ -87,6 +87,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -898,7 +899,7 @@ func taskMsg(run string, t *sweep.Task) (*nats.Msg, error) {
 func (r *run) finish(ctx context.Context) ([]unreadable, error) {
 	c := r.c
 	// r.result decodes each result for the writer alone.
-	err := results.StreamOutputs(r.rec.OutDir, r.spec, r.tasks, r.result, c.cfg.toolVersion, results.OwnResults())
+	err := results.StreamOutputs(r.rec.OutDir, r.spec, r.tasks, r.result, c.cfg.toolVersion, results.OwnResults(), results.WithTables(report.Tables))
 	var u *unreadable
 	if errors.As(err, &u) {
 		bad, err := r.unreadableFrom(r.byID[u.task.ID] + 1)

@@ -34,13 +34,13 @@ type repValues map[[2]int]map[int][]float64
 // replications gathers the per-replication values of c's metric from the
 // summary rows that pass where; the utilization of each replication is
 // under category index -1.
-func (s *Sweep) replications(c *results.Collation, where []results.Filter) repValues {
+func (s *Sweep) replications(c *Collation, where []Filter) repValues {
 	out := repValues{}
 	ncat := len(c.Scheme.Rows)*len(c.Scheme.Cols) + 1
 	pairOf := func(tc *results.TaskCols) ([2]int, bool) {
-		wi := slices.Index(c.Workloads, results.WorkloadOf(tc))
-		st := results.SettingOf(tc)
-		si := slices.IndexFunc(c.Settings, func(x results.Setting) bool {
+		wi := slices.Index(c.Workloads, WorkloadOf(tc))
+		st := SettingOf(tc)
+		si := slices.IndexFunc(c.Settings, func(x Setting) bool {
 			return x.Policy == st.Policy && x.Label == st.Label && x.Params == st.Params
 		})
 		return [2]int{wi, si}, wi >= 0 && si >= 0 && matchFilters(where, tc)
@@ -104,9 +104,9 @@ func PairedDifference(a, b []float64) Interval { return metrics.PairedDifference
 // half-width (Student's t); with opts.Baseline, each other setting's
 // paired difference from the baseline (setting - baseline, replication by
 // replication) with its interval and whether the interval excludes 0.
-func (s *Sweep) WriteConfidence(w io.Writer, opts results.TableOptions) error {
+func (s *Sweep) WriteConfidence(w io.Writer, opts TableOptions) error {
 	metric, scheme := s.withDefaults(opts.Metric, opts.Scheme)
-	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
+	c, err := Collate(s.Summary, s.Tasks, CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
 	if err != nil {
 		return err
 	}

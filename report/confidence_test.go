@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner/runnertest"
 )
 
@@ -84,7 +83,7 @@ func TestSweep_WriteConfidence(t *testing.T) {
 		t.Fatalf("replications of easy: %v", per["easy"])
 	}
 	var b bytes.Buffer
-	if err := s.WriteConfidence(&b, results.TableOptions{Metric: "bsd_mean", Scheme: "ss4"}); err != nil {
+	if err := s.WriteConfidence(&b, report.TableOptions{Metric: "bsd_mean", Scheme: "ss4"}); err != nil {
 		t.Fatal(err)
 	}
 	iv := report.MeanInterval(per["easy"])
@@ -92,7 +91,7 @@ func TestSweep_WriteConfidence(t *testing.T) {
 		t.Errorf("no %q in\n%s", want, b.String())
 	}
 	b.Reset()
-	if err := s.WriteConfidence(&b, results.TableOptions{Metric: "bsd_mean", Scheme: "ss4", Baseline: "easy"}); err != nil {
+	if err := s.WriteConfidence(&b, report.TableOptions{Metric: "bsd_mean", Scheme: "ss4", Baseline: "easy"}); err != nil {
 		t.Fatal(err)
 	}
 	d := report.PairedDifference(per["fcfs"], per["easy"])
@@ -100,7 +99,7 @@ func TestSweep_WriteConfidence(t *testing.T) {
 	if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "Paired differences from easy") {
 		t.Errorf("no %q in\n%s", want, b.String())
 	}
-	if err := s.WriteConfidence(&b, results.TableOptions{Metric: "bsd_max", Scheme: "ss4"}); err == nil || !strings.Contains(err.Error(), "is a maximum") {
+	if err := s.WriteConfidence(&b, report.TableOptions{Metric: "bsd_max", Scheme: "ss4"}); err == nil || !strings.Contains(err.Error(), "is a maximum") {
 		t.Errorf("bsd_max: %v, want an error", err)
 	}
 

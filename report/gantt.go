@@ -85,7 +85,7 @@ func (s *Sweep) gantt(ctx context.Context, opts PlotOptions) ([]figure, error) {
 	g := &plot.Gantt{Procs: res.Procs, From: float64(from) / float64(unit), To: float64(to) / float64(unit),
 		XLabel: "simulated time (" + unitName + ")", Classes: classes}
 	g.Boxes = ganttBoxes(res, from, to, unit, classOf)
-	w := results.WorkloadOf(&s.taskRow(t.Index).TaskCols)
+	w := WorkloadOf(&s.taskRow(t.Index).TaskCols)
 	g.Title = fmt.Sprintf("%s\ntask %d: %s, %s, %d jobs, coloured by %s", w, t.Index, t.Name(), windowText(opts.From, opts.To), len(inWindow), what)
 	name := fmt.Sprintf("%s-task%d%s-%s", KindGantt, t.Index, windowSlug(opts.From, opts.To), slug(what))
 	return []figure{{name: name, chart: g}}, nil

@@ -219,13 +219,13 @@ func TestSweep_Plots_GanttErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := filepath.Join(t.TempDir(), "good")
-	if err := results.WriteOutputs(good, spec, tasks, res, "test"); err != nil {
+	if err := results.WriteOutputs(good, spec, tasks, res, "test", results.WithTables(report.Tables)); err != nil {
 		t.Fatal(err)
 	}
 	// Outputs whose schedule is not the simulator's: one job ends later.
 	res[0].Jobs[5].End += 7
 	bad := filepath.Join(t.TempDir(), "bad")
-	if err := results.WriteOutputs(bad, spec, tasks, res, "test"); err != nil {
+	if err := results.WriteOutputs(bad, spec, tasks, res, "test", results.WithTables(report.Tables)); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

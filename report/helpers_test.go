@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sweep"
@@ -90,7 +91,7 @@ func writeFixture(dir string) error {
 		}
 		r.Worker = "test"
 	}
-	return results.WriteOutputs(dir, spec, tasks, res, "test")
+	return results.WriteOutputs(dir, spec, tasks, res, "test", results.WithTables(report.Tables))
 }
 
 // checkGolden compares got with testdata/<path>, or rewrites it with

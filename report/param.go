@@ -13,7 +13,6 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/atomicfile"
 	"github.com/schedfarm/schedfarm/plot"
-	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
@@ -50,7 +49,7 @@ func (p *paramPanel) value(s string, x float64) float64 {
 
 // settingParam returns the value of parameter name in a setting's
 // canonical parameter text.
-func settingParam(st results.Setting, name string) (string, bool) {
+func settingParam(st Setting, name string) (string, bool) {
 	for _, kv := range strings.Split(st.Params, ",") {
 		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
 			return v, true
@@ -67,7 +66,7 @@ func (f *figures) paramPanels(x, series string) ([]*paramPanel, error) {
 	c := f.c
 	all := len(c.Scheme.Rows) * len(c.Scheme.Cols)
 	var panels []*paramPanel
-	byKey := map[results.Workload]*paramPanel{}
+	byKey := map[Workload]*paramPanel{}
 	seen := false
 	for wi, w := range c.Workloads {
 		key := w
@@ -173,7 +172,7 @@ type Panel struct {
 // dir/figures. The panel must select one workload group: one figure.
 func (s *Sweep) WritePanel(p Panel, dir string) ([]string, error) {
 	metric, scheme := s.withDefaults(p.Plot.Metric, p.Plot.Scheme)
-	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: p.Plot.Where})
+	c, err := Collate(s.Summary, s.Tasks, CollateOptions{Metric: metric, Scheme: scheme, Where: p.Plot.Where})
 	if err != nil {
 		return nil, err
 	}

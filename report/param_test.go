@@ -42,9 +42,9 @@ func TestRecipe_Panels(t *testing.T) {
 	}
 	panels := []report.Panel{
 		{Name: "acc", Caption: "acceptance against TF per load", Plot: report.PlotOptions{Kind: report.KindParam, Metric: "acceptance", Scheme: "ss16",
-			X: "tolerance", Series: "load", Where: []results.Filter{{Key: "slack", Values: []string{"1"}}}}},
+			X: "tolerance", Series: "load", Where: []report.Filter{{Key: "slack", Values: []string{"1"}}}}},
 		{Name: "qos", Caption: "QoS charge against SF per TF", Plot: report.PlotOptions{Kind: report.KindParam, Metric: "qos_charge", Scheme: "ss16",
-			X: "slack", Series: "tolerance", Where: []results.Filter{{Key: "load", Values: []string{"1.6"}}}}},
+			X: "slack", Series: "tolerance", Where: []report.Filter{{Key: "load", Values: []string{"1.6"}}}}},
 	}
 	dir := t.TempDir()
 	s, err := report.Load(out)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
@@ -16,7 +17,7 @@ import (
 // jobs.parquet, and names itself in the tables.
 func TestTables_Percentile(t *testing.T) {
 	s := mustLoad(t)
-	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: "bsd_p90", Scheme: "ss4"})
+	c, err := report.Collate(s.Summary, s.Tasks, report.CollateOptions{Metric: "bsd_p90", Scheme: "ss4"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestTables_Percentile(t *testing.T) {
 		t.Errorf("overall bsd_p90 = %g, want %g from %d jobs", overall.Value, want, len(bsd))
 	}
 	var md bytes.Buffer
-	if err := s.WriteMarkdown(&md, results.TableOptions{Metric: "wait_p99", Scheme: "ss4"}); err != nil {
+	if err := s.WriteMarkdown(&md, report.TableOptions{Metric: "wait_p99", Scheme: "ss4"}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md.String(), "99th percentile of wait time (s)") {

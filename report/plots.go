@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/plot"
-	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
@@ -43,11 +42,11 @@ var Formats = []string{"png", "svg"}
 type PlotOptions struct {
 	// Kind is one of [Kinds] (default [KindBars]).
 	Kind string
-	// Metric and Scheme are as in [results.CollateOptions] (default: the
+	// Metric and Scheme are as in [CollateOptions] (default: the
 	// spec's, see the package doc); [KindUtil] ignores them.
 	Metric, Scheme string
 	// Where keeps the rows that pass every filter.
-	Where []results.Filter
+	Where []Filter
 	// Formats are file formats among [Formats] (default: all of them).
 	Formats []string
 	// OutDir is where the files go (default: the "figures" folder of the
@@ -60,8 +59,8 @@ type PlotOptions struct {
 	// and the baseline itself is not drawn.
 	Baseline string
 	Batch    int
-	// Compare is how bars with a Baseline compare: [results.ComparePct]
-	// (the default) or [results.CompareR] (Lawson and Smirni's slowdown
+	// Compare is how bars with a Baseline compare: [ComparePct]
+	// (the default) or [CompareR] (Lawson and Smirni's slowdown
 	// ratio R of each setting against the baseline, positive when the
 	// setting is better).
 	Compare string
@@ -191,7 +190,7 @@ func (s *Sweep) drawFigures(ctx context.Context, opts PlotOptions) ([]figure, er
 // out is the spec's) and checks the bar comparison and baseline.
 func (s *Sweep) collatedFigures(opts PlotOptions) (*figures, error) {
 	metric, scheme := s.withDefaults(opts.Metric, opts.Scheme)
-	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
+	c, err := Collate(s.Summary, s.Tasks, CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
 	if err != nil {
 		return nil, err
 	}
@@ -200,11 +199,11 @@ func (s *Sweep) collatedFigures(opts PlotOptions) (*figures, error) {
 		f.reps = s.replications(c, opts.Where)
 	}
 	switch opts.Compare {
-	case "", results.ComparePct:
-		f.compare = results.ComparePct
-	case results.CompareR:
+	case "", ComparePct:
+		f.compare = ComparePct
+	case CompareR:
 	default:
-		return nil, fmt.Errorf("unknown bar comparison %q (valid: %s, %s)", opts.Compare, results.ComparePct, results.CompareR)
+		return nil, fmt.Errorf("unknown bar comparison %q (valid: %s, %s)", opts.Compare, ComparePct, CompareR)
 	}
 	if opts.Compare != "" && (opts.Kind != KindBars || opts.Baseline == "") {
 		return nil, fmt.Errorf("comparison %s: only bars with a baseline compare", opts.Compare)
@@ -236,10 +235,10 @@ func saveFigures(figs []figure, opts PlotOptions) ([]string, error) {
 
 // figures makes the charts of one collation.
 type figures struct {
-	c     *results.Collation
-	where []results.Filter
+	c     *Collation
+	where []Filter
 	// baseline is the setting bars are compared with (-1: none), and
-	// compare how (results.ComparePct or results.CompareR).
+	// compare how (ComparePct or CompareR).
 	baseline int
 	compare  string
 	// reps are the per-replication values of load and util figures,
@@ -343,7 +342,7 @@ func (f *figures) bars() []figure {
 			}
 			what := fmt.Sprintf("%s by %s category", c.Metric.Title, s.Name)
 			name := fmt.Sprintf("%s-%s-%s-%s", KindBars, c.Metric.Name, s.Name, slug(workloadSlug(w)))
-			var base []results.Cell
+			var base []Cell
 			if f.baseline >= 0 {
 				if base = c.Cells(wi, f.baseline); base == nil {
 					continue
@@ -352,7 +351,7 @@ func (f *figures) bars() []figure {
 				b.YLabel, b.AutoLog = "% change of "+c.Metric.Title+" vs "+bn, false
 				what = fmt.Sprintf("%% change of %s vs %s by %s category", c.Metric.Title, bn, s.Name)
 				name += "-vs-" + slug(bn)
-				if f.compare == results.CompareR {
+				if f.compare == CompareR {
 					b.YLabel = "R of " + c.Metric.Title + " vs " + bn + " (> 0: better)"
 					what = fmt.Sprintf("slowdown ratio R of %s vs %s by %s category", c.Metric.Title, bn, s.Name)
 					name += "-r"
@@ -373,8 +372,8 @@ func (f *figures) bars() []figure {
 					for j := range s.Cols {
 						v := cells[i*len(s.Cols)+j].Value
 						switch {
-						case base != nil && f.compare == results.CompareR:
-							v = results.SlowdownRatio(base[i*len(s.Cols)+j].Value, v)
+						case base != nil && f.compare == CompareR:
+							v = SlowdownRatio(base[i*len(s.Cols)+j].Value, v)
 						case base != nil:
 							v = pctChange(v, base[i*len(s.Cols)+j].Value)
 						}
@@ -413,7 +412,7 @@ func groupNoun(s *metrics.Scheme) string {
 // loadGroup is the workloads that differ only in their load factor, in
 // increasing load.
 type loadGroup struct {
-	key       results.Workload
+	key       Workload
 	workloads []int
 }
 
@@ -547,7 +546,7 @@ func allNaN(vs []float64) bool {
 
 // workloadSlug is the text a workload's file names are made from:
 // trace, subset, machine size, estimates and load.
-func workloadSlug(w results.Workload) string {
+func workloadSlug(w Workload) string {
 	parts := []string{w.Trace, fmt.Sprintf("%d+%d", w.Skip, w.Count)}
 	if w.Procs > 0 {
 		parts = append(parts, fmt.Sprintf("p%d", w.Procs))

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 )
 
 // svgTexts returns the text of every <text> element of an SVG file.
@@ -98,7 +97,7 @@ func TestSweep_Plots(t *testing.T) {
 			// Wait times span decades: a log axis. CONS failed at load
 			// 1.5, so only two settings have bars there.
 			name:     "BarsLogFiltered",
-			opts:     report.PlotOptions{Metric: "wait_mean", Formats: []string{"svg"}, Where: []results.Filter{{Key: "load", Values: []string{"1.5"}}}},
+			opts:     report.PlotOptions{Metric: "wait_mean", Formats: []string{"svg"}, Where: []report.Filter{{Key: "load", Values: []string{"1.5"}}}},
 			files:    []string{"bars-wait_mean-ss16-" + ctcSlug + "-load1.5.svg"},
 			texts:    []string{"mean wait time (s) (log scale)", "mean wait time (s) by ss16 category, where load=1.5", "NS", "FCFS", "1000"},
 			notTexts: []string{"CONS"},
@@ -106,14 +105,14 @@ func TestSweep_Plots(t *testing.T) {
 		{
 			// Percent change against NS: NS itself is not drawn.
 			name:     "BarsBaseline",
-			opts:     report.PlotOptions{Formats: []string{"svg"}, Baseline: "NS", Where: []results.Filter{{Key: "load", Values: []string{"1"}}}},
+			opts:     report.PlotOptions{Formats: []string{"svg"}, Baseline: "NS", Where: []report.Filter{{Key: "load", Values: []string{"1"}}}},
 			files:    []string{"bars-bsd_mean-ss16-" + ctcSlug + "-load1-vs-ns.svg"},
 			texts:    []string{"% change of mean bounded slowdown vs NS", "FCFS", "CONS"},
 			notTexts: []string{"NS", "mean bounded slowdown (log scale)"},
 		},
 		{
 			name: "BarsEst2",
-			opts: report.PlotOptions{Scheme: "est2", Formats: []string{"svg"}, Where: []results.Filter{{Key: "load", Values: []string{"1"}}}},
+			opts: report.PlotOptions{Scheme: "est2", Formats: []string{"svg"}, Where: []report.Filter{{Key: "load", Values: []string{"1"}}}},
 			files: []string{
 				"bars-bsd_mean-est2-" + ctcSlug + "-load1-well.svg", "bars-bsd_mean-est2-" + ctcSlug + "-load1-bad.svg",
 			},
@@ -144,7 +143,7 @@ func TestSweep_Plots(t *testing.T) {
 		},
 		{
 			name:     "UtilMetric",
-			opts:     report.PlotOptions{Kind: report.KindUtilMetric, Scheme: "ss4", Metric: "turnaround_max", Formats: []string{"svg"}, Where: []results.Filter{{Key: "label", Values: []string{"NS"}}}},
+			opts:     report.PlotOptions{Kind: report.KindUtilMetric, Scheme: "ss4", Metric: "turnaround_max", Formats: []string{"svg"}, Where: []report.Filter{{Key: "label", Values: []string{"NS"}}}},
 			files:    []string{"util-metric-turnaround_max-ss4-" + ctcSlug + "-sn.svg", "util-metric-turnaround_max-ss4-" + ctcSlug + "-sw.svg", "util-metric-turnaround_max-ss4-" + ctcSlug + "-ln.svg", "util-metric-turnaround_max-ss4-" + ctcSlug + "-lw.svg", "util-metric-turnaround_max-ss4-" + ctcSlug + "-all.svg"},
 			texts:    []string{"max turnaround time (s) against utilization, category SN (ss4), where label=NS", "utilization", "max turnaround time (s)", "NS"},
 			notTexts: []string{"FCFS"},
@@ -208,7 +207,7 @@ func TestSweep_Plots_Deterministic(t *testing.T) {
 	s := mustLoad(t)
 	var runs [2][]string
 	for i := range runs {
-		files, err := s.Plots(report.PlotOptions{Kind: report.KindLoad, Scheme: "ss4", OutDir: t.TempDir(), Where: []results.Filter{{Key: "label", Values: []string{"NS"}}}})
+		files, err := s.Plots(report.PlotOptions{Kind: report.KindLoad, Scheme: "ss4", OutDir: t.TempDir(), Where: []report.Filter{{Key: "label", Values: []string{"NS"}}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +232,7 @@ func TestSweep_Plots_Errors(t *testing.T) {
 		{"ErrKind", report.PlotOptions{Kind: "pie"}, `unknown figure kind "pie" (valid: bars, load, util, util-metric, transient, param, timeseries, gantt)`},
 		{"ErrFormat", report.PlotOptions{Formats: []string{"pdf"}}, `unknown figure format "pdf" (valid: png, svg)`},
 		{"ErrScheme", report.PlotOptions{Scheme: "weight10"}, "scheme weight10 is not in the summary"},
-		{"ErrWhere", report.PlotOptions{Where: []results.Filter{{Key: "count", Values: []string{"5000"}}}}, "no results match count=5000"},
+		{"ErrWhere", report.PlotOptions{Where: []report.Filter{{Key: "count", Values: []string{"5000"}}}}, "no results match count=5000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

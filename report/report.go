@@ -3,10 +3,20 @@
 // tasks.parquet): the per-category tables laid out like the papers'
 // tables ([Sweep.Tables], [Sweep.WriteTables]) and PNG or SVG figures ([Plots]).
 //
-// The table logic lives in package results ([results.BuildTables]), so
-// the tables.md a sweep writes when it ends and the tables made here are
-// the same code. Replications of a setting are combined: means by their
-// mean, maxima by their maximum.
+// The tables are laid out here, not in package results, which defines
+// the formats only. [Collate] groups summary rows by [Workload] (the
+// jobs: trace, machine, subset, estimates, load) and [Setting] (policy,
+// label and parameters) and combines the replications of each pair:
+// means by their mean, maxima by their maximum, job counts by their
+// mean. [BuildTables] lays the result out as the papers' tables: one
+// scheme grid per setting, or one table per workload with a row per
+// category and a column per setting, optionally compared with a
+// baseline setting; [WriteMarkdown] and [WriteTablesCSV] write them.
+// [Tables] is the hook through which [results.StreamOutputs] writes
+// tables.md and tables.csv when a sweep ends; they are made by the same
+// code from the same rows ([SweepTables]) as the tables made here from
+// the Parquet files, so the two are equal. The metrics are
+// [metrics.Metrics].
 //
 // Defaults come from the sweep's spec, which every Parquet file carries
 // in its metadata: the metric and scheme of its outputs.tables, else the
@@ -101,18 +111,18 @@ func (s *Sweep) withDefaults(metric, scheme string) (string, string) {
 	return metric, scheme
 }
 
-// Tables builds the sweep's tables (see [results.BuildTables]); a metric
+// Tables builds the sweep's tables (see [BuildTables]); a metric
 // or scheme left out of opts is the spec's.
-func (s *Sweep) Tables(opts results.TableOptions) ([]results.Table, error) {
+func (s *Sweep) Tables(opts TableOptions) ([]Table, error) {
 	opts.Metric, opts.Scheme = s.withDefaults(opts.Metric, opts.Scheme)
-	return results.BuildTables(s.Summary, s.Tasks, opts)
+	return BuildTables(s.Summary, s.Tasks, opts)
 }
 
 // Title returns the heading of the tables made with opts, for example
 // "ctc-test: mean bounded slowdown by ss16 category, compared with NS".
-func (s *Sweep) Title(opts results.TableOptions) (string, error) {
+func (s *Sweep) Title(opts TableOptions) (string, error) {
 	metric, scheme := s.withDefaults(opts.Metric, opts.Scheme)
-	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
+	c, err := Collate(s.Summary, s.Tasks, CollateOptions{Metric: metric, Scheme: scheme, Where: opts.Where})
 	if err != nil {
 		return "", err
 	}
@@ -125,13 +135,13 @@ func (s *Sweep) Title(opts results.TableOptions) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("baseline: %w", err)
 		}
-		t += fmt.Sprintf(", compared with %s (%s)", c.Settings[bi].Name, results.CompareWord(opts.Compare))
+		t += fmt.Sprintf(", compared with %s (%s)", c.Settings[bi].Name, CompareWord(opts.Compare))
 	}
 	return t, nil
 }
 
 // whereText describes filters: "trace=ctc and load=1|1.2".
-func whereText(fs []results.Filter) string {
+func whereText(fs []Filter) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
 		parts[i] = f.String()
@@ -142,7 +152,7 @@ func whereText(fs []results.Filter) string {
 // WriteMarkdown writes the tables made with opts as a Markdown document:
 // the title (see [Sweep.Title]), the scheme's description, then one
 // section per workload.
-func (s *Sweep) WriteMarkdown(w io.Writer, opts results.TableOptions) error {
+func (s *Sweep) WriteMarkdown(w io.Writer, opts TableOptions) error {
 	tables, err := s.Tables(opts)
 	if err != nil {
 		return err
@@ -160,7 +170,7 @@ func (s *Sweep) WriteMarkdown(w io.Writer, opts results.TableOptions) error {
 	if sc := schemeOf(tables, scheme); sc != nil {
 		fmt.Fprintf(&b, "Scheme %s: %s. \"-\" marks an empty category.\n\n", sc.Name, sc.Doc)
 	}
-	if err := results.WriteMarkdown(&b, tables, 2); err != nil {
+	if err := WriteMarkdown(&b, tables, 2); err != nil {
 		return err
 	}
 	_, err = io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
@@ -168,7 +178,7 @@ func (s *Sweep) WriteMarkdown(w io.Writer, opts results.TableOptions) error {
 }
 
 // schemeOf returns the scheme of the tables' values (or the named one).
-func schemeOf(tables []results.Table, name string) *metrics.Scheme {
+func schemeOf(tables []Table, name string) *metrics.Scheme {
 	for _, t := range tables {
 		if len(t.Values) > 0 {
 			name = t.Values[0].Scheme
@@ -184,8 +194,8 @@ func schemeOf(tables []results.Table, name string) *metrics.Scheme {
 
 // WriteTables writes the tables made with opts to prefix.md (Markdown,
 // see [Sweep.WriteMarkdown]) and prefix.csv (long form, see
-// [results.WriteTablesCSV]) and returns the two paths.
-func (s *Sweep) WriteTables(prefix string, opts results.TableOptions) ([]string, error) {
+// [WriteTablesCSV]) and returns the two paths.
+func (s *Sweep) WriteTables(prefix string, opts TableOptions) ([]string, error) {
 	tables, err := s.Tables(opts)
 	if err != nil {
 		return nil, err
@@ -194,7 +204,7 @@ func (s *Sweep) WriteTables(prefix string, opts results.TableOptions) ([]string,
 	if err := atomicfile.Write(md, func(w io.Writer) error { return s.WriteMarkdown(w, opts) }); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Write(csv, func(w io.Writer) error { return results.WriteTablesCSV(w, tables) }); err != nil {
+	if err := atomicfile.Write(csv, func(w io.Writer) error { return WriteTablesCSV(w, tables) }); err != nil {
 		return nil, err
 	}
 	return []string{md, csv}, nil

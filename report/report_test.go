@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 )
 
 func mustLoad(t *testing.T) *report.Sweep {
@@ -42,21 +41,21 @@ func TestSweep_WriteMarkdown(t *testing.T) {
 	s := mustLoad(t)
 	tests := []struct {
 		name string
-		opts results.TableOptions
+		opts report.TableOptions
 	}{
 		// The spec's defaults: mean bounded slowdown, one ss16 grid per
 		// setting; the failed task is reported under its workload.
-		{"grid", results.TableOptions{}},
+		{"grid", report.TableOptions{}},
 		// Each setting's cells next to the baseline's with their ratio.
-		{"baseline-ratio", results.TableOptions{Metric: "bsd_max", Baseline: "NS", Where: []results.Filter{{Key: "load", Values: []string{"1.5"}}}}},
+		{"baseline-ratio", report.TableOptions{Metric: "bsd_max", Baseline: "NS", Where: []report.Filter{{Key: "load", Values: []string{"1.5"}}}}},
 		// Rows: ss4 categories and overall; columns: settings and
 		// their change from the baseline in percent.
-		{"wide", results.TableOptions{Scheme: "ss4", Layout: results.LayoutWide, Baseline: "easy", Compare: results.ComparePct}},
+		{"wide", report.TableOptions{Scheme: "ss4", Layout: report.LayoutWide, Baseline: "easy", Compare: report.ComparePct}},
 		// Lawson and Smirni's R of each setting against the baseline.
-		{"wide-r", results.TableOptions{Metric: "slowdown_mean", Scheme: "ss4", Layout: results.LayoutWide, Baseline: "easy", Compare: results.CompareR}},
+		{"wide-r", report.TableOptions{Metric: "slowdown_mean", Scheme: "ss4", Layout: report.LayoutWide, Baseline: "easy", Compare: report.CompareR}},
 		// Filters on two keys, one with two values.
-		{"where", results.TableOptions{Metric: "turnaround_mean", Scheme: "ss4", Layout: results.LayoutWide,
-			Where: []results.Filter{{Key: "label", Values: []string{"NS", "FCFS"}}, {Key: "load", Values: []string{"1"}}}}},
+		{"where", report.TableOptions{Metric: "turnaround_mean", Scheme: "ss4", Layout: report.LayoutWide,
+			Where: []report.Filter{{Key: "label", Values: []string{"NS", "FCFS"}}, {Key: "load", Values: []string{"1"}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,7 +71,7 @@ func TestSweep_WriteMarkdown(t *testing.T) {
 func TestSweep_WriteTables(t *testing.T) {
 	s := mustLoad(t)
 	prefix := filepath.Join(t.TempDir(), "sub", "fig")
-	opts := results.TableOptions{Scheme: "ss4", Baseline: "NS"}
+	opts := report.TableOptions{Scheme: "ss4", Baseline: "NS"}
 	files, err := s.WriteTables(prefix, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +97,7 @@ func TestSweep_WriteTables(t *testing.T) {
 	if want := 1 + 5*5 + 1; len(recs) != want {
 		t.Fatalf("%s: %d records, want %d", files[1], len(recs), want)
 	}
-	col := func(rec []string, name string) string { return rec[slices.Index(results.TablesCSVHeader, name)] }
+	col := func(rec []string, name string) string { return rec[slices.Index(report.TablesCSVHeader, name)] }
 	var failed, compared int
 	for _, rec := range recs[1:] {
 		if col(rec, "failed") != "0" {
@@ -126,13 +125,13 @@ func TestSweep_Tables_Errors(t *testing.T) {
 	s := mustLoad(t)
 	tests := []struct {
 		name      string
-		opts      results.TableOptions
+		opts      report.TableOptions
 		withError string
 	}{
-		{"ErrScheme", results.TableOptions{Scheme: "len4"}, "scheme len4 is not in the summary (have: ss16, ss4, est2)"},
-		{"ErrMetric", results.TableOptions{Metric: "bsd"}, `unknown metric "bsd"`},
-		{"ErrBaseline", results.TableOptions{Baseline: "SS"}, `baseline: no setting is called "SS" (have: "NS", "FCFS", "CONS")`},
-		{"ErrWhere", results.TableOptions{Where: []results.Filter{{Key: "trace", Values: []string{"sdsc"}}}}, "no results match trace=sdsc"},
+		{"ErrScheme", report.TableOptions{Scheme: "len4"}, "scheme len4 is not in the summary (have: ss16, ss4, est2)"},
+		{"ErrMetric", report.TableOptions{Metric: "bsd"}, `unknown metric "bsd"`},
+		{"ErrBaseline", report.TableOptions{Baseline: "SS"}, `baseline: no setting is called "SS" (have: "NS", "FCFS", "CONS")`},
+		{"ErrWhere", report.TableOptions{Where: []report.Filter{{Key: "trace", Values: []string{"sdsc"}}}}, "no results match trace=sdsc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

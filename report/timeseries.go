@@ -32,7 +32,7 @@ type taskLine struct {
 
 // tasksOf groups the rows of f by task, keeping the tasks that pass
 // where, in file order.
-func tasksOf(f *results.Frame, where []results.Filter) []*taskLine {
+func tasksOf(f *results.Frame, where []Filter) []*taskLine {
 	byTask := map[int32]*taskLine{}
 	var out []*taskLine
 	for i := range f.Len() {
@@ -114,10 +114,10 @@ func (s *Sweep) timeseries(opts PlotOptions) ([]figure, error) {
 	if len(tasks) == 0 {
 		return nil, fmt.Errorf("no task of %s passes the filters", path)
 	}
-	var order []results.Workload
-	byWorkload := map[results.Workload][]*taskLine{}
+	var order []Workload
+	byWorkload := map[Workload][]*taskLine{}
 	for _, t := range tasks {
-		w := results.WorkloadOf(t.tc)
+		w := WorkloadOf(t.tc)
 		if byWorkload[w] == nil {
 			order = append(order, w)
 		}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim"
 )
@@ -71,7 +70,7 @@ func TestSweep_Plots_Timeseries(t *testing.T) {
 
 	// A window and a filter.
 	files, err = s.Plots(report.PlotOptions{Kind: report.KindTimeseries, OutDir: out, Formats: []string{"svg"},
-		From: 86400, To: 3 * 86400, Where: []results.Filter{{Key: "label", Values: []string{"SS"}}}})
+		From: 86400, To: 3 * 86400, Where: []report.Filter{{Key: "label", Values: []string{"SS"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +93,7 @@ func TestSweep_Plots_TimeseriesErrors(t *testing.T) {
 	}{
 		{"NoFile", mustLoad(t), report.PlotOptions{}, "no timeseries.parquet in"},
 		{"Window", s, report.PlotOptions{From: 1000 * 86400}, "has no step in the window time from 1000d"},
-		{"Where", s, report.PlotOptions{Where: []results.Filter{{Key: "label", Values: []string{"X"}}}}, "no task of"},
+		{"Where", s, report.PlotOptions{Where: []report.Filter{{Key: "label", Values: []string{"X"}}}}, "no task of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Kind, tc.opts.OutDir = report.KindTimeseries, t.TempDir()

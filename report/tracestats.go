@@ -140,11 +140,11 @@ func ComputeWorkloadStats(name string, submit, runtime, procs []float64, batch i
 // sweep from the job rows of one setting's first replication (all
 // settings of a workload simulate the same jobs).
 func (s *Sweep) JobsStats(batch int) ([]WorkloadStats, error) {
-	first := map[results.Workload]int{}
-	var order []results.Workload
+	first := map[Workload]int{}
+	var order []Workload
 	for i := range s.Tasks {
 		t := &s.Tasks[i]
-		w := results.WorkloadOf(&t.TaskCols)
+		w := WorkloadOf(&t.TaskCols)
 		if _, ok := first[w]; ok || t.Error != "" {
 			continue
 		}
@@ -152,7 +152,7 @@ func (s *Sweep) JobsStats(batch int) ([]WorkloadStats, error) {
 		order = append(order, w)
 	}
 	byTask := map[int]WorkloadStats{}
-	want := map[int]results.Workload{}
+	want := map[int]Workload{}
 	for w, ti := range first {
 		want[ti] = w
 	}

@@ -29,7 +29,7 @@ var transientColumns = map[string]string{"slowdown_mean": "slowdown", "bsd_mean"
 
 // TransientSeries is the per-batch R of one setting on one workload.
 type TransientSeries struct {
-	Workload results.Workload
+	Workload Workload
 	Setting  string
 	// Start is the submit time (s) of each batch's first job and R the
 	// batch's ratio; Batches without a value are left out.
@@ -42,7 +42,7 @@ type TransientSeries struct {
 // jobs in submit order (the final partial batch dropped), s the batch's
 // mean of the metric (slowdown_mean or bsd_mean), s1 the baseline's.
 // Replications are averaged per batch.
-func (s *Sweep) Transient(metric, baseline string, batch int, where []results.Filter) ([]TransientSeries, error) {
+func (s *Sweep) Transient(metric, baseline string, batch int, where []Filter) ([]TransientSeries, error) {
 	if metric == "" {
 		metric = "slowdown_mean"
 	}
@@ -56,7 +56,7 @@ func (s *Sweep) Transient(metric, baseline string, batch int, where []results.Fi
 	if batch <= 0 {
 		batch = DefaultBatch
 	}
-	c, err := results.Collate(s.Summary, s.Tasks, results.CollateOptions{Metric: metric, Where: where})
+	c, err := Collate(s.Summary, s.Tasks, CollateOptions{Metric: metric, Where: where})
 	if err != nil {
 		return nil, err
 	}
@@ -80,16 +80,16 @@ type pairKey [2]int
 
 // taskPairs maps the index of each task of c that succeeded and matches
 // where to its (workload, setting) pair in c.
-func (s *Sweep) taskPairs(c *results.Collation, where []results.Filter) map[int]pairKey {
+func (s *Sweep) taskPairs(c *Collation, where []Filter) map[int]pairKey {
 	of := map[int]pairKey{}
 	for i := range s.Tasks {
 		tc := &s.Tasks[i].TaskCols
 		if s.Tasks[i].Error != "" || !matchFilters(where, tc) {
 			continue
 		}
-		wi := slices.Index(c.Workloads, results.WorkloadOf(tc))
-		st := results.SettingOf(tc)
-		si := slices.IndexFunc(c.Settings, func(x results.Setting) bool {
+		wi := slices.Index(c.Workloads, WorkloadOf(tc))
+		st := SettingOf(tc)
+		si := slices.IndexFunc(c.Settings, func(x Setting) bool {
 			return x.Policy == st.Policy && x.Label == st.Label && x.Params == st.Params
 		})
 		if wi >= 0 && si >= 0 {
@@ -153,7 +153,7 @@ func (s *Sweep) batchMeans(col string, batch int, of map[int]pairKey) (map[pairK
 // transientRatios makes the series of every workload with baseline
 // results and every other setting with results on it, in collation
 // order.
-func transientRatios(c *results.Collation, base int, sums map[pairKey]*batchSums) []TransientSeries {
+func transientRatios(c *Collation, base int, sums map[pairKey]*batchSums) []TransientSeries {
 	var out []TransientSeries
 	for wi, w := range c.Workloads {
 		b := sums[pairKey{wi, base}]
@@ -173,13 +173,13 @@ func transientRatios(c *results.Collation, base int, sums map[pairKey]*batchSums
 
 // ratioSeries is R of setting a against baseline b per batch that both
 // have (and whose R is a number), at the baseline batch's start.
-func ratioSeries(w results.Workload, setting string, a, b *batchSums) TransientSeries {
+func ratioSeries(w Workload, setting string, a, b *batchSums) TransientSeries {
 	ts := TransientSeries{Workload: w, Setting: setting}
 	for k := 0; k < len(a.sum) && k < len(b.sum); k++ {
 		if a.n[k] == 0 || b.n[k] == 0 {
 			continue
 		}
-		r := results.SlowdownRatio(b.mean(k), a.mean(k))
+		r := SlowdownRatio(b.mean(k), a.mean(k))
 		if math.IsNaN(r) {
 			continue
 		}
@@ -190,7 +190,7 @@ func ratioSeries(w results.Workload, setting string, a, b *batchSums) TransientS
 }
 
 // matchFilters reports whether tc passes every filter of fs.
-func matchFilters(fs []results.Filter, tc *results.TaskCols) bool {
+func matchFilters(fs []Filter, tc *results.TaskCols) bool {
 	for _, f := range fs {
 		if !f.Match(tc) {
 			return false
@@ -215,8 +215,8 @@ func (s *Sweep) transient(opts PlotOptions) ([]figure, error) {
 		return nil, err
 	}
 	var out []figure
-	byWorkload := map[results.Workload]*plot.Lines{}
-	var order []results.Workload
+	byWorkload := map[Workload]*plot.Lines{}
+	var order []Workload
 	for _, ts := range series {
 		l := byWorkload[ts.Workload]
 		if l == nil {

@@ -18,7 +18,7 @@
 //	  - name: fig05                # the group: reproduce PAPER/fig05
 //	    spec: fig05-07.yaml        # a spec of the paper's folder
 //	    doc: "Fig 5: ..."          # one line on what it reproduces
-//	    tables:                    # tables/NAME.md and .csv (results.TableOptions)
+//	    tables:                    # tables/NAME.md and .csv (report.TableOptions)
 //	      - {name: fig05-r, metric: slowdown_mean, scheme: len4, layout: wide,
 //	         baseline: single, compare: r, where: {label: [single, multi]}}
 //	    plots:                     # figures/ (report.PlotOptions)

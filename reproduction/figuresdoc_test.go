@@ -12,7 +12,6 @@ import (
 
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -97,7 +96,7 @@ func ourFigures(t *testing.T) string {
 				y, auto := title(metric), true
 				if o.Baseline != "" {
 					y, auto = "% change of "+title(metric)+" vs "+o.Baseline, false
-					if o.Compare == results.CompareR {
+					if o.Compare == report.CompareR {
 						y = "R of " + title(metric) + " vs " + o.Baseline
 					}
 				}

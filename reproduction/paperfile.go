@@ -14,7 +14,6 @@ import (
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 )
 
 // Files of the papers' data, relative to the specs folder.
@@ -291,11 +290,11 @@ func (p *paperParser) table(n *yaml.Node, tp string) TableJob {
 		case "scheme":
 			t.Opts.Scheme, _ = p.w.NonEmpty(v, kp)
 		case "layout":
-			t.Opts.Layout = p.oneOf(v, kp, results.LayoutGrid, results.LayoutWide)
+			t.Opts.Layout = p.oneOf(v, kp, report.LayoutGrid, report.LayoutWide)
 		case "baseline":
 			t.Opts.Baseline, _ = p.w.NonEmpty(v, kp)
 		case "compare":
-			t.Opts.Compare = p.oneOf(v, kp, results.CompareRatio, results.ComparePct, results.CompareR)
+			t.Opts.Compare = p.oneOf(v, kp, report.CompareRatio, report.ComparePct, report.CompareR)
 		case "where":
 			t.Opts.Where = p.where(v, kp)
 		default:
@@ -327,7 +326,7 @@ func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptio
 		case "baseline":
 			o.Baseline, _ = p.w.NonEmpty(v, kp)
 		case "compare":
-			o.Compare = p.oneOf(v, kp, results.ComparePct, results.CompareR)
+			o.Compare = p.oneOf(v, kp, report.ComparePct, report.CompareR)
 		case "batch":
 			if f, ok := p.w.Number(v, kp); ok {
 				if f < 1 || f != float64(int(f)) {
@@ -371,10 +370,10 @@ func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptio
 
 // where reads filters: a mapping of a task column to its kept values
 // (one scalar or a list), in file order.
-func (p *paperParser) where(n *yaml.Node, wp string) []results.Filter {
-	var out []results.Filter
+func (p *paperParser) where(n *yaml.Node, wp string) []report.Filter {
+	var out []report.Filter
 	p.w.Mapping(n, wp, func(key string, v *yaml.Node, kp string) {
-		f := results.Filter{Key: key}
+		f := report.Filter{Key: key}
 		items := []*yaml.Node{v}
 		if yamlnode.Resolve(v).Kind == yaml.SequenceNode {
 			items = p.w.List(v, kp)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner/runnertest"
@@ -42,7 +43,7 @@ seed: 5
 		t.Fatal(err)
 	}
 	sweepDir := filepath.Join(t.TempDir(), "sweep")
-	if err := results.WriteOutputs(sweepDir, spec, tasks, res, "test"); err != nil {
+	if err := results.WriteOutputs(sweepDir, spec, tasks, res, "test", results.WithTables(report.Tables)); err != nil {
 		t.Fatal(err)
 	}
 	r, err := reproduction.LookupRecipe("parsons1997/fig05")

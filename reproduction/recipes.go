@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/specs"
 )
 
@@ -42,7 +41,7 @@ type Step struct {
 // TableJob is one table file of a recipe.
 type TableJob struct {
 	Name string
-	Opts results.TableOptions
+	Opts report.TableOptions
 }
 
 // Recipes lists every reproducible figure group, in paper order: the

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 )
 
 // statsStep writes the workload statistics of the sweep's workloads:
@@ -37,7 +36,7 @@ func statsStep(s *report.Sweep, dir string, fig string) ([]string, error) {
 // transientStep writes tables/fig06-batches.md: per workload and setting,
 // the batches with R > 0 and R < 0 and the mean gain and loss.
 func transientStep(s *report.Sweep, _, dir string) ([]string, error) {
-	series, err := s.Transient("slowdown_mean", "single", report.DefaultBatch, []results.Filter{{Key: "label", Values: []string{"single", "multi"}}})
+	series, err := s.Transient("slowdown_mean", "single", report.DefaultBatch, []report.Filter{{Key: "label", Values: []string{"single", "multi"}}})
 	if err != nil {
 		return nil, err
 	}

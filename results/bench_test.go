@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/rusage"
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -61,7 +62,7 @@ func BenchmarkWriteOutputs(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "out")
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := results.WriteOutputs(dir, r.spec, r.tasks, r.res, "bench"); err != nil {
+		if err := results.WriteOutputs(dir, r.spec, r.tasks, r.res, "bench", results.WithTables(report.Tables)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -132,7 +133,7 @@ func BenchmarkStreamOutputs_Stored(b *testing.B) {
 			cpu := rusage.CPU()
 			b.ResetTimer()
 			for b.Loop() {
-				if err := results.StreamOutputs(dir, r.spec, r.tasks, get, "bench", results.OwnResults()); err != nil {
+				if err := results.StreamOutputs(dir, r.spec, r.tasks, get, "bench", results.OwnResults(), results.WithTables(report.Tables)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 )
 
@@ -158,8 +159,8 @@ func TestColumns_Documented(t *testing.T) {
 		for _, c := range tableColumns(secs[results.TablesCSV]) {
 			want = append(want, c.name)
 		}
-		if !slices.Equal(results.TablesCSVHeader, want) {
-			t.Errorf("tables.csv header %q, %s documents %q", results.TablesCSVHeader, columnsDoc, want)
+		if !slices.Equal(report.TablesCSVHeader, want) {
+			t.Errorf("tables.csv header %q, %s documents %q", report.TablesCSVHeader, columnsDoc, want)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/results"
 )
+
+var update = flag.Bool("update", false, "rewrite docs/columns.md")
 
 // TestColumnsDoc_UpToDate fails when the column tables of docs/columns.md
 // differ from what the code's column tables generate; -update rewrites

@@ -78,15 +78,12 @@
 //
 // # Tables
 //
-// [Collate] groups summary rows by [Workload] (the jobs: trace, machine,
-// subset, estimates, load) and [Setting] (policy, label and parameters)
-// and combines the replications of each pair: means by their mean, maxima
-// by their maximum, job counts by their mean. [BuildTables] lays the
-// result out as the papers' tables: one scheme grid per setting, or one
-// table per workload with a row per category and a column per setting,
-// optionally compared with a baseline setting; [WriteMarkdown] and
-// [WriteTablesCSV] write them. tables.md and tables.csv are made by the
-// same code from the same rows ([SweepTables]), so they equal what
-// `schedfarm table` makes from the Parquet files. The metrics are
-// [metrics.Metrics].
+// results defines the formats only; it lays out no presentation table.
+// [StreamOutputs] writes tables.md and tables.csv beside the Parquet
+// files when the caller passes a [Tables] hook with [WithTables] (the
+// coordinator and the test runner pass package report's): the hook's
+// [TableSink] takes each task's row, as the Parquet files hold it, and
+// its aggregates under the table scheme as results stream by, and writes
+// its files once every task was written. Without the hook no tables are
+// written.
 package results

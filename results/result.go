@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -358,12 +357,4 @@ func appendBatch(recs []metrics.Record, rec arrow.RecordBatch, want int) ([]metr
 		c.readAll(rec.Column(i), recs[at:])
 	}
 	return recs, nil
-}
-
-// describeErr shortens an error for a table cell: its first line.
-func describeErr(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " ..."
-	}
-	return s
 }

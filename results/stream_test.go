@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
@@ -26,7 +27,7 @@ func TestStreamOutputs_SameAsWriteOutputs(t *testing.T) {
 		}
 		calls++
 		return r.res[i], nil
-	}, "test-1.0")
+	}, "test-1.0", results.WithTables(report.Tables))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestStreamOutputs_ErrResult(t *testing.T) {
 			return nil, boom
 		}
 		return r.res[i], nil
-	}, "v")
+	}, "v", results.WithTables(report.Tables))
 	if !errors.Is(err, boom) {
 		t.Fatalf("StreamOutputs = %v, want the result function's error", err)
 	}
@@ -142,7 +143,7 @@ categories: [ss16, ss4]
 			seen[&res.Jobs[0]] = i
 		}
 		return res, err
-	}, "test-1.0", results.OwnResults())
+	}, "test-1.0", results.OwnResults(), results.WithTables(report.Tables))
 	if err != nil {
 		t.Fatal(err)
 	}

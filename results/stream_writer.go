@@ -126,7 +126,9 @@ func (w *streamWriter) writeTask(i int, get ResultFunc) error {
 			return fmt.Errorf("write %s: %w", s.name, err)
 		}
 	}
-	w.ts.add(t, r, w.aggs)
+	if w.ts != nil {
+		w.ts.add(t, r, w.aggs)
+	}
 	w.recycleDone()
 	return nil
 }
@@ -174,25 +176,21 @@ func (w *streamWriter) closeParquet() error {
 // memory more than the Parquet writers' buffers and page encoder, which
 // are dropped first.
 func (w *streamWriter) writeTables() error {
+	if w.ts == nil {
+		return nil
+	}
 	w.o.mem.drain()
 	pageEnc.drop()
-	st := w.ts.tables()
-	for _, f := range []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{TablesMD, st.WriteMarkdown},
-		{TablesCSV, st.WriteCSV},
-	} {
-		tf, err := w.open(f.name)
+	for _, f := range w.ts.ts.Files() {
+		tf, err := w.open(f.Name)
 		if err != nil {
 			return err
 		}
-		if err := f.write(tf.w); err != nil {
-			return fmt.Errorf("write %s: %w", f.name, err)
+		if err := f.Write(tf.w); err != nil {
+			return fmt.Errorf("write %s: %w", f.Name, err)
 		}
 		if err := tf.finish(); err != nil {
-			return fmt.Errorf("write %s: %w", f.name, err)
+			return fmt.Errorf("write %s: %w", f.Name, err)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
@@ -137,7 +138,7 @@ func TestSummary_UserScheme(t *testing.T) {
 	if !strings.Contains(string(md), "by ss4 category") {
 		t.Errorf("tables.md is not on ss4:\n%s", md)
 	}
-	_, err = results.BuildTables(sum, nil, results.TableOptions{Scheme: "user"})
+	_, err = report.BuildTables(sum, nil, report.TableOptions{Scheme: "user"})
 	if err == nil || !strings.Contains(err.Error(), "one category per user") {
 		t.Errorf("tables of the user scheme: error %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
@@ -69,7 +70,7 @@ func TestTimeseries_Write(t *testing.T) {
 
 	dir := t.TempDir()
 	get := func(i int) (*results.TaskResult, error) { return results.Unmarshal(stored[i]) }
-	if err := results.StreamOutputs(dir, r.spec, r.tasks, get, "test"); err != nil {
+	if err := results.StreamOutputs(dir, r.spec, r.tasks, get, "test", results.WithTables(report.Tables)); err != nil {
 		t.Fatal(err)
 	}
 	f, err := results.ReadFrame(filepath.Join(dir, results.TimeseriesFile))
@@ -149,7 +150,7 @@ func TestTimeseries_Off(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := results.WriteOutputs(dir, r.spec, r.tasks, r.res, "test"); err != nil {
+	if err := results.WriteOutputs(dir, r.spec, r.tasks, r.res, "test", results.WithTables(report.Tables)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
@@ -229,7 +230,7 @@ func FuzzUnmarshalSeries(f *testing.F) {
 func TestColumns_DocumentedTimeseries(t *testing.T) {
 	r := MustRun(t, seriesSpec)
 	dir := t.TempDir()
-	if err := results.WriteOutputs(dir, r.spec, r.tasks, r.res, "test"); err != nil {
+	if err := results.WriteOutputs(dir, r.spec, r.tasks, r.res, "test", results.WithTables(report.Tables)); err != nil {
 		t.Fatal(err)
 	}
 	secs, _ := docSections(t)

@@ -46,11 +46,11 @@ type ResultFunc func(i int) (*TaskResult, error)
 
 // WriteOutputs writes the outputs of [StreamOutputs] from results held in
 // memory: res[i] is the result of tasks[i]; every result must be present.
-func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string) error {
+func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskResult, toolVersion string, opts ...StreamOption) error {
 	if len(tasks) != len(res) {
 		return fmt.Errorf("write outputs: %w: %d tasks, %d results", ErrMismatch, len(tasks), len(res))
 	}
-	return StreamOutputs(dir, spec, tasks, func(i int) (*TaskResult, error) { return res[i], nil }, toolVersion)
+	return StreamOutputs(dir, spec, tasks, func(i int) (*TaskResult, error) { return res[i], nil }, toolVersion, opts...)
 }
 
 // StreamOutputs writes jobs.parquet, summary.parquet, tasks.parquet,
@@ -98,7 +98,7 @@ func StreamOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, get ResultF
 	if err != nil {
 		return fmt.Errorf("write outputs: %w", err)
 	}
-	ts, err := o.newTableSink()
+	ts, err := o.newTableSink(so.tables)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", TablesMD, err)
 	}
@@ -129,7 +129,8 @@ type StreamOption func(*streamOpts)
 
 // streamOpts are the options of [StreamOutputs].
 type streamOpts struct {
-	own bool // OwnResults
+	own    bool   // OwnResults
+	tables Tables // WithTables
 }
 
 // OwnResults tells [StreamOutputs] that the results its ResultFunc returns

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
@@ -45,7 +46,7 @@ var outputFiles = []string{results.JobsFile, results.SummaryFile, results.TasksF
 func MustWrite(tb testing.TB, r *run, res []*results.TaskResult) string {
 	tb.Helper()
 	dir := filepath.Join(tb.TempDir(), "out")
-	if err := results.WriteOutputs(dir, r.spec, r.tasks, res, "test-1.0"); err != nil {
+	if err := results.WriteOutputs(dir, r.spec, r.tasks, res, "test-1.0", results.WithTables(report.Tables)); err != nil {
 		tb.Fatalf("WriteOutputs: %v", err)
 	}
 	return dir
@@ -252,7 +253,7 @@ func TestWriteOutputs_ReadBack(t *testing.T) {
 		if want := 1 + (len(r.tasks)-1)*17 + 1; len(recs) != want {
 			t.Fatalf("tables.csv has %d records, want %d", len(recs), want)
 		}
-		col := func(rec []string, name string) string { return rec[slices.Index(results.TablesCSVHeader, name)] }
+		col := func(rec []string, name string) string { return rec[slices.Index(report.TablesCSVHeader, name)] }
 		if got := recs[1+failed*17]; col(got, "category") != "" || col(got, "failed") != "1" ||
 			!strings.Contains(col(got, "errors"), "task 3 (replication 0) failed: build policy: bad parameter value ...") {
 			t.Errorf("tables.csv failed task record %q", got)
@@ -341,7 +342,7 @@ func TestWriteOutputs_ErrMismatch(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
-			err := results.WriteOutputs(dir, r.spec, r.tasks, res, "v")
+			err := results.WriteOutputs(dir, r.spec, r.tasks, res, "v", results.WithTables(report.Tables))
 			if !errors.Is(err, results.ErrMismatch) {
 				t.Fatalf("WriteOutputs = %v, want ErrMismatch", err)
 			}
@@ -360,7 +361,7 @@ func TestWriteOutputs_KeepsOldOutputsOnFailure(t *testing.T) {
 	// written to temporary files.
 	bad := *r.spec
 	bad.Outputs.Tables.Metric = "nope"
-	if err := results.WriteOutputs(dir, &bad, r.tasks, r.res, "v"); err == nil || !strings.Contains(err.Error(), "tables.md") {
+	if err := results.WriteOutputs(dir, &bad, r.tasks, r.res, "v", results.WithTables(report.Tables)); err == nil || !strings.Contains(err.Error(), "tables.md") {
 		t.Fatalf("WriteOutputs with a bad metric = %v, want an error at tables.md", err)
 	}
 	after, _ := os.ReadFile(filepath.Join(dir, results.JobsFile))

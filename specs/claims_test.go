@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/results"
@@ -152,7 +153,7 @@ func TestClaims_Rerun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := results.WriteOutputs(filepath.Join(out, group, "sweep"), spec, tasks, res, "test"); err != nil {
+			if err := results.WriteOutputs(filepath.Join(out, group, "sweep"), spec, tasks, res, "test", results.WithTables(report.Tables)); err != nil {
 				t.Fatal(err)
 			}
 			sc := claims.Evaluate(f, claims.NewOutputs(out))

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner/runnertest"
 )
 
@@ -63,8 +62,8 @@ func TestTableCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
-		opts := results.TableOptions{Scheme: "ss4", Layout: results.LayoutWide, Baseline: "NS", Compare: results.ComparePct,
-			Where: []results.Filter{{Key: "load", Values: []string{"1.4"}}, {Key: "label", Values: []string{"NS", "FCFS"}}}}
+		opts := report.TableOptions{Scheme: "ss4", Layout: report.LayoutWide, Baseline: "NS", Compare: report.ComparePct,
+			Where: []report.Filter{{Key: "load", Values: []string{"1.4"}}, {Key: "label", Values: []string{"NS", "FCFS"}}}}
 		if err := s.WriteMarkdown(&want, opts); err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
@@ -39,8 +38,8 @@ func tableCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "where", Usage: "keep rows with `KEY=VALUE` (repeatable; one key repeated means any of its values): " +
 				"trace, policy, label, estimates, load, load_mode, skip, count, replication, procs or a parameter name"},
 			&cli.StringFlag{Name: "baseline", Usage: "compare every setting with the setting `NAME` (a label, a policy name or a shown setting name)"},
-			&cli.StringFlag{Name: "compare", Value: results.CompareRatio, Usage: "how to compare with --baseline: ratio, pct or r"},
-			&cli.StringFlag{Name: "layout", Value: results.LayoutGrid, Usage: "grid (a scheme grid per setting) or wide (rows: categories, columns: settings)"},
+			&cli.StringFlag{Name: "compare", Value: report.CompareRatio, Usage: "how to compare with --baseline: ratio, pct or r"},
+			&cli.StringFlag{Name: "layout", Value: report.LayoutGrid, Usage: "grid (a scheme grid per setting) or wide (rows: categories, columns: settings)"},
 			&cli.StringFlag{Name: "out", Usage: "write `PREFIX`.md and PREFIX.csv instead of printing Markdown"},
 			&cli.BoolFlag{Name: "ci", Usage: "print, per workload, each setting's mean across replications ± the 95% confidence half-width (Student's t) per category; with --baseline, each setting's paired difference from the baseline with its interval, * where it excludes 0 (see docs/statistics.md)"},
 		},
@@ -53,7 +52,7 @@ func runTable(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := results.TableOptions{
+	opts := report.TableOptions{
 		Metric: c.String("metric"), Scheme: c.String("scheme"), Where: where,
 		Baseline: c.String("baseline"), Layout: c.String("layout"),
 	}
@@ -107,12 +106,12 @@ func schemeFlag() cli.Flag {
 
 // dirAndWhere returns the sweep directory argument of table and plot and
 // their parsed --where filters.
-func dirAndWhere(c *cli.Context) (string, []results.Filter, error) {
+func dirAndWhere(c *cli.Context) (string, []report.Filter, error) {
 	dir, err := dirArg(c)
 	if err != nil {
 		return "", nil, err
 	}
-	where, err := results.ParseFilters(c.StringSlice("where"))
+	where, err := report.ParseFilters(c.StringSlice("where"))
 	if err != nil {
 		return "", nil, fmt.Errorf("--where: %w", err)
 	}

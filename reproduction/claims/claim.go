@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/report"
 )
 
 // Kind is what a claim asserts.
@@ -224,10 +224,10 @@ func (s Selection) at(key, v string) Selection {
 }
 
 // Filter is one where entry: a key and its alternative values. It is the
-// filter of the tables and figures (results.Filter), so a claim selects
+// filter of the tables and figures (report.Filter), so a claim selects
 // the task rows a table with the same where shows; keys that are no task
 // column or parameter select on the table's own columns ([Selection]).
-type Filter = results.Filter
+type Filter = report.Filter
 
 // overlay returns s with the fields set in o laid over it; where filters
 // merge by key, o's winning.

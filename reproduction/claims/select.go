@@ -136,7 +136,7 @@ func (o *Outputs) prepare(cs []Claim) {
 }
 
 // taskKeys are the task columns a where filter or along key names
-// through results.Filter (besides policy parameters).
+// through report.Filter (besides policy parameters).
 var taskKeys = sweep.TaskKeys
 
 // frameTaskCols are task columns of the files that error messages leave

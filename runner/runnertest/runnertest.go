@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
 	"github.com/schedfarm/schedfarm/sweep"
@@ -47,5 +48,5 @@ func Write(spec, baseDir, dir string) error {
 	if err != nil {
 		return err
 	}
-	return results.WriteOutputs(dir, s, tasks, res, "test")
+	return results.WriteOutputs(dir, s, tasks, res, "test", results.WithTables(report.Tables))
 }

@@ -1,7 +1,8 @@
-package results
+package report
 
 import (
 	"fmt"
+	"github.com/schedfarm/schedfarm/results"
 	"math"
 	"slices"
 	"strconv"
@@ -31,7 +32,7 @@ type Workload struct {
 }
 
 // WorkloadOf returns the workload of a row's task columns.
-func WorkloadOf(tc *TaskCols) Workload {
+func WorkloadOf(tc *results.TaskCols) Workload {
 	return Workload{
 		Trace: tc.Trace, Procs: tc.MachineProcs, Skip: tc.Skip, Count: tc.Count,
 		Estimates: tc.Estimates, LoadMode: tc.LoadMode, Load: tc.Load,
@@ -95,7 +96,7 @@ type Setting struct {
 }
 
 // SettingOf returns the setting of a row's task columns, without a Name.
-func SettingOf(tc *TaskCols) Setting {
+func SettingOf(tc *results.TaskCols) Setting {
 	label := tc.Label
 	if label == "" {
 		label = tc.Policy
@@ -127,7 +128,7 @@ func ParseFilters(args []string) ([]Filter, error) {
 	var out []Filter
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
-		k = strings.TrimPrefix(strings.TrimSpace(k), ParamPrefix)
+		k = strings.TrimPrefix(strings.TrimSpace(k), results.ParamPrefix)
 		if !ok || k == "" {
 			return nil, fmt.Errorf("filter %q: want key=value", a)
 		}
@@ -155,7 +156,7 @@ func ParseFilters(args []string) ([]Filter, error) {
 func (f Filter) String() string { return f.Key + "=" + strings.Join(f.Values, "|") }
 
 // Match reports whether a row's task columns pass the filter.
-func (f Filter) Match(tc *TaskCols) bool {
+func (f Filter) Match(tc *results.TaskCols) bool {
 	for _, v := range f.Values {
 		if f.match1(tc, v) {
 			return true
@@ -164,7 +165,7 @@ func (f Filter) Match(tc *TaskCols) bool {
 	return false
 }
 
-func (f Filter) match1(tc *TaskCols, v string) bool {
+func (f Filter) match1(tc *results.TaskCols, v string) bool {
 	num := func(x float64) bool {
 		y, err := strconv.ParseFloat(v, 64)
 		return err == nil && x == y
@@ -213,7 +214,7 @@ func (f Filter) match1(tc *TaskCols, v string) bool {
 }
 
 // matchAll reports whether tc passes every filter.
-func matchAll(fs []Filter, tc *TaskCols) bool {
+func matchAll(fs []Filter, tc *results.TaskCols) bool {
 	for _, f := range fs {
 		if !f.Match(tc) {
 			return false
@@ -224,7 +225,7 @@ func matchAll(fs []Filter, tc *TaskCols) bool {
 
 // checkFilterKeys returns an error naming a filter key that is neither a
 // fixed key nor a parameter of any row.
-func checkFilterKeys(fs []Filter, summary summaryRows, tasks []TaskRow) error {
+func checkFilterKeys(fs []Filter, summary summaryRows, tasks []results.TaskRow) error {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -313,14 +314,14 @@ type pair struct {
 // Collate groups summary rows (and, when given, task rows: failures and
 // utilization) by workload and setting. It fails when the scheme is not in
 // the summary or when no row passes the filters.
-func Collate(summary []SummaryRow, tasks []TaskRow, opts CollateOptions) (*Collation, error) {
+func Collate(summary []results.SummaryRow, tasks []results.TaskRow, opts CollateOptions) (*Collation, error) {
 	return collate(rowsOf(summary), tasks, opts)
 }
 
 // summaryRows yields summary rows one at a time: a row's task columns,
 // with its scheme and aggregate. Rows of one task may share their task
 // columns; the pointers stay valid as long as the rows' holder does.
-type summaryRows func(yield func(tc *TaskCols, a schemeAgg) bool)
+type summaryRows func(yield func(tc *results.TaskCols, a schemeAgg) bool)
 
 // schemeAgg is the aggregate of a summary row, with its scheme.
 type schemeAgg struct {
@@ -329,8 +330,8 @@ type schemeAgg struct {
 }
 
 // rowsOf returns the rows of a slice of summary rows.
-func rowsOf(summary []SummaryRow) summaryRows {
-	return func(yield func(*TaskCols, schemeAgg) bool) {
+func rowsOf(summary []results.SummaryRow) summaryRows {
+	return func(yield func(*results.TaskCols, schemeAgg) bool) {
 		for i := range summary {
 			r := &summary[i]
 			if !yield(&r.TaskCols, schemeAgg{r.Scheme, &r.Aggregate}) {
@@ -341,9 +342,9 @@ func rowsOf(summary []SummaryRow) summaryRows {
 }
 
 // collate is [Collate] of summary rows given one at a time, so that they
-// need not be held as [SummaryRow] values, each with a copy of its task's
+// need not be held as [results.SummaryRow] values, each with a copy of its task's
 // columns.
-func collate(summary summaryRows, tasks []TaskRow, opts CollateOptions) (*Collation, error) {
+func collate(summary summaryRows, tasks []results.TaskRow, opts CollateOptions) (*Collation, error) {
 	if opts.Metric == "" {
 		opts.Metric = DefaultMetric
 	}
@@ -400,7 +401,7 @@ func newPairIndex(c *Collation, summary summaryRows) *pairIndex {
 }
 
 // at returns the pair of the task with columns tc.
-func (ix *pairIndex) at(tc *TaskCols) *pair {
+func (ix *pairIndex) at(tc *results.TaskCols) *pair {
 	c := ix.c
 	w, st := WorkloadOf(tc), SettingOf(tc)
 	if w.Procs == 0 {
@@ -428,7 +429,7 @@ func (ix *pairIndex) at(tc *TaskCols) *pair {
 
 // addTasks adds the tasks that pass where to their pairs: a failed task's
 // failure, or a successful one's utilization.
-func (ix *pairIndex) addTasks(tasks []TaskRow, where []Filter) {
+func (ix *pairIndex) addTasks(tasks []results.TaskRow, where []Filter) {
 	for i := range tasks {
 		t := &tasks[i]
 		if !matchAll(where, &t.TaskCols) {
@@ -847,12 +848,12 @@ type TableValue struct {
 // BuildTables lays out a sweep's results (task rows are optional: they
 // add notes about failed tasks) as tables of the chosen metric per
 // category, one section per workload.
-func BuildTables(summary []SummaryRow, tasks []TaskRow, opts TableOptions) ([]Table, error) {
+func BuildTables(summary []results.SummaryRow, tasks []results.TaskRow, opts TableOptions) ([]Table, error) {
 	return buildTables(rowsOf(summary), tasks, opts)
 }
 
 // buildTables is [BuildTables] of summary rows given one at a time.
-func buildTables(summary summaryRows, tasks []TaskRow, opts TableOptions) ([]Table, error) {
+func buildTables(summary summaryRows, tasks []results.TaskRow, opts TableOptions) ([]Table, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -1228,4 +1229,12 @@ func fmtJobs(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// describeErr shortens an error for a table cell: its first line.
+func describeErr(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " ..."
+	}
+	return s
 }

@@ -1,7 +1,8 @@
-package results_test
+package report_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/runner/runnertest"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -90,7 +93,7 @@ func TestCollate_Replications(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.metric, func(t *testing.T) {
-			c, err := results.Collate(handRows(), nil, results.CollateOptions{Metric: tt.metric})
+			c, err := report.Collate(handRows(), nil, report.CollateOptions{Metric: tt.metric})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,20 +126,20 @@ func TestCollate_Replications(t *testing.T) {
 func TestCollate_Errors(t *testing.T) {
 	tests := []struct {
 		name      string
-		opts      results.CollateOptions
+		opts      report.CollateOptions
 		withError string
 	}{
-		{"ErrUnknownMetric", results.CollateOptions{Metric: "bsd"}, `unknown metric "bsd"`},
-		{"ErrUnknownScheme", results.CollateOptions{Scheme: "ss5"}, `unknown category scheme "ss5"`},
-		{"ErrSchemeNotInSummary", results.CollateOptions{Scheme: "ss16"}, "scheme ss16 is not in the summary (have: ss4)"},
-		{"ErrUnknownFilterKey", results.CollateOptions{Where: []results.Filter{{Key: "sf", Values: []string{"2"}}}},
+		{"ErrUnknownMetric", report.CollateOptions{Metric: "bsd"}, `unknown metric "bsd"`},
+		{"ErrUnknownScheme", report.CollateOptions{Scheme: "ss5"}, `unknown category scheme "ss5"`},
+		{"ErrSchemeNotInSummary", report.CollateOptions{Scheme: "ss16"}, "scheme ss16 is not in the summary (have: ss4)"},
+		{"ErrUnknownFilterKey", report.CollateOptions{Where: []report.Filter{{Key: "sf", Values: []string{"2"}}}},
 			`unknown filter key "sf" (valid: trace, policy, label, estimates, load, load_mode, skip, count, replication, procs, sigma, range_factor, suspension_factor, tunable)`},
-		{"ErrNoMatch", results.CollateOptions{Where: []results.Filter{{Key: "load", Values: []string{"2"}}, {Key: "label", Values: []string{"NS"}}}},
+		{"ErrNoMatch", report.CollateOptions{Where: []report.Filter{{Key: "load", Values: []string{"2"}}, {Key: "label", Values: []string{"NS"}}}},
 			"no results match load=2 and label=NS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := results.Collate(handRows(), nil, tt.opts)
+			_, err := report.Collate(handRows(), nil, tt.opts)
 			if err == nil || !strings.Contains(err.Error(), tt.withError) {
 				t.Errorf("Collate()=%v, want an error containing %q", err, tt.withError)
 			}
@@ -146,11 +149,11 @@ func TestCollate_Errors(t *testing.T) {
 
 func TestParseFilters(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		fs, err := results.ParseFilters([]string{"label=NS", "load=1.0", "label=SS", "param_tunable=false"})
+		fs, err := report.ParseFilters([]string{"label=NS", "load=1.0", "label=SS", "param_tunable=false"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []results.Filter{{Key: "label", Values: []string{"NS", "SS"}}, {Key: "load", Values: []string{"1.0"}}, {Key: "tunable", Values: []string{"false"}}}
+		want := []report.Filter{{Key: "label", Values: []string{"NS", "SS"}}, {Key: "load", Values: []string{"1.0"}}, {Key: "tunable", Values: []string{"false"}}}
 		if !slicesEqualFilters(fs, want) {
 			t.Errorf("ParseFilters()=%v, want %v", fs, want)
 		}
@@ -160,18 +163,18 @@ func TestParseFilters(t *testing.T) {
 		ctcFile := cols("easy", "NS", "", 1, 0, nil)
 		ctcFile.Trace = "CTC-SP2-1996-3.1-cln"
 		for _, tc := range []struct {
-			f    results.Filter
+			f    report.Filter
 			row  results.TaskCols
 			want bool
 		}{
 			{fs[0], ns, true}, {fs[0], ss, true},
 			{fs[1], ns, true}, {fs[1], ssOther, false}, // 1.0 matches load 1
 			{fs[2], ss, true}, {fs[2], ns, false}, // NS has no tunable parameter
-			{results.Filter{Key: "procs", Values: []string{"430"}}, ns, true},
-			{results.Filter{Key: "trace", Values: []string{"sdsc"}}, ns, false},
-			{results.Filter{Key: "trace", Values: []string{"ctc"}}, ns, true},
-			{results.Filter{Key: "trace", Values: []string{"ctc"}}, ctcFile, true},
-			{results.Filter{Key: "trace", Values: []string{"CTC-SP2-1996-3.1-cln"}}, ctcFile, true},
+			{report.Filter{Key: "procs", Values: []string{"430"}}, ns, true},
+			{report.Filter{Key: "trace", Values: []string{"sdsc"}}, ns, false},
+			{report.Filter{Key: "trace", Values: []string{"ctc"}}, ns, true},
+			{report.Filter{Key: "trace", Values: []string{"ctc"}}, ctcFile, true},
+			{report.Filter{Key: "trace", Values: []string{"CTC-SP2-1996-3.1-cln"}}, ctcFile, true},
 		} {
 			if got := tc.f.Match(&tc.row); got != tc.want {
 				t.Errorf("%v.Match(%s load %v)=%v, want %v", tc.f, tc.row.Label, tc.row.Load, got, tc.want)
@@ -180,15 +183,15 @@ func TestParseFilters(t *testing.T) {
 	})
 	t.Run("ErrSyntax", func(t *testing.T) {
 		for _, arg := range []string{"label", "=NS", "load=high"} {
-			if _, err := results.ParseFilters([]string{arg}); err == nil {
+			if _, err := report.ParseFilters([]string{arg}); err == nil {
 				t.Errorf("ParseFilters(%q) gave no error", arg)
 			}
 		}
 	})
 }
 
-func slicesEqualFilters(a, b []results.Filter) bool {
-	return slices.EqualFunc(a, b, func(x, y results.Filter) bool { return x.Key == y.Key && slices.Equal(x.Values, y.Values) })
+func slicesEqualFilters(a, b []report.Filter) bool {
+	return slices.EqualFunc(a, b, func(x, y report.Filter) bool { return x.Key == y.Key && slices.Equal(x.Values, y.Values) })
 }
 
 func TestCollate_SettingNames(t *testing.T) {
@@ -198,7 +201,7 @@ func TestCollate_SettingNames(t *testing.T) {
 		rows = append(rows, task("s"+sf, i, cols("ss", "SS", params, 1, 0, nil), [4]agg{{1, 2, 2}})...)
 	}
 	rows = append(rows, task("e", 2, cols("easy", "easy", "", 1, 0, nil), [4]agg{{1, 2, 2}})...)
-	c, err := results.Collate(rows, nil, results.CollateOptions{})
+	c, err := report.Collate(rows, nil, report.CollateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,23 +236,23 @@ func TestCollate_SettingNames(t *testing.T) {
 }
 
 // render returns the Markdown of tables.
-func render(t *testing.T, tables []results.Table) string {
+func render(t *testing.T, tables []report.Table) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := results.WriteMarkdown(&b, tables, 2); err != nil {
+	if err := report.WriteMarkdown(&b, tables, 2); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
 }
 
 func TestBuildTables_Layouts(t *testing.T) {
-	load1 := results.Filter{Key: "load", Values: []string{"1"}}
+	load1 := report.Filter{Key: "load", Values: []string{"1"}}
 	tests := []struct {
 		name string
-		opts results.TableOptions
+		opts report.TableOptions
 		want string
 	}{
-		{"Grid", results.TableOptions{Where: []results.Filter{load1}}, `## ctc, jobs 0+100, 430 processors, estimates accurate, load 1
+		{"Grid", report.TableOptions{Where: []report.Filter{load1}}, `## ctc, jobs 0+100, 430 processors, estimates accurate, load 1
 
 ### NS
 
@@ -271,7 +274,7 @@ Overall: 2.25 ± 0.00 over 4 jobs (mean of 2 replications).
 Overall: 3.93 over 7 jobs.
 
 `},
-		{"GridBaselinePct", results.TableOptions{Metric: "bsd_max", Where: []results.Filter{load1}, Baseline: "NS", Compare: results.ComparePct}, `## ctc, jobs 0+100, 430 processors, estimates accurate, load 1
+		{"GridBaselinePct", report.TableOptions{Metric: "bsd_max", Where: []report.Filter{load1}, Baseline: "NS", Compare: report.ComparePct}, `## ctc, jobs 0+100, 430 processors, estimates accurate, load 1
 
 ### NS
 
@@ -293,7 +296,7 @@ Overall: 9.00 / 10.00 (-10.0%) over 7 jobs.
 Cells: SS / NS (change in percent).
 
 `},
-		{"WideBaselineRatio", results.TableOptions{Baseline: "SS", Layout: results.LayoutWide}, `## ctc, jobs 0+100, 430 processors, estimates accurate, load 1
+		{"WideBaselineRatio", report.TableOptions{Baseline: "SS", Layout: report.LayoutWide}, `## ctc, jobs 0+100, 430 processors, estimates accurate, load 1
 
 | category | jobs | SS | NS | NS / SS |
 |---|---:|---:|---:|---:|
@@ -320,7 +323,7 @@ Means over replications: NS 2.
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tables, err := results.BuildTables(handRows(), nil, tt.opts)
+			tables, err := report.BuildTables(handRows(), nil, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -334,17 +337,17 @@ Means over replications: NS 2.
 func TestBuildTables_Errors(t *testing.T) {
 	tests := []struct {
 		name      string
-		opts      results.TableOptions
+		opts      report.TableOptions
 		withError string
 	}{
-		{"ErrLayout", results.TableOptions{Layout: "tall"}, `unknown layout "tall" (valid: grid, wide)`},
-		{"ErrCompare", results.TableOptions{Baseline: "NS", Compare: "diff"}, `unknown comparison "diff" (valid: ratio, pct, r)`},
-		{"ErrCompareWithoutBaseline", results.TableOptions{Compare: "pct"}, "compare pct needs a baseline"},
-		{"ErrBaseline", results.TableOptions{Baseline: "IS"}, `baseline: no setting is called "IS" (have: "NS", "SS")`},
+		{"ErrLayout", report.TableOptions{Layout: "tall"}, `unknown layout "tall" (valid: grid, wide)`},
+		{"ErrCompare", report.TableOptions{Baseline: "NS", Compare: "diff"}, `unknown comparison "diff" (valid: ratio, pct, r)`},
+		{"ErrCompareWithoutBaseline", report.TableOptions{Compare: "pct"}, "compare pct needs a baseline"},
+		{"ErrBaseline", report.TableOptions{Baseline: "IS"}, `baseline: no setting is called "IS" (have: "NS", "SS")`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := results.BuildTables(handRows(), nil, tt.opts)
+			_, err := report.BuildTables(handRows(), nil, tt.opts)
 			if err == nil || err.Error() != tt.withError {
 				t.Errorf("BuildTables()=%v, want error %q", err, tt.withError)
 			}
@@ -352,12 +355,41 @@ func TestBuildTables_Errors(t *testing.T) {
 	}
 }
 
+// realSpec is a small real sweep: 300 CTC jobs, three policies, one with a
+// parameter grid, two category schemes.
+const realSpec = `
+name: results-test
+description: a small real sweep for the results tests
+workloads:
+  - trace: ctc
+    skip: 2000
+    count: 300
+    estimates: trace
+    load: [1, 1.2]
+policies:
+  - name: fcfs
+  - name: easy
+  - name: ss
+    params:
+      suspension_factor: [2, 5]
+      overhead: true
+categories: [ss16, ss4]
+`
+
 // TestSweepTables_FromFiles checks that tables.md and tables.csv, made
 // when a sweep ends, are what the rows read back from its Parquet files
 // give: the tables of a run and of `schedfarm table` are one code.
 func TestSweepTables_FromFiles(t *testing.T) {
-	r := MustRun(t, realSpec)
-	dir := MustWrite(t, r, withFailure(r.res, 3, r.tasks))
+	spec, ts := mustParseSpec(t, realSpec)
+	res, err := runnertest.Run(context.Background(), spec, ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res[3] = &results.TaskResult{TaskID: ts[3].ID, Index: 3, Err: "build policy: bad parameter value\nsecond line", Worker: "w9"}
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := results.WriteOutputs(dir, spec, ts, res, "test-1.0", results.WithTables(report.Tables)); err != nil {
+		t.Fatal(err)
+	}
 	summary, err := results.ReadSummary(filepath.Join(dir, results.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
@@ -366,7 +398,7 @@ func TestSweepTables_FromFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &results.SweepTables{Name: r.spec.Name, Description: r.spec.Description, Summary: summary, Tasks: tasks,
+	st := &report.SweepTables{Name: spec.Name, Description: spec.Description, Summary: summary, Tasks: tasks,
 		Metric: sweep.DefaultTableMetric, Scheme: "ss16"}
 	for _, f := range []struct {
 		name  string
@@ -418,12 +450,12 @@ func ExampleBuildTables() {
 	var rows []results.SummaryRow
 	rows = append(rows, task("a", 0, tc("easy", "NS"), [4]agg{{2255, 4.2, 90}, {590, 12.1, 700}, {1515, 1.1, 3}, {640, 1.3, 4}})...)
 	rows = append(rows, task("b", 1, tc("ss", "SS SF=2"), [4]agg{{2255, 1.2, 9}, {590, 1.6, 12}, {1515, 1.2, 6}, {640, 1.4, 7}})...)
-	tables, err := results.BuildTables(rows, nil, results.TableOptions{Layout: results.LayoutWide, Baseline: "NS"})
+	tables, err := report.BuildTables(rows, nil, report.TableOptions{Layout: report.LayoutWide, Baseline: "NS"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	results.WriteMarkdown(os.Stdout, tables, 2)
+	report.WriteMarkdown(os.Stdout, tables, 2)
 	// Output:
 	// ## ctc, jobs 0+5000, 430 processors, estimates accurate, load 1
 	//
@@ -439,13 +471,13 @@ func ExampleBuildTables() {
 // TestWriteOutputs_AllFailed checks that a sweep whose every task failed
 // still gets tables saying so.
 func TestWriteOutputs_AllFailed(t *testing.T) {
-	spec, tasks := MustParse(t, tablesSpec)
+	spec, tasks := mustParseSpec(t, tablesSpec)
 	var res []*results.TaskResult
 	for i := range tasks {
 		res = append(res, &results.TaskResult{TaskID: tasks[i].ID, Index: i, Err: "build policy: no"})
 	}
 	dir := t.TempDir()
-	if err := results.WriteOutputs(dir, spec, tasks, res, "test"); err != nil {
+	if err := results.WriteOutputs(dir, spec, tasks, res, "test", results.WithTables(report.Tables)); err != nil {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, results.TablesMD))
@@ -472,7 +504,7 @@ func TestBuildTables_Intervals(t *testing.T) {
 	for r := 2; r >= 0; r-- { // pairs go by replication number, not order
 		rows = append(rows, task(fmt.Sprint("b", r), 5-r, cols("easy", "B", "", 1, r, nil), [4]agg{{1, b[r][0], b[r][0]}, {1, b[r][1], b[r][1]}})...)
 	}
-	tables, err := results.BuildTables(rows, nil, results.TableOptions{Baseline: "B"})
+	tables, err := report.BuildTables(rows, nil, report.TableOptions{Baseline: "B"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +523,7 @@ func TestBuildTables_Intervals(t *testing.T) {
 		}
 	}
 	var csv bytes.Buffer
-	if err := results.WriteTablesCSV(&csv, tables); err != nil {
+	if err := report.WriteTablesCSV(&csv, tables); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -506,7 +538,7 @@ func TestBuildTables_Intervals(t *testing.T) {
 		t.Errorf("tables.csv lacks SW's diff 4 with half-width 0:\n%s", csv.String())
 	}
 	// With one replication nothing changes: no ± and no diff.
-	one, err := results.BuildTables(rows, nil, results.TableOptions{Baseline: "B", Where: []results.Filter{{Key: "replication", Values: []string{"0"}}}})
+	one, err := report.BuildTables(rows, nil, report.TableOptions{Baseline: "B", Where: []report.Filter{{Key: "replication", Values: []string{"0"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

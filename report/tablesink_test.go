@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sweep"
@@ -41,21 +42,21 @@ func fillSink(t *testing.T) (*tableSink, [][]metrics.Aggregate) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := newOutputs(spec, tasks, "test")
+	ts, err := newTableSink(spec, len(tasks))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := o.newTableSink()
-	if err != nil {
-		t.Fatal(err)
+	cols := func(tk *sweep.Task) results.TaskCols {
+		return results.TaskCols{TaskID: tk.ID, TaskIndex: tk.Index, Sweep: spec.Name, Trace: tk.Workload.Trace,
+			Policy: tk.Policy, Label: tk.Name(), Params: tk.ParamString(), MachineProcs: 100,
+			Load: tk.Workload.Load, LoadMode: tk.Workload.LoadMode, Estimates: tk.Workload.Estimates,
+			Count: tk.Workload.Count, Replication: tk.Replication, Seed: tk.Seed}
 	}
 	all := make([][]metrics.Aggregate, len(tasks))
 	for i := range tasks {
 		tk := &tasks[i]
-		r := &TaskResult{TaskID: tk.ID, Index: tk.Index}
 		if i%10 == 9 {
-			r.Err = fmt.Sprintf("task %d: no machine", i)
-			ts.add(tk, r, [][]metrics.Aggregate{nil})
+			ts.Add(results.TaskRow{TaskCols: cols(tk), Error: fmt.Sprintf("task %d: no machine", i)}, nil)
 			continue
 		}
 		jobs := make([]metrics.Record, 4+i%13)
@@ -67,11 +68,10 @@ func fillSink(t *testing.T) (*tableSink, [][]metrics.Aggregate) {
 				End: sim.Time(j*100) + wait + run, Turnaround: wait + run,
 				BSD: float64(wait+run) / float64(max(run, 10)), Slowdown: 1 + float64(wait)/float64(run)}
 		}
-		r.Jobs = jobs
-		r.Stats = metrics.RunStats{Jobs: len(jobs), Procs: 100, Utilization: float64(i%50) / 50, Makespan: 50000}
+		stats := metrics.RunStats{Jobs: len(jobs), Procs: 100, Utilization: float64(i%50) / 50, Makespan: 50000}
 		aggs := metrics.Summarize(ts.s, jobs)
 		all[i] = aggs
-		ts.add(tk, r, [][]metrics.Aggregate{aggs})
+		ts.Add(results.TaskRow{TaskCols: cols(tk), Stats: stats}, aggs)
 	}
 	return ts, all
 }
@@ -90,7 +90,7 @@ func TestTableSink_SameAsRows(t *testing.T) {
 	kept, empty := 0, 0
 	for i, aggs := range all {
 		for _, a := range aggs {
-			plain.Summary = append(plain.Summary, SummaryRow{TaskCols: st.Tasks[i].TaskCols, Scheme: st.Scheme, Aggregate: a})
+			plain.Summary = append(plain.Summary, results.SummaryRow{TaskCols: st.Tasks[i].TaskCols, Scheme: st.Scheme, Aggregate: a})
 			if a.Count == 0 {
 				empty++
 			}
@@ -116,8 +116,8 @@ func sameTables(t *testing.T, st, plain *SweepTables) {
 		name  string
 		write func(st *SweepTables, w io.Writer) error
 	}{
-		{TablesMD, (*SweepTables).WriteMarkdown},
-		{TablesCSV, (*SweepTables).WriteCSV},
+		{results.TablesMD, (*SweepTables).WriteMarkdown},
+		{results.TablesCSV, (*SweepTables).WriteCSV},
 	} {
 		var got, want bytes.Buffer
 		if err := f.write(st, &got); err != nil {

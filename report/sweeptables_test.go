@@ -1,7 +1,6 @@
-package results_test
+package report_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,13 +8,12 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
+	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sweep"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/tables")
 
 // tablesSpec runs on the tiny trace; the results below are hand-made.
 const tablesSpec = `
@@ -72,9 +70,9 @@ func handMade(tasks []sweep.Task) []*results.TaskResult {
 }
 
 func TestWriteOutputs_TablesGolden(t *testing.T) {
-	spec, tasks := MustParse(t, tablesSpec)
+	spec, tasks := mustParseSpec(t, tablesSpec)
 	dir := t.TempDir()
-	if err := results.WriteOutputs(dir, spec, tasks, handMade(tasks), "golden"); err != nil {
+	if err := results.WriteOutputs(dir, spec, tasks, handMade(tasks), "golden", results.WithTables(report.Tables)); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{results.TablesMD, results.TablesCSV} {

@@ -1,15 +1,15 @@
-package results
+package report
 
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/schedfarm/schedfarm/results"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/schedfarm/schedfarm/sim/metrics"
-	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -96,10 +96,10 @@ func WriteTablesCSV(w io.Writer, tables []Table) error {
 type SweepTables struct {
 	// Name and Description are the sweep's.
 	Name, Description string
-	// Summary and Tasks are the sweep's rows (as [ReadSummary] and
-	// [ReadTasks] return them); Summary needs only the rows of Scheme.
-	Summary []SummaryRow
-	Tasks   []TaskRow
+	// Summary and Tasks are the sweep's rows (as [results.ReadSummary] and
+	// [results.ReadTasks] return them); Summary needs only the rows of Scheme.
+	Summary []results.SummaryRow
+	Tasks   []results.TaskRow
 	// Metric and Scheme choose what the tables show (defaults as in
 	// [CollateOptions]).
 	Metric, Scheme string
@@ -153,7 +153,7 @@ func (st *SweepTables) rows() summaryRows {
 		return rowsOf(st.Summary)
 	}
 	ta := st.byTask
-	return func(yield func(*TaskCols, schemeAgg) bool) {
+	return func(yield func(*results.TaskCols, schemeAgg) bool) {
 		b, j := 0, 0 // the next aggregate: ta.blocks[b][j]
 		for i, n := range ta.n {
 			tc := &st.Tasks[i].TaskCols
@@ -340,9 +340,9 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// tableScheme returns the scheme and metric names the spec's tables use.
-func (o *outputs) tableScheme() (scheme, metric string) {
-	t := o.spec.Outputs.Tables
+// tableScheme returns the scheme and metric names spec's tables use.
+func tableScheme(spec *sweep.Spec) (scheme, metric string) {
+	t := spec.Outputs.Tables
 	metric = t.Metric
 	if metric == "" {
 		metric = sweep.DefaultTableMetric
@@ -350,31 +350,36 @@ func (o *outputs) tableScheme() (scheme, metric string) {
 	scheme = t.Scheme
 	if scheme == "" {
 		scheme = sweep.DefaultScheme
-		if len(o.spec.Categories) > 0 {
-			scheme = o.spec.Categories[0]
+		if len(spec.Categories) > 0 {
+			scheme = spec.Categories[0]
 		}
 	}
 	return scheme, metric
 }
 
-// tableSink collects the rows of tables.md and tables.csv as results
-// stream by: one task row per task and the summary rows of the table
-// scheme, the same rows the Parquet files hold. It keeps each summary
-// row's aggregate alone (with the number of rows of each task), not a
-// copy of its task's columns, and the tables take the rows in that form
-// (see [SweepTables] and [taskAggregates]): for a sweep of 10,000 tasks
-// under a scheme of 16 categories that is at most 23 MB (136 bytes per
-// aggregate, fewer for tasks whose categories are partly empty), where
-// [SummaryRow] values were 65 MB more.
-type tableSink struct {
-	o  *outputs
-	st *SweepTables
-	s  *metrics.Scheme
-	si int // index of s among o.schemes, or -1
+// Tables is the [results.Tables] hook of tables.md and tables.csv: pass
+// it to [results.StreamOutputs] with [results.WithTables]. The sink it
+// returns collects the rows as results stream by: one task row per task
+// and the summary rows of the table scheme, the same rows the Parquet
+// files hold. It keeps each summary row's aggregate alone (with the
+// number of rows of each task), not a copy of its task's columns, and
+// the tables take the rows in that form (see [SweepTables] and
+// [taskAggregates]): for a sweep of 10,000 tasks under a scheme of 16
+// categories that is at most 23 MB (136 bytes per aggregate, fewer for
+// tasks whose categories are partly empty), where [results.SummaryRow]
+// values were 65 MB more.
+func Tables(spec *sweep.Spec, n int) (results.TableSink, error) {
+	return newTableSink(spec, n)
 }
 
-func (o *outputs) newTableSink() (*tableSink, error) {
-	scheme, metric := o.tableScheme()
+// tableSink is the [results.TableSink] of [Tables].
+type tableSink struct {
+	st *SweepTables
+	s  *metrics.Scheme
+}
+
+func newTableSink(spec *sweep.Spec, n int) (*tableSink, error) {
+	scheme, metric := tableScheme(spec)
 	s, err := metrics.LookupScheme(scheme)
 	if err != nil {
 		return nil, err
@@ -384,76 +389,28 @@ func (o *outputs) newTableSink() (*tableSink, error) {
 	}
 	// One task row per task, allocated once rather than grown by
 	// doubling; the summary rows grow by blocks.
-	ts := &tableSink{o: o, s: s, si: -1,
-		st: &SweepTables{Name: o.spec.Name, Description: o.spec.Description, Metric: metric, Scheme: scheme,
-			Tasks:  make([]TaskRow, 0, len(o.tasks)),
-			byTask: &taskAggregates{scheme: s.Name, n: make([]int32, 0, len(o.tasks))}}}
-	for i, x := range o.schemes {
-		if x.Name == s.Name {
-			ts.si = i
-		}
-	}
-	return ts, nil
+	return &tableSink{s: s,
+		st: &SweepTables{Name: spec.Name, Description: spec.Description, Metric: metric, Scheme: scheme,
+			Tasks:  make([]results.TaskRow, 0, n),
+			byTask: &taskAggregates{scheme: s.Name, n: make([]int32, 0, n)}}}, nil
 }
 
-// add adds the rows of task t with result r; aggs are r's aggregates per
-// scheme of the sweep.
-func (ts *tableSink) add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) {
-	ts.st.Tasks = append(ts.st.Tasks, TaskRow{TaskCols: ts.o.taskCols(t, r), Stats: r.Stats, Error: r.Err})
-	var a []metrics.Aggregate
-	switch {
-	case r.Err != "":
-	case ts.si >= 0:
-		a = aggs[ts.si]
-	default:
-		a = r.Summary(ts.s)
+// Scheme is the table scheme.
+func (ts *tableSink) Scheme() *metrics.Scheme { return ts.s }
+
+// Add adds the rows of the next task.
+func (ts *tableSink) Add(row results.TaskRow, aggs []metrics.Aggregate) {
+	ts.st.Tasks = append(ts.st.Tasks, row)
+	ts.st.byTask.add(aggs)
+}
+
+// Files returns tables.md and tables.csv.
+func (ts *tableSink) Files() []results.TableFile {
+	return []results.TableFile{
+		{Name: results.TablesMD, Write: ts.st.WriteMarkdown},
+		{Name: results.TablesCSV, Write: ts.st.WriteCSV},
 	}
-	ts.st.byTask.add(a)
 }
 
 // tables returns the tables of the rows added.
 func (ts *tableSink) tables() *SweepTables { return ts.st }
-
-// taskCols returns the task columns of task t with result r as the
-// Parquet files hold them (see appendTaskCols), so that tables made at the
-// end of a run equal tables made from the files.
-func (o *outputs) taskCols(t *sweep.Task, r *TaskResult) TaskCols {
-	tc := TaskCols{
-		TaskID: t.ID, TaskIndex: t.Index, Sweep: o.spec.Name, Trace: t.Workload.Trace,
-		Policy: t.Policy, Label: t.Name(), Params: t.ParamString(), ParamValues: map[string]any{},
-		MachineProcs: t.Workload.Procs, Load: t.Workload.Load, LoadMode: t.Workload.LoadMode,
-		Estimates: t.Workload.Estimates, Skip: t.Workload.Skip, Count: t.Workload.Count,
-		Replication: t.Replication, Seed: t.Seed,
-	}
-	if r != nil && r.Err == "" {
-		tc.MachineProcs = r.Stats.Procs
-	}
-	for _, c := range o.pcs {
-		v, ok := t.Params[c.name]
-		if !ok {
-			continue
-		}
-		f, isNum := number(v)
-		switch {
-		case c.asText:
-			text := fmt.Sprint(v)
-			if isNum {
-				text = strconv.FormatFloat(f, 'g', -1, 64)
-			}
-			tc.ParamValues[c.name] = text
-		case c.kind == policy.Bool:
-			if bv, ok := v.(bool); ok {
-				tc.ParamValues[c.name] = bv
-			}
-		case c.kind == policy.Int:
-			if isNum {
-				tc.ParamValues[c.name] = int64(f)
-			}
-		default:
-			if isNum {
-				tc.ParamValues[c.name] = f
-			}
-		}
-	}
-	return tc
-}
