@@ -213,7 +213,7 @@ func evaluateRatio(c *Claim, o *Outputs, r Row) Row {
 	if c.ruled() {
 		r.Verdict = gradeRatioByWord(c, v)
 		if rule := c.rule(); rule != RuleAbout && rule != RuleSimilar && c.Form != "diff" {
-			if _, floored := floorOf(c.A); floored {
+			if bounded(c.A) {
 				r.Verdict = gradeFold(rule, foldAbove(c.A, c.B, a, b), c.lessIsClaimed())
 			}
 		}

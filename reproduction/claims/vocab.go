@@ -231,17 +231,62 @@ func floorOf(s Selection) (float64, bool) {
 	return SlowdownFloor, true
 }
 
+// AcceptanceCeiling is the largest value the acceptance of a task takes,
+// the share of its jobs admitted: every job admitted (docs/claims.md,
+// "Metrics with a ceiling").
+const AcceptanceCeiling = 1.0
+
+// ceilingOf returns the ceiling of selection s's number when it is one of
+// a share that a schedule can raise to its bound: the acceptance column
+// (admitted jobs over jobs) read as itself or as a mean, maximum, minimum
+// or median of values. Utilization has no ceiling here: its bound is 1,
+// but a workload's offered load keeps it below that under any schedule,
+// so the distance to 1 is not the scheduler's to close. A selection
+// compared with a baseline, or combined by a sum, count or coefficient of
+// variation, has none either.
+func ceilingOf(s Selection) (float64, bool) {
+	if s.Baseline != nil || s.Per != "" || s.Metric != "acceptance" {
+		return 0, false
+	}
+	switch s.Agg {
+	case "", "mean", "max", "min", "median":
+	default:
+		return 0, false
+	}
+	switch s.Reps {
+	case "", "mean", "max", "min":
+	default:
+		return 0, false
+	}
+	return AcceptanceCeiling, true
+}
+
+// bounded reports whether selection s's number is of a metric with a
+// floor or a ceiling, which foldAbove compares by their distances to it.
+func bounded(s Selection) bool {
+	_, floor := floorOf(s)
+	_, ceiling := ceilingOf(s)
+	return floor || ceiling
+}
+
 // foldAbove returns how many times a is above b, as foldOf, for the
 // numbers of selections sa and sb; when both are of a metric with a
 // floor, it is the fold of their excesses over it, (a - 1) / (b - 1) for
 // slowdowns: a bounded slowdown cannot fall below 1, so a fold of the
 // values themselves would ask of a job category near the floor a gain it
-// cannot make.
+// cannot make. When both are of a metric with a ceiling, a is above b by
+// the fold of their distances below it, (1 - b) / (1 - a) for acceptance:
+// 0.98 is 2x above 0.96, as 2% of the jobs rejected is half of 4%.
 func foldAbove(sa, sb Selection, a, b float64) float64 {
 	fa, okA := floorOf(sa)
 	fb, okB := floorOf(sb)
 	if okA && okB && fa == fb {
 		return foldOf(a-fa, b-fb)
+	}
+	ca, okA := ceilingOf(sa)
+	cb, okB := ceilingOf(sb)
+	if okA && okB && ca == cb {
+		return foldOf(cb-b, ca-a)
 	}
 	return foldOf(a, b)
 }

@@ -297,3 +297,49 @@ func TestFoldAbove_Floor(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldAbove_Ceiling: acceptance is compared by the shares of jobs
+// rejected, (1 - b) / (1 - a), at and just past each fold word's bound;
+// utilization, percent changes and mixed sides keep the fold of values.
+func TestFoldAbove_Ceiling(t *testing.T) {
+	const d = 1e-6
+	acc := Selection{Metric: "acceptance"}
+	accMax := Selection{Metric: "acceptance", Reps: "max"}
+	util := Selection{Table: "tasks", Metric: "utilization"}
+	for _, tc := range []struct {
+		name   string
+		sa, sb Selection
+		a, b   float64
+		rule   Rule
+		less   bool
+		want   Verdict
+	}{
+		// 0.968 against 0.96: 3.2% rejected against 4%, 1.25x.
+		{"significantly at 1.25x the rejected share", acc, acc, 1 - 0.04/1.25, 0.96, RuleLarge, false, Agree},
+		{"significantly just short of it", acc, acc, 1 - 0.04/1.25 - d, 0.96, RuleLarge, false, Partly},
+		{"the values' fold would be 1.008", accMax, accMax, 1 - 0.04/1.25, 0.96, RuleDirection, false, Agree},
+		{"higher: rejected share 5% lower", acc, acc, 1 - 0.04/1.05, 0.96, RuleDirection, false, Agree},
+		{"higher: by less", acc, acc, 1 - 0.04/1.05 - d, 0.96, RuleDirection, false, Partly},
+		{"both at the ceiling: no gain", acc, acc, 1, 1, RuleDirection, false, Disagree},
+		{"nothing to gain above a ceiling value", acc, acc, 0.99, 1, RuleLarge, false, Disagree},
+		{"lower: every job admitted against some rejected", acc, acc, 0.9, 1, RuleLarge, true, Agree},
+		// The same rule makes the other words stricter near the ceiling.
+		{"slightly: rejected share 1.25x", acc, acc, 1 - 0.04/1.25, 0.96, RuleSlight, false, Agree},
+		{"slightly: past it", acc, acc, 1 - 0.04/1.25 + d, 0.96, RuleSlight, false, Partly},
+		{"similar: rejected share within 10%", acc, acc, 0.958, 0.96, RuleSimilar, false, Agree},
+		{"similar: 0.90 against 0.95 is not", acc, acc, 0.90, 0.95, RuleSimilar, false, Disagree},
+		{"not significantly lower at 1.25x the rejected share", acc, acc, 0.95, 0.96, RuleNotMuch, false, Disagree},
+		{"not significantly lower below it", acc, acc, 0.95 + d, 0.96, RuleNotMuch, false, Agree},
+		// No ceiling: utilization (its bound is the offered load), a
+		// baseline comparison, one side of another metric.
+		{"utilization: the values' fold, 1.008", util, util, 1 - 0.04/1.25, 0.96, RuleLarge, false, Disagree},
+		{"utilization: not significantly higher by values", util, util, 0.969, 0.862, RuleNotMuch, true, Agree},
+		{"a percent change has no ceiling", Selection{Metric: "acceptance", Baseline: &Selection{Setting: "EASY"}}, Selection{Metric: "acceptance", Baseline: &Selection{Setting: "EASY"}}, -2, -1, RuleLarge, true, Agree},
+		{"one side without a ceiling", acc, util, 1 - 0.04/1.25, 0.96, RuleLarge, false, Disagree},
+	} {
+		got := gradeFold(tc.rule, foldAbove(tc.sa, tc.sb, tc.a, tc.b), tc.less)
+		if got != tc.want {
+			t.Errorf("%s: %s of %v against %v: got %s, want %s", tc.name, tc.rule, tc.a, tc.b, got, tc.want)
+		}
+	}
+}
