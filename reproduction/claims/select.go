@@ -652,7 +652,8 @@ func ambiguity(p *picked, rows []int) error {
 
 // ambiguityHint is ambiguity with the advice to give.
 func ambiguityHint(p *picked, rows []int, hint string) error {
-	// The task columns, then the parameters in name order.
+	// The task keys (taskKeys, in their order, but replication: the rows
+	// are of one), then the parameters in name order.
 	var params []string
 	for _, i := range rows {
 		for k := range p.f.Task(i).ParamValues {
@@ -662,8 +663,14 @@ func ambiguityHint(p *picked, rows []int, hint string) error {
 		}
 	}
 	slices.Sort(params)
+	keys := make([]string, 0, len(taskKeys)+len(params))
+	for _, k := range taskKeys {
+		if k != "replication" {
+			keys = append(keys, k)
+		}
+	}
 	var differ []string
-	for _, key := range append([]string{"trace", "label", "policy", "load", "estimates", "load_mode", "skip", "count", "procs"}, params...) {
+	for _, key := range append(keys, params...) {
 		var vals []string
 		for _, i := range rows {
 			if v := taskValue(p.f.Task(i), key); !slices.Contains(vals, v) {
