@@ -103,7 +103,7 @@
 // (the claims fig05-wide-min-waits: with in_order no later job overtakes
 // a wide one at the head of the queue, with one fewer do per decision),
 // and in_order also moves four claims from partly to disagree
-// (REPRODUCING.md's readings table). Scan also governs how
+// (docs/papers/parsons1997.md's readings table). Scan also governs how
 // lsf-preempt fills free processors ("in the same way as in LSF-RTC").
 // lsf-rtc-ad
 // selects first fit on minimum sizes, then spreads the leftover units.
@@ -207,7 +207,7 @@
 // with DispatchDelay 30 s (§5: "up to thirty seconds") each start idles
 // the whole machine, and the mean MRT rises to 979 s (none) and 980 s
 // (speedup), with P95s of 2353 and 2351 s against 1930 and 1914 s;
-// 10-20 s give 812-869 s (REPRODUCING.md measures it over the whole
+// 10-20 s give 812-869 s (docs/papers/parsons1997.md measures it over the whole
 // scorecard).
 //
 // The whole-machine starts are what §5's rules give ("processors in the

@@ -13,7 +13,7 @@
 // Measured figures below are for the package's defaults, so for SS and
 // TSS with the set scan of section 4.3 ([SSConfig.StopScan] false), unless
 // they say otherwise. The Kettimuthu et al. specs run the pseudocode scan;
-// REPRODUCING.md gives the figures of every reading under it, and the
+// docs/papers/kettimuthu2005.md gives the figures of every reading under it, and the
 // claim counts over their scorecard quoted here are of those specs.
 //
 // # Priorities
@@ -91,7 +91,7 @@
 // 1.66 against 1.44 on SDSC, and the worst VS slowdown on CTC 104.5
 // against 8.8. The Kettimuthu et al. specs run every SS and TSS entry
 // with the pseudocode: over their scorecard it gives 232 claims that agree
-// against 228 (REPRODUCING.md's readings table).
+// against 228 (docs/papers/kettimuthu2005.md's readings table).
 //
 // Section 4.2 says "the scheduler periodically (after every minute)
 // invokes the preemption routine", and the pseudocode never starts a job
@@ -107,7 +107,7 @@
 // Kettimuthu et al. scorecard it gives 229 claims that agree against 232:
 // short jobs wait up to a minute for a suspension (TSS's worst cases
 // rise), while the SF trends of the long categories come closer to the
-// paper's (REPRODUCING.md).
+// paper's (docs/papers/kettimuthu2005.md).
 //
 // The pseudocode's suspend_jobs_1 loop suspends the victims largest first
 // and reaches "schedule the idle job" only at a candidate it need not
@@ -121,7 +121,7 @@
 // still free, which may leave them idle up to a minute. Over the
 // Kettimuthu et al. scorecard it gave 238 claims that agree against 232 on
 // the specs without the hold, by trading TSS's worst cases among
-// categories (REPRODUCING.md). The specs run it, with [SSConfig.HoldRemembered]
+// categories (docs/papers/kettimuthu2005.md). The specs run it, with [SSConfig.HoldRemembered]
 // and [SSConfig.HoldBackfill], in every figure group: one configuration
 // for the whole paper, which grades 232 claims agree against 230 when
 // jobs start at once (readings.yaml's start_at_once). [SSConfig.DeferBackfill]
@@ -188,7 +188,7 @@
 // (Figure 15's CTC S Seq and VL VW and SDSC VL W, section 6's L N
 // turnaround) and loses 31 (the very short categories' worst cases, the
 // short wide jobs' improvements of Figs 21-30 and section 6, the overall
-// means; REPRODUCING.md's readings table).
+// means; docs/papers/kettimuthu2005.md's readings table).
 //
 // The category means may also be the paper's own: [SSConfig.TSSPaperLimits]
 // takes the NS means Kettimuthu et al. print in Tables 4 and 5 (CTC on 430
@@ -207,7 +207,7 @@
 // placement, as plain SS with it does as well. A category's worst case is a
 // single job and moves far with the schedule: with SF 1.98 or 2.02 instead
 // of 2, or a 55 s interval instead of 60 s, the 16 CTC category maxima of
-// plain SS change by factors 0.5 to 19 (REPRODUCING.md).
+// plain SS change by factors 0.5 to 19 (docs/papers/kettimuthu2005.md).
 //
 // Where TSS's worst cases are worse than SS's, the worst job is most often
 // the victim of a resumption: it started on processors a suspended long
@@ -219,7 +219,7 @@
 // suspended so wait 18,419 s on average on CTC and 21,346 s on SDSC,
 // against 2,649 s and 1,188 s for their other suspensions; CTC's worst S
 // Seq job, 1858 s long, waits 45,554 s behind a 128-processor job resumed
-// at xfactor 2.20 against its limit 1.72 (REPRODUCING.md).
+// at xfactor 2.20 against its limit 1.72 (docs/papers/kettimuthu2005.md).
 //
 // # Immediate service
 //
