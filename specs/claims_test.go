@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/golden"
@@ -169,5 +170,29 @@ func TestClaims_Rerun(t *testing.T) {
 			}
 			t.Logf("%s: %d claims of %s regraded as recorded", paper, len(sc.Rows), group)
 		})
+	}
+}
+
+// maxReproducingBytes bounds REPRODUCING.md, the document a reader reads
+// whole: the figures lines, headline results, statements per figure and
+// commands. A paper's method, readings and per-figure tables go on its
+// page, docs/papers/<paper>.md.
+const maxReproducingBytes = 32 << 10
+
+// TestReproducingDoc_Short fails when REPRODUCING.md outgrows
+// maxReproducingBytes or holds a per-figure statement table or a readings
+// table, which belong on the papers' pages.
+func TestReproducingDoc_Short(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", claims.ReproducingDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) > maxReproducingBytes {
+		t.Errorf("%s is %d bytes, more than %d: move per-figure detail to the paper's page under %s", claims.ReproducingDoc, len(data), maxReproducingBytes, claims.PaperPages)
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "<!-- begin readings ") || (strings.HasPrefix(line, "<!-- begin scorecard ") && strings.Contains(line, ":")) {
+			t.Errorf("%s:%d: %s belongs on the paper's page under %s", claims.ReproducingDoc, i+1, line, claims.PaperPages)
+		}
 	}
 }
