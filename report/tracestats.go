@@ -21,7 +21,7 @@ const Week = 7 * 86400
 // and Smirni's classes; class 4 is longer).
 var lenBounds = [3]sim.Time{100, 1000, 10000}
 
-// WorkloadStats are a workload's statistics of Lawson and Smirni 2002,
+// WorkloadStats are a workload's statistics of Lawson, Smirni and Puiu 2002,
 // Table 1 and Figs 1-2. A CV is the population standard deviation over
 // the mean.
 type WorkloadStats struct {
