@@ -93,7 +93,7 @@ func (c *Cache) Execute(ctx context.Context, t *sweep.Task, tracePath string) (*
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := policy.Build(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, External: external.AccessFrom(ctx), Predict: w.Estimates == workload.EstimatePredicted})
+	p, err := policy.Build(t.Policy, t.Params, policy.Env{Procs: w.Procs, Jobs: w.Jobs, Seed: t.Seed, External: external.AccessFrom(ctx), Predict: w.Estimates == workload.EstimatePredicted, Command: t.Command})
 	if err != nil {
 		return nil, fmt.Errorf("task %d: %w: build policy: %w", t.Index, ErrDeterministic, err)
 	}

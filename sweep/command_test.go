@@ -1,11 +1,14 @@
 package sweep_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/sim/policy/external"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -87,6 +90,10 @@ func TestParse_ExternalCommand(t *testing.T) {
 	}
 	same := func(want string, commands ...string) {
 		t.Helper()
+		args, err := external.SplitCommand(want)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, c := range commands {
 			ts := tasks(c)
 			if len(ts) != 1 {
@@ -94,6 +101,9 @@ func TestParse_ExternalCommand(t *testing.T) {
 			}
 			if got := ts[0].Params["command"]; got != want {
 				t.Errorf("command: %s: task command %q, want %q", c, got, want)
+			}
+			if got := ts[0].Command; !slices.Equal(got, args) {
+				t.Errorf("command: %s: task's argument list %q, want %q", c, got, args)
 			}
 			if id, first := ts[0].ComputeID(), tasks(commands[0])[0].ComputeID(); id != first {
 				t.Errorf("command: %s: ID %s, but %s gives %s", c, id, commands[0], first)
@@ -110,6 +120,59 @@ func TestParse_ExternalCommand(t *testing.T) {
 	if ts[1].PolicyFiles[0].Name != "my policy.py" {
 		t.Errorf("the second command's script is %q, want my policy.py", ts[1].PolicyFiles[0].Name)
 	}
+	if !slices.Equal(ts[1].Command, []string{"python3", "my policy.py", "-v"}) {
+		t.Errorf("the second command's argument list is %q", ts[1].Command)
+	}
+}
+
+// TestTask_CommandTravels: an external policy's argument list, script
+// by its base name, goes with the task through its JSON form (the
+// message a worker gets), and is not part of the ID, which its text
+// already is: a task of the spec's command keeps the ID it had when the
+// worker split the text itself.
+func TestTask_CommandTravels(t *testing.T) {
+	dir := commandDir(t)
+	s, err := sweep.Parse([]byte(commandSpec(`[python3, "`+filepath.Join(dir, "my policy.py")+`", two words, "it's"]`)), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := MustTasks(t, s)[0]
+	want := []string{"python3", "my policy.py", "two words", "it's"}
+	if !slices.Equal(tk.Command, want) {
+		t.Fatalf("argument list %q, want %q", tk.Command, want)
+	}
+	if text, _ := tk.Params["command"].(string); text != external.JoinCommand(want) {
+		t.Errorf("command text %q, want %q", text, external.JoinCommand(want))
+	}
+	b, err := json.Marshal(&tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back sweep.Task
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back.Command, want) {
+		t.Errorf("after JSON: argument list %q, want %q", back.Command, want)
+	}
+	id := tk.ComputeID()
+	tk.Command = nil
+	if tk.ComputeID() != id || back.ComputeID() != id || tk.ID != id {
+		t.Errorf("the argument list changes the task ID")
+	}
+	other := MustTasks(t, mustParse(t, commandSpec("python3 easy.py"), dir))[0]
+	if other.Command == nil || len(MustTasks(t, mustParse(t, "name: x\nworkloads: [{trace: tiny.swf}]\npolicies: [{name: fcfs}]\n", dir))[0].Command) != 0 {
+		t.Errorf("argument lists: external %q, fcfs not nil", other.Command)
+	}
+}
+
+func mustParse(t *testing.T, text, dir string) *sweep.Spec {
+	t.Helper()
+	s, err := sweep.Parse([]byte(text), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // TestParse_ExternalCommandErrors: a command that does not split, a list

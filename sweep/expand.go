@@ -130,6 +130,7 @@ type ppoint struct {
 	elastic     bool         // the policy needs elastic jobs
 	predicts    bool         // the policy can plan with runtime predictions
 	files       []PolicyFile // an external policy's files
+	command     []string     // an external policy's program and arguments
 }
 
 // expand checks every grid point and builds the tasks and trace list.
@@ -174,15 +175,16 @@ func (p *parser) expand() {
 				return
 			}
 			var files []PolicyFile
+			var command []string
 			if ps.Name == policy.ExternalName {
 				var local []TraceFile
-				if vals, files, local, err = externalPoint(s.BaseDir, vals); err != nil {
+				if vals, command, files, local, err = externalPoint(s.BaseDir, vals); err != nil {
 					addOnce(pa.path, problem(ErrValue, "%v", err))
 					return
 				}
 				s.addPolicyFiles(local)
 			}
-			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable, elastic: pa.entry.Elastic, predicts: pa.entry.Predicts, files: files})
+			pps = append(pps, ppoint{name: ps.Name, label: ps.Label, values: vals, path: pa.path, moldable: pa.entry.Moldable, elastic: pa.entry.Elastic, predicts: pa.entry.Predicts, files: files, command: command})
 		})
 	}
 	for _, wp := range wps {
@@ -247,6 +249,7 @@ func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 					SeriesStep:  s.Outputs.Timeseries.Step,
 					TimeLimit:   s.TimeLimit,
 					PolicyFiles: slices.Clone(pp.files),
+					Command:     pp.command,
 				}
 				t.ID = t.ComputeID()
 				desc := t.Describe()

@@ -27,15 +27,18 @@ type PolicyFile struct {
 // command's first argument (the script) and the files parameter, paths
 // relative to the spec's directory. It returns the values with the paths
 // replaced by base names (the task's identity holds names and hashes,
-// never local paths), the files and their local copies.
-func externalPoint(baseDir string, v policy.Values) (policy.Values, []PolicyFile, []TraceFile, error) {
+// never local paths), the command as the program and its arguments (the
+// script by its base name; its text is the values' command), the files
+// and their local copies. The command is split here, once: its tasks
+// carry the list ([Task.Command]) to the process start.
+func externalPoint(baseDir string, v policy.Values) (policy.Values, []string, []PolicyFile, []TraceFile, error) {
 	cmd := policy.ExternalCommand(v)
 	if len(cmd) < 2 {
-		return nil, nil, nil, fmt.Errorf("command %q: a sweep runs an external policy as INTERPRETER SCRIPT [ARGS]: the script is shipped to the workers", v.String("command"))
+		return nil, nil, nil, nil, fmt.Errorf("command %q: a sweep runs an external policy as INTERPRETER SCRIPT [ARGS]: the script is shipped to the workers", v.String("command"))
 	}
 	more, err := external.SplitWords(v.String("files"))
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("files: %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("files: %w", err)
 	}
 	paths := append([]string{cmd[1]}, more...)
 	seen := map[string]string{}
@@ -48,16 +51,16 @@ func externalPoint(baseDir string, v policy.Values) (policy.Values, []PolicyFile
 		}
 		st, err := os.Stat(full)
 		if err != nil || !st.Mode().IsRegular() {
-			return nil, nil, nil, fmt.Errorf("policy file %q (relative to the spec): not a readable file", p)
+			return nil, nil, nil, nil, fmt.Errorf("policy file %q (relative to the spec): not a readable file", p)
 		}
 		sha, err := hashFile(full)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("policy file %q: %w", p, err)
+			return nil, nil, nil, nil, fmt.Errorf("policy file %q: %w", p, err)
 		}
 		name := filepath.Base(p)
 		if old, ok := seen[name]; ok {
 			if old != sha {
-				return nil, nil, nil, fmt.Errorf("policy files: two different files named %s", name)
+				return nil, nil, nil, nil, fmt.Errorf("policy files: two different files named %s", name)
 			}
 			continue
 		}
@@ -77,7 +80,7 @@ func externalPoint(baseDir string, v policy.Values) (policy.Values, []PolicyFile
 		names = append(names, f.Name)
 	}
 	out["files"] = external.JoinCommand(names)
-	return out, files, local, nil
+	return out, cmd, files, local, nil
 }
 
 // hashFile returns the hex sha256 of a file's bytes.

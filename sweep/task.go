@@ -54,6 +54,14 @@ type Task struct {
 	// by name and sha256: part of the ID when present, so editing a
 	// policy file changes the IDs of its tasks and of no others.
 	PolicyFiles []PolicyFile `json:"policy_files,omitempty"`
+	// Command is an external policy's program and arguments (nil for
+	// other policies), split once when the spec was read and carried as a
+	// list to the worker and the process start, which split nothing
+	// again. Params["command"] holds the same command as one text
+	// (external.JoinCommand), which is its canonical form, part of the
+	// ID and the params column; Command is not part of the ID. Tasks of
+	// one policy setting share the slice: read it, never modify it.
+	Command []string `json:"command,omitempty"`
 }
 
 // TaskKeys are the names of a task's own settings, besides its policy

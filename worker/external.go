@@ -46,9 +46,9 @@ func (w *Worker) externalContext(ctx context.Context, t *sweep.Task) (context.Co
 		return fmt.Errorf("%w: external policy: %s", runner.ErrDeterministic, fmt.Sprintf(format, a...))
 	}
 	cmdText, _ := t.Params["command"].(string)
-	cmd, err := external.SplitCommand(cmdText)
-	if err != nil {
-		return ctx, none, deterministic("command %q: %v", cmdText, err)
+	cmd := t.Command // split when the spec was read
+	if len(cmd) == 0 {
+		return ctx, none, deterministic("the task carries command %q without its argument list; run a coordinator of this build", cmdText)
 	}
 	if len(t.PolicyFiles) == 0 || len(cmd) < 2 || cmd[1] != t.PolicyFiles[0].Name {
 		return ctx, none, deterministic("command %q does not run the script that came with the sweep", cmdText)

@@ -75,7 +75,10 @@ func ExternalParams(v Values) map[string]any {
 }
 
 func buildExternal(v Values, env Env) (sim.Policy, error) {
-	cmd := ExternalCommand(v)
+	cmd := env.Command
+	if cmd == nil {
+		cmd = ExternalCommand(v)
+	}
 	if err := env.External.Check(cmd); err != nil {
 		return nil, err
 	}

@@ -79,4 +79,25 @@ for line in sys.stdin:
 			t.Errorf("job %d starts at %d, want %d", i+1, got, want)
 		}
 	}
+
+	// A sweep's task carries its command as the list it split when the
+	// spec was read (Env.Command): the policy runs that list and does not
+	// split its command text again. Here the text names a program that
+	// does not exist, so only the list can start the policy.
+	bad, err := e.Check(map[string]any{"command": "python3 'no such policy.py'", "alpha": 3, "beta": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = e.Build(bad, policy.Env{Procs: 3, Jobs: jobs, External: &external.Access{Interpreters: []string{"python3"}}, Command: []string{"python3", prog}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = sim.Run(context.Background(), 3, jobs, p, sim.Options{})
+	p.(*external.Policy).Close()
+	if err != nil {
+		t.Fatalf("Env.Command: %v", err)
+	}
+	if got := res.Tasks[1].FirstStart; got != 10 {
+		t.Errorf("Env.Command: job 2 starts at %d, want 10", got)
+	}
 }

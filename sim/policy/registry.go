@@ -99,6 +99,11 @@ type Env struct {
 	// policies with deadlines (hand-made scenarios); nil lets them derive
 	// their own.
 	Deadlines map[int64]sim.Time
+	// Command is an external policy's program and arguments as the sweep
+	// split them when the spec was read (sweep.Task.Command); the policy
+	// runs it as it is. When nil, the policy splits its command parameter
+	// ([ExternalCommand]), for a caller that has only its text.
+	Command []string
 }
 
 // Entry is one registered policy.
