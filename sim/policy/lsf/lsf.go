@@ -388,11 +388,7 @@ func (p *Policy) Init(m *sim.Machine) error {
 		if p.cfg.Discipline == PreemptAD {
 			size = func(t *sim.Task) int { return t.Elastic.Min }
 		}
-		largest := 0
-		for i := range m.NumTasks() {
-			largest = max(largest, size(m.Task(i)))
-		}
-		p.q.init(largest, size)
+		p.q.init(size)
 	}
 	return nil
 }

@@ -42,46 +42,64 @@ func cmpKeyed(a, b keyed) int {
 //     the decision ends ([queue.flush]): the decision's queued jobs are
 //     those queued when it began.
 type queue struct {
-	size  func(*sim.Task) int
-	pend  [][]keyed // by size: the bucket's jobs are pend[s][head[s]:]
-	head  []int
-	sizes []int // sizes of the non-empty buckets, ascending
+	size func(*sim.Task) int
+	// pend holds the buckets by size: a bucket's jobs are b.jobs[b.head:].
+	// A map, not a slice by size, so that the index costs the sizes
+	// queued, not the machine (2^20 sizes on a 2^20-processor machine).
+	pend  map[int]*bucket
+	sizes []int     // sizes of the non-empty buckets, ascending
+	spare []*bucket // emptied buckets, kept for reuse
 	npend int
 	susp  []keyed
 	added []keyed // suspended during the current decision
 }
 
-// init makes room for sizes 0..procs; size gives a pending job's bucket.
-func (q *queue) init(procs int, size func(*sim.Task) int) {
+// bucket is the pending jobs of one size, jobs[head:], in key order.
+type bucket struct {
+	jobs []keyed
+	head int
+}
+
+// init readies the queue; size gives a pending job's bucket.
+func (q *queue) init(size func(*sim.Task) int) {
 	q.size = size
-	q.pend = make([][]keyed, procs+1)
-	q.head = make([]int, procs+1)
+	q.pend = make(map[int]*bucket)
 }
 
 // bucket returns the pending jobs of size s, in key order.
 func (q *queue) bucket(s int) []keyed {
-	if s < 0 || s >= len(q.pend) {
+	b := q.pend[s]
+	if b == nil {
 		return nil
 	}
-	return q.pend[s][q.head[s]:]
+	return b.jobs[b.head:]
 }
 
 // addPending queues a pending job with key k.
 func (q *queue) addPending(t *sim.Task, k float64) {
 	e := keyed{k, t}
 	s := q.size(t)
-	b := q.pend[s]
-	if len(b) == q.head[s] {
-		q.pend[s], q.head[s] = b[:0], 0
+	bk := q.pend[s]
+	if bk == nil {
+		if n := len(q.spare); n > 0 {
+			bk, q.spare = q.spare[n-1], q.spare[:n-1]
+		} else {
+			bk = &bucket{}
+		}
+		q.pend[s] = bk
+	}
+	b := bk.jobs
+	if len(b) == bk.head {
+		bk.jobs, bk.head = b[:0], 0
 		i, _ := slices.BinarySearch(q.sizes, s)
 		q.sizes = slices.Insert(q.sizes, i, s)
-		b = q.pend[s]
+		b = bk.jobs
 	}
-	if n := len(b); n == q.head[s] || before(b[n-1], e) {
-		q.pend[s] = append(b, e)
+	if n := len(b); n == bk.head || before(b[n-1], e) {
+		bk.jobs = append(b, e)
 	} else {
-		i, _ := slices.BinarySearchFunc(b[q.head[s]:], e, cmpKeyed)
-		q.pend[s] = slices.Insert(b, q.head[s]+i, e)
+		i, _ := slices.BinarySearchFunc(b[bk.head:], e, cmpKeyed)
+		bk.jobs = slices.Insert(b, bk.head+i, e)
 	}
 	q.npend++
 }
@@ -89,28 +107,36 @@ func (q *queue) addPending(t *sim.Task, k float64) {
 // removePending takes e (a pending job with its key) out of its bucket.
 func (q *queue) removePending(e keyed) {
 	s := q.size(e.t)
-	b, h := q.pend[s], q.head[s]
+	bk := q.pend[s]
+	if bk == nil {
+		return
+	}
+	b, h := bk.jobs, bk.head
 	i, found := slices.BinarySearchFunc(b[h:], e, cmpKeyed)
 	if !found {
 		return
 	}
 	if i == 0 {
 		b[h] = keyed{}
-		q.head[s]++
+		bk.head++
 	} else {
-		q.pend[s] = slices.Delete(b, h+i, h+i+1)
+		bk.jobs = slices.Delete(b, h+i, h+i+1)
 	}
 	q.npend--
-	switch b, h = q.pend[s], q.head[s]; {
+	switch b, h = bk.jobs, bk.head; {
 	case h == len(b):
+		// Empty: the bucket leaves the index for the spares, so the
+		// index holds the sizes queued now.
 		clear(b)
-		q.pend[s], q.head[s] = b[:0], 0
+		bk.jobs, bk.head = b[:0], 0
+		delete(q.pend, s)
+		q.spare = append(q.spare, bk)
 		i, _ := slices.BinarySearch(q.sizes, s)
 		q.sizes = slices.Delete(q.sizes, i, i+1)
 	case h >= 64 && 2*h >= len(b):
 		n := copy(b, b[h:])
 		clear(b[n:])
-		q.pend[s], q.head[s] = b[:n], 0
+		bk.jobs, bk.head = b[:n], 0
 	}
 }
 
