@@ -193,29 +193,50 @@ func (q queue) removeAt(pos []int) queue {
 }
 
 // sizeCount counts the waiting jobs by size and keeps the least size, so
-// that a pass can tell in O(1) whether any waiting job can fit.
+// that a pass can tell in O(1) whether any waiting job can fit. It holds
+// one entry per distinct size waiting, in increasing order, so its memory
+// and the cost of add and remove follow the queue, not the machine: a
+// trace has tens to a few hundred distinct sizes, a machine may have 2^20
+// processors.
 type sizeCount struct {
-	n   []int32 // by size
-	min int     // the least size with a job, len(n) when none
+	size []int   // the distinct sizes waiting, increasing
+	n    []int32 // n[i] jobs of size[i]
+	min  int     // size[0], or max+1 when no job waits
+	none int     // max+1: min when no job waits
 }
 
 // reset makes c empty for sizes up to max.
 func (c *sizeCount) reset(max int) {
-	c.n = slices.Grow(c.n[:0], max+1)[:max+1]
-	clear(c.n)
-	c.min = len(c.n)
+	c.size, c.n = c.size[:0], c.n[:0]
+	c.none = max + 1
+	c.min = c.none
 }
 
 // add counts a job of size procs.
 func (c *sizeCount) add(procs int) {
-	c.n[procs]++
-	c.min = min(c.min, procs)
+	i, found := slices.BinarySearch(c.size, procs)
+	if found {
+		c.n[i]++
+		return
+	}
+	c.size = slices.Insert(c.size, i, procs)
+	c.n = slices.Insert(c.n, i, 1)
+	c.min = c.size[0]
 }
 
-// remove uncounts a job of size procs.
+// remove uncounts a job of size procs, which must have been counted.
 func (c *sizeCount) remove(procs int) {
-	c.n[procs]--
-	for c.min < len(c.n) && c.n[c.min] == 0 {
-		c.min++
+	i, found := slices.BinarySearch(c.size, procs)
+	if !found {
+		return // never counted: nothing to uncount
+	}
+	if c.n[i]--; c.n[i] > 0 {
+		return
+	}
+	c.size = slices.Delete(c.size, i, i+1)
+	c.n = slices.Delete(c.n, i, i+1)
+	c.min = c.none
+	if len(c.size) > 0 {
+		c.min = c.size[0]
 	}
 }
