@@ -14,6 +14,7 @@ import (
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/report"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // Files of the papers' data, relative to the specs folder.
@@ -24,9 +25,9 @@ const (
 	PaperFile = "paper.yaml"
 )
 
-// ErrInvalid is matched by every invalid paper file; its problems wrap
-// the YAML format's errors of [yamlnode] (yamlnode.ErrUnknownKey, ...),
-// the same values as the spec, claims and readings parsers'.
+// ErrInvalid is matched by every invalid paper file's
+// [*yamlerr.ValidationError]; its problems wrap the YAML format's errors
+// ([yamlerr.ErrUnknownKey], ...), shared by every parser.
 var ErrInvalid = errors.New("invalid paper file")
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]*$`)
@@ -68,7 +69,7 @@ func LoadPapers(fsys fs.FS) ([]Recipe, error) {
 }
 
 func named(file string, err error) error {
-	var v *yamlnode.ValidationError
+	var v *yamlerr.ValidationError
 	if errors.As(err, &v) {
 		v.File = path.Join("specs", file)
 	}
@@ -76,7 +77,7 @@ func named(file string, err error) error {
 }
 
 type paperParser struct {
-	errs  []*yamlnode.FieldError
+	errs  []*yamlerr.FieldError
 	lines map[string]int
 	w     yamlnode.Walker
 }
@@ -91,8 +92,8 @@ func (p *paperParser) err() error {
 	if len(p.errs) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(p.errs, func(a, b *yamlnode.FieldError) int { return a.Line - b.Line })
-	return &yamlnode.ValidationError{Problems: p.errs, Invalid: ErrInvalid}
+	slices.SortStableFunc(p.errs, func(a, b *yamlerr.FieldError) int { return a.Line - b.Line })
+	return &yamlerr.ValidationError{Problems: p.errs, Invalid: ErrInvalid}
 }
 
 func parsePapers(data []byte) ([]string, error) {
@@ -103,7 +104,7 @@ func parsePapers(data []byte) ([]string, error) {
 		seen := false
 		p.w.Mapping(root, "", func(key string, v *yaml.Node, kp string) {
 			if key != "papers" {
-				p.w.Add(kp, v, yamlnode.ErrUnknownKey)
+				p.w.Add(kp, v, yamlerr.ErrUnknownKey)
 				return
 			}
 			seen = true
@@ -111,14 +112,14 @@ func parsePapers(data []byte) ([]string, error) {
 				ip := kp + "[" + strconv.Itoa(i) + "]"
 				if s, ok := p.name(n, ip); ok {
 					if slices.Contains(out, s) {
-						p.w.Add(ip, n, yamlnode.Problem(yamlnode.ErrValue, "paper %s listed twice", s))
+						p.w.Add(ip, n, yamlerr.Problem(yamlerr.ErrValue, "paper %s listed twice", s))
 					}
 					out = append(out, s)
 				}
 			}
 		})
 		if !seen {
-			p.w.Add("papers", root, yamlnode.ErrRequired)
+			p.w.Add("papers", root, yamlerr.ErrRequired)
 		}
 	}
 	return out, p.err()
@@ -127,7 +128,7 @@ func parsePapers(data []byte) ([]string, error) {
 func (p *paperParser) name(n *yaml.Node, kp string) (string, bool) {
 	s, ok := p.w.NonEmpty(n, kp)
 	if ok && !nameRE.MatchString(s) {
-		p.w.Add(kp, n, yamlnode.Problem(yamlnode.ErrValue, "%q: a name is lower-case letters, digits, ., _ and -", s))
+		p.w.Add(kp, n, yamlerr.Problem(yamlerr.ErrValue, "%q: a name is lower-case letters, digits, ., _ and -", s))
 		return "", false
 	}
 	return s, ok
@@ -144,26 +145,26 @@ func ParsePaper(paper string, data []byte) ([]Recipe, error) {
 	seen := false
 	p.w.Mapping(root, "", func(key string, v *yaml.Node, kp string) {
 		if key != "groups" {
-			p.w.Add(kp, v, yamlnode.ErrUnknownKey)
+			p.w.Add(kp, v, yamlerr.ErrUnknownKey)
 			return
 		}
 		seen = true
 		items := p.w.List(v, kp)
 		if items == nil {
-			p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrRequired, "must list at least one figure group"))
+			p.w.Add(kp, v, yamlerr.Problem(yamlerr.ErrRequired, "must list at least one figure group"))
 		}
 		for i, n := range items {
 			r := p.group(paper, n, kp+"["+strconv.Itoa(i)+"]")
 			for _, o := range out {
 				if o.Name == r.Name && r.Name != "" {
-					p.w.Add(kp+"["+strconv.Itoa(i)+"].name", n, yamlnode.Problem(yamlnode.ErrValue, "figure group %s named twice", r.Name))
+					p.w.Add(kp+"["+strconv.Itoa(i)+"].name", n, yamlerr.Problem(yamlerr.ErrValue, "figure group %s named twice", r.Name))
 				}
 			}
 			out = append(out, r)
 		}
 	})
 	if !seen {
-		p.w.Add("groups", root, yamlnode.ErrRequired)
+		p.w.Add("groups", root, yamlerr.ErrRequired)
 	}
 	if err := p.err(); err != nil {
 		return nil, err
@@ -181,7 +182,7 @@ func (p *paperParser) group(paper string, n *yaml.Node, gp string) Recipe {
 		case "spec":
 			if s, ok := p.w.NonEmpty(v, kp); ok {
 				if !nameRE.MatchString(s) || path.Ext(s) != ".yaml" {
-					p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrValue, "%q: a spec file of the paper's folder (name.yaml)", s))
+					p.w.Add(kp, v, yamlerr.Problem(yamlerr.ErrValue, "%q: a spec file of the paper's folder (name.yaml)", s))
 				}
 				spec = s
 			}
@@ -210,7 +211,7 @@ func (p *paperParser) group(paper string, n *yaml.Node, gp string) Recipe {
 				})
 				for _, k := range []string{"name", "caption", "x", "series", "metric"} {
 					if !has(t, k) {
-						p.w.Add(ip+"."+k, t, yamlnode.ErrRequired)
+						p.w.Add(ip+"."+k, t, yamlerr.ErrRequired)
 					}
 				}
 				r.Panels = append(r.Panels, pn)
@@ -221,19 +222,19 @@ func (p *paperParser) group(paper string, n *yaml.Node, gp string) Recipe {
 				if k, ok := p.w.NonEmpty(s, ip); ok {
 					st, found := steps[k]
 					if !found {
-						p.w.Add(ip, s, yamlnode.Problem(yamlnode.ErrValue, "%q is no registered step (%s)", k, stepKeys()))
+						p.w.Add(ip, s, yamlerr.Problem(yamlerr.ErrValue, "%q is no registered step (%s)", k, stepKeys()))
 						continue
 					}
 					r.Steps = append(r.Steps, st)
 				}
 			}
 		default:
-			p.w.Add(kp, v, yamlnode.ErrUnknownKey)
+			p.w.Add(kp, v, yamlerr.ErrUnknownKey)
 		}
 	})
 	for _, k := range []string{"name", "spec", "doc"} {
 		if !has(n, k) {
-			p.w.Add(gp+"."+k, n, yamlnode.ErrRequired)
+			p.w.Add(gp+"."+k, n, yamlerr.ErrRequired)
 		}
 	}
 	r.Name = paper + "/" + group
@@ -274,7 +275,7 @@ func has(n *yaml.Node, key string) bool {
 func (p *paperParser) oneOf(v *yaml.Node, kp string, allowed ...string) string {
 	s, ok := p.w.Str(v, kp)
 	if ok && !slices.Contains(allowed, s) {
-		p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrValue, "%q, want one of %v", s, allowed))
+		p.w.Add(kp, v, yamlerr.Problem(yamlerr.ErrValue, "%q, want one of %v", s, allowed))
 	}
 	return s
 }
@@ -298,11 +299,11 @@ func (p *paperParser) table(n *yaml.Node, tp string) TableJob {
 		case "where":
 			t.Opts.Where = p.where(v, kp)
 		default:
-			p.w.Add(kp, v, yamlnode.ErrUnknownKey)
+			p.w.Add(kp, v, yamlerr.ErrUnknownKey)
 		}
 	})
 	if !has(n, "name") {
-		p.w.Add(tp+".name", n, yamlnode.ErrRequired)
+		p.w.Add(tp+".name", n, yamlerr.ErrRequired)
 	}
 	return t
 }
@@ -330,7 +331,7 @@ func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptio
 		case "batch":
 			if f, ok := p.w.Number(v, kp); ok {
 				if f < 1 || f != float64(int(f)) {
-					p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrValue, "%v, want a whole number of jobs >= 1", f))
+					p.w.Add(kp, v, yamlerr.Problem(yamlerr.ErrValue, "%v, want a whole number of jobs >= 1", f))
 				}
 				o.Batch = int(f)
 			}
@@ -340,7 +341,7 @@ func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptio
 			o.Style.Legend = p.oneOf(v, kp, plot.LegendPositions...)
 		case "x", "series":
 			if !panel {
-				p.w.Add(kp, v, yamlnode.ErrUnknownKey)
+				p.w.Add(kp, v, yamlerr.ErrUnknownKey)
 				return
 			}
 			s, _ := p.w.NonEmpty(v, kp)
@@ -351,19 +352,19 @@ func (p *paperParser) plot(n *yaml.Node, pp string, panel bool) report.PlotOptio
 			}
 		case "name", "caption":
 			if !panel {
-				p.w.Add(kp, v, yamlnode.ErrUnknownKey)
+				p.w.Add(kp, v, yamlerr.ErrUnknownKey)
 			}
 		case "where":
 			o.Where = p.where(v, kp)
 		default:
-			p.w.Add(kp, v, yamlnode.ErrUnknownKey)
+			p.w.Add(kp, v, yamlerr.ErrUnknownKey)
 		}
 	})
 	if panel && o.Kind == "" {
 		o.Kind = report.KindParam
 	}
 	if !panel && !has(n, "kind") {
-		p.w.Add(pp+".kind", n, yamlnode.ErrRequired)
+		p.w.Add(pp+".kind", n, yamlerr.ErrRequired)
 	}
 	return o
 }
@@ -381,13 +382,13 @@ func (p *paperParser) where(n *yaml.Node, wp string) []report.Filter {
 		for i, it := range items {
 			it = yamlnode.Resolve(it)
 			if it.Kind != yaml.ScalarNode || it.Tag == "!!null" {
-				p.w.Add(kp+"["+strconv.Itoa(i)+"]", it, yamlnode.Problem(yamlnode.ErrType, "%s, want a value", yamlnode.Describe(it)))
+				p.w.Add(kp+"["+strconv.Itoa(i)+"]", it, yamlerr.Problem(yamlerr.ErrType, "%s, want a value", yamlnode.Describe(it)))
 				continue
 			}
 			f.Values = append(f.Values, it.Value)
 		}
 		if len(f.Values) == 0 {
-			p.w.Add(kp, v, yamlnode.Problem(yamlnode.ErrRequired, "keeps no value"))
+			p.w.Add(kp, v, yamlerr.Problem(yamlerr.ErrRequired, "keeps no value"))
 		}
 		out = append(out, f)
 	})

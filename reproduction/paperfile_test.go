@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/runner/runnertest"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // TestPapers: the paper files built into the binary are valid, name every
@@ -117,15 +117,15 @@ func TestParsePaper_Errors(t *testing.T) {
 		want       []string
 		sentinel   error
 	}{
-		{"unknown key", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    tabels: []\n", []string{"line 5: groups[0].tabels"}, yamlnode.ErrUnknownKey},
-		{"missing spec", "groups:\n  - name: a\n    doc: d\n", []string{"line 2: groups[0].spec"}, yamlnode.ErrRequired},
-		{"bad layout", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    tables:\n      - name: t\n        layout: tall\n", []string{"line 7: groups[0].tables[0].layout", `"tall"`}, yamlnode.ErrValue},
-		{"bad kind", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    plots:\n      - kind: pie\n", []string{"line 6: groups[0].plots[0].kind"}, yamlnode.ErrValue},
-		{"unknown step", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    steps: [lsf-tabel3]\n", []string{"line 5: groups[0].steps[0]", "lsf-table3"}, yamlnode.ErrValue},
-		{"panel without x", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    panels:\n      - {name: p, caption: c, metric: m, series: load}\n", []string{"line 6: groups[0].panels[0].x"}, yamlnode.ErrRequired},
-		{"empty where", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    plots:\n      - kind: bars\n        where: {label: []}\n", []string{"line 7: groups[0].plots[0].where.label"}, yamlnode.ErrRequired},
-		{"twice", "groups:\n  - {name: a, spec: a.yaml, doc: d}\n  - {name: a, spec: b.yaml, doc: d}\n", []string{"line 3: groups[1].name", "named twice"}, yamlnode.ErrValue},
-		{"syntax", "groups: [\n", []string{"line"}, yamlnode.ErrSyntax},
+		{"unknown key", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    tabels: []\n", []string{"line 5: groups[0].tabels"}, yamlerr.ErrUnknownKey},
+		{"missing spec", "groups:\n  - name: a\n    doc: d\n", []string{"line 2: groups[0].spec"}, yamlerr.ErrRequired},
+		{"bad layout", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    tables:\n      - name: t\n        layout: tall\n", []string{"line 7: groups[0].tables[0].layout", `"tall"`}, yamlerr.ErrValue},
+		{"bad kind", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    plots:\n      - kind: pie\n", []string{"line 6: groups[0].plots[0].kind"}, yamlerr.ErrValue},
+		{"unknown step", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    steps: [lsf-tabel3]\n", []string{"line 5: groups[0].steps[0]", "lsf-table3"}, yamlerr.ErrValue},
+		{"panel without x", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    panels:\n      - {name: p, caption: c, metric: m, series: load}\n", []string{"line 6: groups[0].panels[0].x"}, yamlerr.ErrRequired},
+		{"empty where", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    plots:\n      - kind: bars\n        where: {label: []}\n", []string{"line 7: groups[0].plots[0].where.label"}, yamlerr.ErrRequired},
+		{"twice", "groups:\n  - {name: a, spec: a.yaml, doc: d}\n  - {name: a, spec: b.yaml, doc: d}\n", []string{"line 3: groups[1].name", "named twice"}, yamlerr.ErrValue},
+		{"syntax", "groups: [\n", []string{"line"}, yamlerr.ErrSyntax},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParsePaper("p", []byte(tc.text))

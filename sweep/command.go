@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/sim/policy/external"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // commandItems reads the command parameter of an external policy at
@@ -25,7 +26,7 @@ func (p *parser) commandItems(n *yaml.Node, path string, files bool) []item {
 		return p.scalars(n, path)
 	}
 	if len(n.Content) == 0 {
-		p.add(path, n, problem(ErrRequired, "must not be an empty list"))
+		p.add(path, n, problem(yamlerr.ErrRequired, "must not be an empty list"))
 		return nil
 	}
 	first := yamlnode.Resolve(n.Content[0])
@@ -42,7 +43,7 @@ func (p *parser) commandItems(n *yaml.Node, path string, files bool) []item {
 		ip := fmt.Sprintf("%s[%d]", path, i)
 		p.line(ip, c)
 		if rc := yamlnode.Resolve(c); rc == nil || rc.Kind != yaml.SequenceNode {
-			p.add(ip, c, problem(ErrType, "must be a list of arguments like the other commands of the list, got %s", describe(c)))
+			p.add(ip, c, problem(yamlerr.ErrType, "must be a list of arguments like the other commands of the list, got %s", describe(c)))
 			continue
 		}
 		if it, ok := p.commandArgs(c, ip, files); ok {
@@ -63,17 +64,17 @@ func (p *parser) commandArgs(n *yaml.Node, path string, files bool) (item, bool)
 		p.line(ip, c)
 		c = yamlnode.Resolve(c)
 		if c == nil || c.Kind != yaml.ScalarNode || c.ShortTag() == "!!null" {
-			p.add(ip, c, problem(ErrType, "must be one argument (a string), got %s", describe(c)))
+			p.add(ip, c, problem(yamlerr.ErrType, "must be one argument (a string), got %s", describe(c)))
 			ok = false
 			continue
 		}
 		if files && c.Value == "" {
-			p.add(ip, c, problem(ErrValue, "an empty file name"))
+			p.add(ip, c, problem(yamlerr.ErrValue, "an empty file name"))
 			ok = false
 			continue
 		}
 		if i == 0 && !files && strings.ContainsAny(c.Value, " \t") {
-			p.add(ip, c, problem(ErrValue, "program %q holds a space: a list gives the program and its arguments one per item (command: [python3, policy.py]); to sweep over commands, give a list of such lists", c.Value))
+			p.add(ip, c, problem(yamlerr.ErrValue, "program %q holds a space: a list gives the program and its arguments one per item (command: [python3, policy.py]); to sweep over commands, give a list of such lists", c.Value))
 			ok = false
 			continue
 		}
@@ -83,7 +84,7 @@ func (p *parser) commandArgs(n *yaml.Node, path string, files bool) (item, bool)
 		return item{}, false
 	}
 	if err := external.CheckArgs(args); err != nil {
-		p.add(path, n, problem(ErrValue, "%v", err))
+		p.add(path, n, problem(yamlerr.ErrValue, "%v", err))
 		return item{}, false
 	}
 	joined := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: external.JoinCommand(args), Line: n.Line, Column: n.Column}

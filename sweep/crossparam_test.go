@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // TestParse_CrossParam checks that constraints between a policy's
@@ -29,7 +30,7 @@ func TestParse_CrossParam(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := sweep.Parse([]byte(base+tc.params), "../results/testdata")
-			var ve *sweep.ValidationError
+			var ve *yamlerr.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("got %v, want a validation error", err)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // group is one dimension of a grid: a lone axis or a zip group, whose
@@ -179,7 +180,7 @@ func (p *parser) expand() {
 			if ps.Name == policy.ExternalName {
 				var local []TraceFile
 				if vals, command, files, local, err = externalPoint(s.BaseDir, vals); err != nil {
-					addOnce(pa.path, problem(ErrValue, "%v", err))
+					addOnce(pa.path, problem(yamlerr.ErrValue, "%v", err))
 					return
 				}
 				s.addPolicyFiles(local)
@@ -190,13 +191,13 @@ func (p *parser) expand() {
 	for _, wp := range wps {
 		for _, pp := range pps {
 			if pp.moldable && !wp.w.Moldable() {
-				addOnce(pp.path, problem(ErrValue, "policy %s needs a moldable workload, but %s has no sigma and range_factor", pp.name, wp.path))
+				addOnce(pp.path, problem(yamlerr.ErrValue, "policy %s needs a moldable workload, but %s has no sigma and range_factor", pp.name, wp.path))
 			}
 			if pp.elastic && wp.w.Synthetic != workload.SyntheticParsons1997 {
-				addOnce(pp.path, problem(ErrValue, "policy %s needs elastic jobs (workload synthetic: %s), but %s has rigid jobs", pp.name, workload.SyntheticParsons1997, wp.path))
+				addOnce(pp.path, problem(yamlerr.ErrValue, "policy %s needs elastic jobs (workload synthetic: %s), but %s has rigid jobs", pp.name, workload.SyntheticParsons1997, wp.path))
 			}
 			if !pp.predicts && wp.w.Estimates == workload.EstimatePredicted.String() {
-				addOnce(pp.path, problem(ErrValue, "policy %s makes no runtime predictions, but %s has estimates: predicted", pp.name, wp.path))
+				addOnce(pp.path, problem(yamlerr.ErrValue, "policy %s makes no runtime predictions, but %s has estimates: predicted", pp.name, wp.path))
 			}
 		}
 	}
@@ -297,9 +298,9 @@ func checkSynthetic(w Workload, at func(string) string, add func(string, error))
 	for _, e := range list {
 		var ge *workload.GenError
 		if errors.As(e, &ge) {
-			add(at(ge.Key), problem(ErrValue, "%s", ge.Msg))
+			add(at(ge.Key), problem(yamlerr.ErrValue, "%s", ge.Msg))
 		} else {
-			add(at("synthetic"), problem(ErrValue, "%v", e))
+			add(at("synthetic"), problem(yamlerr.ErrValue, "%v", e))
 		}
 	}
 	return err
@@ -322,7 +323,7 @@ func checkWorkload(pt *point, paths map[string]string, entry string, add func(st
 		return err
 	}
 	if mode == workload.LoadDuplicate && w.Load < 1 {
-		err := problem(ErrValue, "must be >= 1 with load_mode duplicate (copies can only add load), got %v", w.Load)
+		err := problem(yamlerr.ErrValue, "must be >= 1 with load_mode duplicate (copies can only add load), got %v", w.Load)
 		add(at("load"), err)
 		return err
 	}
@@ -331,7 +332,7 @@ func checkWorkload(pt *point, paths map[string]string, entry string, add func(st
 	}
 	opts := workload.Options{Procs: w.Procs, Estimates: est, Skip: w.Skip, Count: w.Count, Load: w.Load, LoadMode: mode, Moldable: w.Moldability()}
 	if err := opts.Validate(); err != nil {
-		err = problem(ErrValue, "%v", err)
+		err = problem(yamlerr.ErrValue, "%v", err)
 		add(entry, err)
 		return err
 	}
@@ -348,7 +349,7 @@ func checkWorkload(pt *point, paths map[string]string, entry string, add func(st
 			want = fmt.Sprintf("%d jobs", w.Count)
 			key = "count"
 		}
-		err := problem(ErrValue, "skip %d then %s: trace %s has only %d valid jobs on %d processors", w.Skip, want, pt.trace.Name, n, machine)
+		err := problem(yamlerr.ErrValue, "skip %d then %s: trace %s has only %d valid jobs on %d processors", w.Skip, want, pt.trace.Name, n, machine)
 		add(at(key), err)
 		return err
 	}

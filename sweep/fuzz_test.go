@@ -11,6 +11,7 @@ import (
 	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // specDir holds the example specs: ok-*.yaml must parse, bad-*.yaml must
@@ -32,7 +33,7 @@ func TestParse_Examples(t *testing.T) {
 			case strings.HasPrefix(name, "bad-") && err == nil:
 				t.Fatalf("Parse succeeded, want problems")
 			case strings.HasPrefix(name, "bad-"):
-				var ve *sweep.ValidationError
+				var ve *yamlerr.ValidationError
 				if !errors.As(err, &ve) {
 					t.Fatalf("error %T, want *ValidationError", err)
 				}
@@ -77,7 +78,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := sweep.Parse(data, base)
 		if err != nil {
-			var ve *sweep.ValidationError
+			var ve *yamlerr.ValidationError
 			if !errors.As(err, &ve) || len(ve.Problems) == 0 || err.Error() == "" {
 				t.Fatalf("Parse error %T %q, want a *ValidationError with problems", err, err)
 			}

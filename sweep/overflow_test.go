@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // TestParse_IntOverflow checks that integer parameters past int64 or past
@@ -20,7 +21,7 @@ func TestParse_IntOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = sweep.Parse(data, specDir)
-	var ve *sweep.ValidationError
+	var ve *yamlerr.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("Parse()=%v, want a *ValidationError", err)
 	}

@@ -17,12 +17,13 @@ import (
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // parser walks the YAML node tree, fills the spec and collects problems.
 type parser struct {
 	spec       *Spec
-	errs       []*FieldError
+	errs       []*yamlerr.FieldError
 	traceCache map[string]traceRef // trace as written -> resolved
 	lines      map[string]int      // key path -> line of its value
 	w          yamlnode.Walker     // shared with the claims and readings parsers
@@ -47,7 +48,7 @@ func enumValue[T fmt.Stringer](p *parser, it item, what string, parse func(strin
 		for i, v := range valid {
 			names[i] = v.String()
 		}
-		p.add(it.path, it.n, problem(ErrValue, "unknown %s %q (valid: %s)", what, str, strings.Join(names, ", ")))
+		p.add(it.path, it.n, problem(yamlerr.ErrValue, "unknown %s %q (valid: %s)", what, str, strings.Join(names, ", ")))
 		return "", false
 	}
 	return str, true
@@ -91,7 +92,7 @@ func (p *parser) parse(data []byte) {
 		case "replications":
 			if n, ok := p.integer(v, path); ok {
 				if n < 1 || n > MaxReplications {
-					p.add(path, v, problem(ErrValue, "must be in 1..%d, got %d", MaxReplications, n))
+					p.add(path, v, problem(yamlerr.ErrValue, "must be in 1..%d, got %d", MaxReplications, n))
 				} else {
 					s.Replications = int(n)
 				}
@@ -109,25 +110,25 @@ func (p *parser) parse(data []byte) {
 				d, err := time.ParseDuration(str)
 				switch {
 				case err != nil:
-					p.add(path, v, problem(ErrValue, "%q is not a duration (write for example 90m or 2h)", str))
+					p.add(path, v, problem(yamlerr.ErrValue, "%q is not a duration (write for example 90m or 2h)", str))
 				case d < time.Second || d > MaxTimeLimit:
-					p.add(path, v, problem(ErrValue, "%v, want 1s to %v", d, MaxTimeLimit))
+					p.add(path, v, problem(yamlerr.ErrValue, "%v, want 1s to %v", d, MaxTimeLimit))
 				default:
 					s.TimeLimit = d
 				}
 			}
 		default:
-			p.add(path, v, ErrUnknownKey)
+			p.add(path, v, yamlerr.ErrUnknownKey)
 		}
 	})
 	if !haveName {
-		p.add("name", nil, ErrRequired)
+		p.add("name", nil, yamlerr.ErrRequired)
 	}
 	if !haveWorkloads {
-		p.add("workloads", nil, ErrRequired)
+		p.add("workloads", nil, yamlerr.ErrRequired)
 	}
 	if !havePolicies {
-		p.add("policies", nil, ErrRequired)
+		p.add("policies", nil, yamlerr.ErrRequired)
 	}
 	if len(s.Categories) == 0 {
 		s.Categories = []string{DefaultScheme}
@@ -142,7 +143,7 @@ func (p *parser) parse(data []byte) {
 		}
 	}
 	if s.Outputs.Tables.Scheme == "" && len(s.Categories) > 0 {
-		p.add("categories", nil, problem(ErrValue, "%s has one category per user of each task, no fixed grid for the tables: list a scheme with a grid beside it, e.g. [%s, %s]",
+		p.add("categories", nil, problem(yamlerr.ErrValue, "%s has one category per user of each task, no fixed grid for the tables: list a scheme with a grid beside it, e.g. [%s, %s]",
 			s.Categories[0], DefaultScheme, s.Categories[0]))
 	}
 	if outputs != nil {
@@ -176,7 +177,7 @@ func describe(n *yaml.Node) string {
 func (p *parser) list(n *yaml.Node, path string, nonEmpty bool) []*yaml.Node {
 	out := p.w.List(n, path)
 	if out != nil && nonEmpty && len(out) == 0 {
-		p.add(path, n, problem(ErrRequired, "must not be empty"))
+		p.add(path, n, problem(yamlerr.ErrRequired, "must not be empty"))
 	}
 	return out
 }
@@ -193,7 +194,7 @@ func (p *parser) scalars(n *yaml.Node, path string) []item {
 	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.SequenceNode {
 		if len(n.Content) == 0 {
-			p.add(path, n, problem(ErrRequired, "must not be an empty list"))
+			p.add(path, n, problem(yamlerr.ErrRequired, "must not be an empty list"))
 			return nil
 		}
 		var out []item
@@ -202,7 +203,7 @@ func (p *parser) scalars(n *yaml.Node, path string) []item {
 			ip := fmt.Sprintf("%s[%d]", path, i)
 			p.line(ip, c)
 			if c == nil || c.Kind != yaml.ScalarNode || c.ShortTag() == "!!null" {
-				p.add(ip, c, problem(ErrType, "must be a single value, got %s", describe(c)))
+				p.add(ip, c, problem(yamlerr.ErrType, "must be a single value, got %s", describe(c)))
 				continue
 			}
 			out = append(out, item{c, ip})
@@ -210,7 +211,7 @@ func (p *parser) scalars(n *yaml.Node, path string) []item {
 		return out
 	}
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
-		p.add(path, n, problem(ErrType, "must be a value or a list of values, got %s", describe(n)))
+		p.add(path, n, problem(yamlerr.ErrType, "must be a value or a list of values, got %s", describe(n)))
 		return nil
 	}
 	return []item{{n, path}}
@@ -223,7 +224,7 @@ func (p *parser) str(n *yaml.Node, path string) (string, bool) {
 		return "", false
 	}
 	if len(n.Value) > MaxStringLength {
-		p.add(path, n, problem(ErrValue, "%d bytes, want at most %d", len(n.Value), MaxStringLength))
+		p.add(path, n, problem(yamlerr.ErrValue, "%d bytes, want at most %d", len(n.Value), MaxStringLength))
 		return "", false
 	}
 	return n.Value, true
@@ -247,7 +248,7 @@ func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
 			}
 		}
 	}
-	p.add(path, n, problem(ErrType, "must be a whole number, got %s", describe(n)))
+	p.add(path, n, problem(yamlerr.ErrType, "must be a whole number, got %s", describe(n)))
 	return 0, false
 }
 
@@ -259,7 +260,7 @@ func (p *parser) unsigned(n *yaml.Node, path string) (uint64, bool) {
 			return v, true
 		}
 	}
-	p.add(path, n, problem(ErrType, "must be a whole number in 0..%d, got %s", uint64(math.MaxUint64), describe(n)))
+	p.add(path, n, problem(yamlerr.ErrType, "must be a whole number in 0..%d, got %s", uint64(math.MaxUint64), describe(n)))
 	return 0, false
 }
 
@@ -317,7 +318,7 @@ func (p *parser) outputs(n *yaml.Node, path string) {
 				case "metric":
 					if str, ok := p.str(v, kp); ok {
 						if !slices.Contains(TableMetrics(), str) {
-							p.add(kp, v, problem(ErrValue, "unknown metric %q (valid: %s)", str, strings.Join(TableMetrics(), ", ")))
+							p.add(kp, v, problem(yamlerr.ErrValue, "unknown metric %q (valid: %s)", str, strings.Join(TableMetrics(), ", ")))
 						} else {
 							s.Outputs.Tables.Metric = str
 						}
@@ -325,21 +326,21 @@ func (p *parser) outputs(n *yaml.Node, path string) {
 				case "scheme":
 					if str, ok := p.str(v, kp); ok {
 						if sc, err := metrics.LookupScheme(str); !slices.Contains(s.Categories, str) || err != nil {
-							p.add(kp, v, problem(ErrValue, "scheme %q is not in categories (%s)", str, strings.Join(s.Categories, ", ")))
+							p.add(kp, v, problem(yamlerr.ErrValue, "scheme %q is not in categories (%s)", str, strings.Join(s.Categories, ", ")))
 						} else if sc.PerTask() {
-							p.add(kp, v, problem(ErrValue, "scheme %q has one category per user of each task, no fixed grid for the tables", str))
+							p.add(kp, v, problem(yamlerr.ErrValue, "scheme %q has one category per user of each task, no fixed grid for the tables", str))
 						} else {
 							s.Outputs.Tables.Scheme = str
 						}
 					}
 				default:
-					p.add(kp, v, ErrUnknownKey)
+					p.add(kp, v, yamlerr.ErrUnknownKey)
 				}
 			})
 		case "timeseries":
 			p.timeseries(v, kp)
 		default:
-			p.add(kp, v, ErrUnknownKey)
+			p.add(kp, v, yamlerr.ErrUnknownKey)
 		}
 	})
 }
@@ -356,12 +357,12 @@ func (p *parser) timeseries(n *yaml.Node, path string) {
 			switch {
 			case !ok:
 			case step < int64(sim.MinSeriesStep) || step > maxSeriesStep:
-				p.add(kp, v, problem(ErrValue, "%d seconds, want %d to %d", step, sim.MinSeriesStep, maxSeriesStep))
+				p.add(kp, v, problem(yamlerr.ErrValue, "%d seconds, want %d to %d", step, sim.MinSeriesStep, maxSeriesStep))
 			default:
 				s.Outputs.Timeseries.Step = step
 			}
 		default:
-			p.add(kp, v, ErrUnknownKey)
+			p.add(kp, v, yamlerr.ErrUnknownKey)
 		}
 	})
 }
@@ -404,11 +405,11 @@ func (p *parser) name(v *yaml.Node, path string) {
 	}
 	switch {
 	case str == "":
-		p.add(path, v, problem(ErrRequired, "must not be empty"))
+		p.add(path, v, problem(yamlerr.ErrRequired, "must not be empty"))
 	case len(str) > MaxNameLength:
-		p.add(path, v, problem(ErrValue, "longer than %d bytes", MaxNameLength))
+		p.add(path, v, problem(yamlerr.ErrValue, "longer than %d bytes", MaxNameLength))
 	case !nameRE.MatchString(str):
-		p.add(path, v, problem(ErrValue, "%q must match [a-z0-9_-]+", str))
+		p.add(path, v, problem(yamlerr.ErrValue, "%q must match [a-z0-9_-]+", str))
 	}
 	p.spec.Name = str
 }
@@ -423,11 +424,11 @@ func (p *parser) categories(v *yaml.Node, path string) {
 			continue
 		}
 		if _, err := metrics.LookupScheme(str); err != nil {
-			p.add(c.path, c.n, problem(ErrValue, "%v", err))
+			p.add(c.path, c.n, problem(yamlerr.ErrValue, "%v", err))
 			continue
 		}
 		if slices.Contains(s.Categories, str) {
-			p.add(c.path, c.n, problem(ErrValue, "scheme %q listed twice", str))
+			p.add(c.path, c.n, problem(yamlerr.ErrValue, "scheme %q listed twice", str))
 			continue
 		}
 		s.Categories = append(s.Categories, str)
@@ -459,7 +460,7 @@ func (p *parser) workload(n *yaml.Node, path string) {
 			return
 		}
 		if !slices.Contains(workloadKeys, key) {
-			p.add(kp, v, ErrUnknownKey)
+			p.add(kp, v, yamlerr.ErrUnknownKey)
 			return
 		}
 		found[key] = v
@@ -474,7 +475,7 @@ func (p *parser) workload(n *yaml.Node, path string) {
 		if found["sigma"] == nil {
 			have, miss = miss, have
 		}
-		p.add(joinPath(path, miss), n, problem(ErrRequired, "a moldable workload needs both sigma and range_factor; %s is given without it", have))
+		p.add(joinPath(path, miss), n, problem(yamlerr.ErrRequired, "a moldable workload needs both sigma and range_factor; %s is given without it", have))
 	}
 	for _, key := range workloadKeys {
 		if v := found[key]; v != nil {
@@ -499,11 +500,11 @@ func (p *parser) workloadSource(n *yaml.Node, path string, found map[string]*yam
 	case found["synthetic"] != nil:
 		kp := joinPath(path, "synthetic")
 		if found["trace"] != nil {
-			p.add(joinPath(path, "trace"), found["trace"], problem(ErrValue, "a workload has either trace or synthetic, not both"))
+			p.add(joinPath(path, "trace"), found["trace"], problem(yamlerr.ErrValue, "a workload has either trace or synthetic, not both"))
 		}
 		if name, ok := p.str(found["synthetic"], kp); ok {
 			if !slices.Contains(workload.Synthetics(), name) {
-				p.add(kp, found["synthetic"], problem(ErrValue, "unknown synthetic workload %q (valid: %s)", name, strings.Join(workload.Synthetics(), ", ")))
+				p.add(kp, found["synthetic"], problem(yamlerr.ErrValue, "unknown synthetic workload %q (valid: %s)", name, strings.Join(workload.Synthetics(), ", ")))
 			} else {
 				ws.Synthetic = name
 				axes = append(axes, axis{name: "synthetic", paths: []string{kp},
@@ -532,9 +533,9 @@ func (p *parser) workloadSource(n *yaml.Node, path string, found map[string]*yam
 			})
 		}
 	case genNode != nil:
-		p.add(joinPath(path, "gen"), genNode, problem(ErrValue, "gen: needs synthetic:"))
+		p.add(joinPath(path, "gen"), genNode, problem(yamlerr.ErrValue, "gen: needs synthetic:"))
 	case found["trace"] == nil:
-		p.add(joinPath(path, "trace"), n, ErrRequired)
+		p.add(joinPath(path, "trace"), n, yamlerr.ErrRequired)
 	}
 	return axes
 }
@@ -615,7 +616,7 @@ var workloadValueReaders = map[string]workloadValueReader{
 			return nil
 		}
 		if f < workload.MinLoad || f > workload.MaxLoad {
-			p.add(it.path, it.n, problem(ErrValue, "must be in %v..%v, got %v", workload.MinLoad, workload.MaxLoad, f))
+			p.add(it.path, it.n, problem(yamlerr.ErrValue, "must be in %v..%v, got %v", workload.MinLoad, workload.MaxLoad, f))
 			return nil
 		}
 		ws.Load = append(ws.Load, f)
@@ -662,7 +663,7 @@ func (p *parser) intValue(it item, limit int64) (int, bool) {
 		return 0, false
 	}
 	if v < 0 || v > limit {
-		p.add(it.path, it.n, problem(ErrValue, "must be in 0..%d, got %d", limit, v))
+		p.add(it.path, it.n, problem(yamlerr.ErrValue, "must be in 0..%d, got %d", limit, v))
 		return 0, false
 	}
 	return int(v), true
@@ -675,7 +676,7 @@ func (p *parser) atLeast(it item, lo float64) (float64, bool) {
 		return 0, false
 	}
 	if f < lo {
-		p.add(it.path, it.n, problem(ErrValue, "must be >= %v, got %v", lo, f))
+		p.add(it.path, it.n, problem(yamlerr.ErrValue, "must be >= %v, got %v", lo, f))
 		return 0, false
 	}
 	return f, true
@@ -753,7 +754,7 @@ func (p *parser) policy(n *yaml.Node, path string) {
 		case "label":
 			if str, ok := p.str(v, kp); ok {
 				if str == "" {
-					p.add(kp, v, problem(ErrRequired, "must not be empty"))
+					p.add(kp, v, problem(yamlerr.ErrRequired, "must not be empty"))
 				}
 				p.printable(v, kp, str, "a label is written as it is into tables.md, CSV and Parquet", false)
 				ps.Label = str
@@ -763,11 +764,11 @@ func (p *parser) policy(n *yaml.Node, path string) {
 		case "zip":
 			zipNode, zipPath = v, kp
 		default:
-			p.add(kp, v, ErrUnknownKey)
+			p.add(kp, v, yamlerr.ErrUnknownKey)
 		}
 	})
 	if rn := yamlnode.Resolve(n); rn != nil && rn.Kind == yaml.MappingNode && !haveName {
-		p.add(joinPath(path, "name"), n, ErrRequired)
+		p.add(joinPath(path, "name"), n, yamlerr.ErrRequired)
 	}
 	if ps.Label == "" {
 		ps.Label = ps.Name
@@ -801,7 +802,7 @@ func (p *parser) policyParams(n *yaml.Node, path string, pa *policyAxes, ps *Pol
 		for _, it := range items {
 			var raw any
 			if err := it.n.Decode(&raw); err != nil {
-				p.add(it.path, it.n, problem(ErrType, "%v", err))
+				p.add(it.path, it.n, problem(yamlerr.ErrType, "%v", err))
 				continue
 			}
 			ax.paths = append(ax.paths, it.path)
@@ -851,7 +852,7 @@ func (p *parser) printable(v *yaml.Node, path, text, why string, lines bool) boo
 		if !unicode.IsControl(r) || lines && (r == '\n' || r == '\r' || r == '\t') {
 			continue
 		}
-		p.add(path, v, problem(ErrValue, "%q holds control character %U at byte %d (%s); use printable text", text, r, i, why))
+		p.add(path, v, problem(yamlerr.ErrValue, "%q holds control character %U at byte %d (%s); use printable text", text, r, i, why))
 		return false
 	}
 	return true
@@ -866,7 +867,7 @@ func (p *parser) checkLabels() {
 		}
 		if j, ok := seen[ps.Label]; ok {
 			p.add(fmt.Sprintf("policies[%d].label", i), nil,
-				problem(ErrValue, "label %q is already used by policies[%d]; give each entry of the same policy its own label", ps.Label, j))
+				problem(yamlerr.ErrValue, "label %q is already used by policies[%d]; give each entry of the same policy its own label", ps.Label, j))
 			continue
 		}
 		seen[ps.Label] = i

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // Defaults and limits of the spec format.
@@ -184,7 +185,7 @@ type TraceFile struct {
 
 // Load reads and parses the spec file at path; relative trace paths are
 // resolved from the file's directory. A spec with problems gives a
-// [*ValidationError] naming the file.
+// [*yamlerr.ValidationError] naming the file.
 func Load(path string) (*Spec, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxSpecSize {
 		return nil, fmt.Errorf("read spec %s: %d bytes, want at most %d", path, fi.Size(), MaxSpecSize)
@@ -195,7 +196,7 @@ func Load(path string) (*Spec, error) {
 	}
 	s, err := Parse(data, filepath.Dir(path))
 	if err != nil {
-		if ve, ok := err.(*ValidationError); ok {
+		if ve, ok := err.(*yamlerr.ValidationError); ok {
 			ve.File = path
 		}
 		return nil, err
@@ -206,7 +207,7 @@ func Load(path string) (*Spec, error) {
 // Parse parses and validates a spec and expands it; baseDir is where
 // relative trace paths are resolved from and where the search for the
 // shipped traces/ directory starts. Every problem is reported in one
-// [*ValidationError], each with its key path.
+// [*yamlerr.ValidationError], each with its key path.
 func Parse(data []byte, baseDir string) (*Spec, error) {
 	sum := sha256.Sum256(data)
 	s := &Spec{
@@ -221,8 +222,8 @@ func Parse(data []byte, baseDir string) (*Spec, error) {
 	if len(p.errs) > 0 {
 		// Report in the order of the spec; problems without a line (about
 		// the whole spec) come first.
-		slices.SortStableFunc(p.errs, func(a, b *FieldError) int { return a.Line - b.Line })
-		return nil, &ValidationError{Problems: p.errs, Invalid: ErrInvalidSpec}
+		slices.SortStableFunc(p.errs, func(a, b *yamlerr.FieldError) int { return a.Line - b.Line })
+		return nil, &yamlerr.ValidationError{Problems: p.errs, Invalid: ErrInvalidSpec}
 	}
 	return s, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 func TestParse_Timeseries(t *testing.T) {
@@ -46,10 +47,10 @@ func TestParse_Timeseries(t *testing.T) {
 		name, given, want string
 		err               error
 	}{
-		{"TooSmall", "outputs: {timeseries: {step: 59}}\n", "outputs.timeseries.step: 59 seconds, want 60 to 31622400", sweep.ErrValue},
-		{"Type", "outputs: {timeseries: {step: 1h}}\n", "outputs.timeseries.step: must be a whole number, got \"1h\"", sweep.ErrType},
-		{"UnknownKey", "outputs: {timeseries: {every: 60}}\n", "outputs.timeseries.every: unknown key", sweep.ErrUnknownKey},
-		{"NotMapping", "outputs: {timeseries: 3600}\n", "outputs.timeseries: must be a mapping, got 3600", sweep.ErrType},
+		{"TooSmall", "outputs: {timeseries: {step: 59}}\n", "outputs.timeseries.step: 59 seconds, want 60 to 31622400", yamlerr.ErrValue},
+		{"Type", "outputs: {timeseries: {step: 1h}}\n", "outputs.timeseries.step: must be a whole number, got \"1h\"", yamlerr.ErrType},
+		{"UnknownKey", "outputs: {timeseries: {every: 60}}\n", "outputs.timeseries.every: unknown key", yamlerr.ErrUnknownKey},
+		{"NotMapping", "outputs: {timeseries: 3600}\n", "outputs.timeseries: must be a mapping, got 3600", yamlerr.ErrType},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := sweep.Parse([]byte(ok+tc.given), "testdata")

@@ -3,12 +3,13 @@ package yamlnode
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // Walker is what the validating parsers share to walk a node tree: it
@@ -30,20 +31,20 @@ type Walker struct {
 }
 
 // Collect returns a Walker that records key path lines in lines and
-// appends each problem to *errs as a [FieldError], with ownLine as its
+// appends each problem to *errs as a [yamlerr.FieldError], with ownLine as its
 // OwnLine; describe names nodes in messages.
-func Collect(lines map[string]int, errs *[]*FieldError, ownLine bool, describe func(n *yaml.Node) string) Walker {
+func Collect(lines map[string]int, errs *[]*yamlerr.FieldError, ownLine bool, describe func(n *yaml.Node) string) Walker {
 	return Walker{
 		Lines: lines,
 		Report: func(path string, line int, err error) {
-			*errs = append(*errs, &FieldError{Path: path, Line: line, Err: err, OwnLine: ownLine})
+			*errs = append(*errs, &yamlerr.FieldError{Path: path, Line: line, Err: err, OwnLine: ownLine})
 		},
 		Describe: describe,
 	}
 }
 
 // Decode decodes exactly one YAML document with [Decode]. A syntax error
-// is reported as an [ErrSyntax] problem of the whole file at its line,
+// is reported as an [yamlerr.ErrSyntax] problem of the whole file at its line,
 // and a second document as one whose text is multiple; then Decode
 // returns false.
 func (w *Walker) Decode(data []byte, multiple string) (*yaml.Node, bool) {
@@ -52,9 +53,9 @@ func (w *Walker) Decode(data []byte, multiple string) (*yaml.Node, bool) {
 	if err == nil {
 		return n, true
 	}
-	problem := Problem(ErrSyntax, "%v", err)
+	problem := yamlerr.Problem(yamlerr.ErrSyntax, "%v", err)
 	if errors.Is(err, ErrMultipleDocuments) {
-		problem = Problem(ErrSyntax, "%s", multiple)
+		problem = yamlerr.Problem(yamlerr.ErrSyntax, "%s", multiple)
 	}
 	w.Report("", ErrorLine(data, err), problem)
 	return nil, false
@@ -62,7 +63,7 @@ func (w *Walker) Decode(data []byte, multiple string) (*yaml.Node, bool) {
 
 // DecodeRoot decodes a file's one YAML document with [Walker.Decode] and
 // checks that it is a mapping. It reports an empty document as "<what>
-// is empty" ([ErrRequired]) and any other shape as [ErrType], both at the
+// is empty" ([yamlerr.ErrRequired]) and any other shape as [yamlerr.ErrType], both at the
 // key path "", and then returns false.
 func (w *Walker) DecodeRoot(data []byte, multiple, what string) (*yaml.Node, bool) {
 	root, ok := w.Decode(data, multiple)
@@ -70,10 +71,10 @@ func (w *Walker) DecodeRoot(data []byte, multiple, what string) (*yaml.Node, boo
 	case !ok:
 		return nil, false
 	case root == nil:
-		w.Add("", nil, Problem(ErrRequired, "%s is empty", what))
+		w.Add("", nil, yamlerr.Problem(yamlerr.ErrRequired, "%s is empty", what))
 		return nil, false
 	case root.Kind != yaml.MappingNode:
-		w.Add("", root, Problem(ErrType, "must be a mapping, got %s", w.Describe(root)))
+		w.Add("", root, yamlerr.Problem(yamlerr.ErrType, "must be a mapping, got %s", w.Describe(root)))
 		return nil, false
 	}
 	return root, true
@@ -139,20 +140,20 @@ func (w *Walker) Line(path string, n *yaml.Node) {
 func (w *Walker) Mapping(n *yaml.Node, path string, f func(key string, v *yaml.Node, path string)) {
 	n = Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
-		w.Add(path, n, Problem(ErrType, "must be a mapping, got %s", w.Describe(n)))
+		w.Add(path, n, yamlerr.Problem(yamlerr.ErrType, "must be a mapping, got %s", w.Describe(n)))
 		return
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := Resolve(n.Content[i]), Resolve(n.Content[i+1])
 		if k == nil || k.Kind != yaml.ScalarNode {
-			w.Add(path, k, Problem(ErrType, "keys must be strings, got %s", w.Describe(k)))
+			w.Add(path, k, yamlerr.Problem(yamlerr.ErrType, "keys must be strings, got %s", w.Describe(k)))
 			continue
 		}
 		kp := JoinPath(path, k.Value)
 		w.Line(kp, k)
 		if seen[k.Value] {
-			w.Add(kp, k, ErrDuplicateKey)
+			w.Add(kp, k, yamlerr.ErrDuplicateKey)
 			continue
 		}
 		seen[k.Value] = true
@@ -165,7 +166,7 @@ func (w *Walker) Mapping(n *yaml.Node, path string, f func(key string, v *yaml.N
 func (w *Walker) List(n *yaml.Node, path string) []*yaml.Node {
 	n = Resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
-		w.Add(path, n, Problem(ErrType, "must be a list, got %s", w.Describe(n)))
+		w.Add(path, n, yamlerr.Problem(yamlerr.ErrType, "must be a list, got %s", w.Describe(n)))
 		return nil
 	}
 	out := make([]*yaml.Node, len(n.Content))
@@ -180,18 +181,18 @@ func (w *Walker) List(n *yaml.Node, path string) []*yaml.Node {
 func (w *Walker) Str(n *yaml.Node, path string) (string, bool) {
 	n = Resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		w.Add(path, n, Problem(ErrType, "must be a string, got %s", w.Describe(n)))
+		w.Add(path, n, yamlerr.Problem(yamlerr.ErrType, "must be a string, got %s", w.Describe(n)))
 		return "", false
 	}
 	return n.Value, true
 }
 
 // NonEmpty returns the text of a string scalar that is not blank; it
-// reports any other node, a blank string as [ErrRequired].
+// reports any other node, a blank string as [yamlerr.ErrRequired].
 func (w *Walker) NonEmpty(n *yaml.Node, path string) (string, bool) {
 	s, ok := w.Str(n, path)
 	if ok && strings.TrimSpace(s) == "" {
-		w.Add(path, n, Problem(ErrRequired, "must not be empty"))
+		w.Add(path, n, yamlerr.Problem(yamlerr.ErrRequired, "must not be empty"))
 		return "", false
 	}
 	return s, ok
@@ -207,7 +208,7 @@ func (w *Walker) Number(n *yaml.Node, path string) (float64, bool) {
 			return f, true
 		}
 	}
-	w.Add(path, n, Problem(ErrType, "must be a finite number, got %s", w.Describe(n)))
+	w.Add(path, n, yamlerr.Problem(yamlerr.ErrType, "must be a finite number, got %s", w.Describe(n)))
 	return 0, false
 }
 
@@ -254,17 +255,3 @@ func Describe(n *yaml.Node) string {
 	}
 	return "an unsupported node"
 }
-
-// Problem returns an error with its own text that wraps sentinel (for
-// [errors.Is]).
-func Problem(sentinel error, format string, a ...any) error {
-	return &problemError{msg: fmt.Sprintf(format, a...), err: sentinel}
-}
-
-type problemError struct {
-	msg string
-	err error
-}
-
-func (e *problemError) Error() string { return e.msg }
-func (e *problemError) Unwrap() error { return e.err }

@@ -3,11 +3,9 @@
 // which report problems by key path and line and so work on nodes, not
 // structs; it locates syntax errors ([ErrorLine]) and gives the parsers
 // one walker of documents, mappings, lists and scalars ([Walker], made
-// by [Collect]), one problem error ([Problem]), the errors of the YAML
-// format ([ErrSyntax], [ErrType], ...) and the error types that list the
-// problems ([FieldError], [ValidationError]). Each parser exports the
-// format's errors and the error types under its own names, beside
-// errors of its own (its ErrInvalid, and those of its file's rules).
+// by [Collect]) and [ParseFile]. The problems it reports are those of
+// package yamlerr (the format's errors, [yamlerr.FieldError],
+// [yamlerr.ValidationError]), shared by every parser.
 package yamlnode
 
 import (

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 func TestDecode(t *testing.T) {
@@ -125,7 +126,7 @@ func TestWalker(t *testing.T) {
 	if fmt.Sprint(keys) != "[a a.b c d]" {
 		t.Errorf("keys %v", keys)
 	}
-	if !errors.Is(yamlnode.Problem(yamlnode.ErrType, "x %d", 1), yamlnode.ErrType) || yamlnode.Problem(yamlnode.ErrType, "x %d", 1).Error() != "x 1" {
+	if !errors.Is(yamlerr.Problem(yamlerr.ErrType, "x %d", 1), yamlerr.ErrType) || yamlerr.Problem(yamlerr.ErrType, "x %d", 1).Error() != "x 1" {
 		t.Error("Problem does not wrap its sentinel with its own text")
 	}
 	if yamlnode.ParentPath("a.b[2].c") != "a.b[2]" || yamlnode.ParentPath("a") != "" || yamlnode.JoinPath("", "a") != "a" || yamlnode.JoinPath("a", "b") != "a.b" ||
@@ -154,7 +155,7 @@ func TestDescribe(t *testing.T) {
 // TestWalker_Scalars checks the scalar readers and the problems Collect
 // gathers from them, aliases resolved.
 func TestWalker_Scalars(t *testing.T) {
-	var errs []*yamlnode.FieldError
+	var errs []*yamlerr.FieldError
 	w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
 	root, err := yamlnode.Decode([]byte("s: &a text\nalias: *a\nblank: '  '\nnum: 2.5\nint: 3\nbad: .nan\nword: 'x'\nlist: [1]\n"))
 	if err != nil {
@@ -198,7 +199,7 @@ func TestWalker_Scalars(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("problems\n%q\nwant\n%q", got, want)
 	}
-	if !errors.Is(errs[0], yamlnode.ErrType) || !errors.Is(errs[1], yamlnode.ErrRequired) {
+	if !errors.Is(errs[0], yamlerr.ErrType) || !errors.Is(errs[1], yamlerr.ErrRequired) {
 		t.Error("problems do not wrap ErrType and ErrRequired")
 	}
 }
@@ -217,11 +218,11 @@ func TestWalker_Decode(t *testing.T) {
 		{"Second", "a: 1\n---\nb: 2\n", false, "line 2: one document only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var errs []*yamlnode.FieldError
+			var errs []*yamlerr.FieldError
 			w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
 			_, ok := w.Decode([]byte(tc.in), "one document only")
 			var got string
-			if len(errs) > 0 && errors.Is(errs[0], yamlnode.ErrSyntax) {
+			if len(errs) > 0 && errors.Is(errs[0], yamlerr.ErrSyntax) {
 				got = errs[0].Error()
 			}
 			wantN := 0
@@ -248,14 +249,14 @@ func TestLines(t *testing.T) {
 
 func TestWalker_LastLine(t *testing.T) {
 	for _, in := range []string{"?", "a: 1\n?", "a: 1\r\nb: 2\r?", "a: 1\u2028?"} {
-		var errs []*yamlnode.FieldError
+		var errs []*yamlerr.FieldError
 		w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
 		root, ok := w.Decode([]byte(in), "one document only")
 		if !ok {
 			t.Fatalf("%q: %v", in, errs)
 		}
 		w.Mapping(root, "", func(key string, v *yaml.Node, path string) {
-			w.Add(path, v, yamlnode.ErrUnknownKey)
+			w.Add(path, v, yamlerr.ErrUnknownKey)
 		})
 		last := yamlnode.Lines([]byte(in))
 		if len(errs) == 0 || errs[len(errs)-1].Line != last {
@@ -272,7 +273,7 @@ func TestWalker_DecodeRoot(t *testing.T) {
 		"x\n":         `line 1: must be a mapping, got "x"`,
 		"a: 1\n---\n": "line 2: one document only",
 	} {
-		var errs []*yamlnode.FieldError
+		var errs []*yamlerr.FieldError
 		w := yamlnode.Collect(map[string]int{}, &errs, true, yamlnode.Describe)
 		root, ok := w.DecodeRoot([]byte(in), "one document only", "thing")
 		var got string

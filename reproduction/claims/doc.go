@@ -33,7 +33,7 @@
 // single-run claim whose test could not reject a value 2x off is shown but
 // not counted ([Row.LowPower]).
 // [Load] and [Parse] report every problem of a file at once, each with
-// its line and key path ([ValidationError]). The format, with an example
+// its line and key path ([yamlerr.ValidationError]). The format, with an example
 // per kind, is in docs/claims.md.
 //
 // [Evaluate] grades a file's claims against an [Outputs] (a paper's

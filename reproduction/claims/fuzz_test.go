@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // badSeeds are malformed claims files for the fuzzer to start from, beside
@@ -69,11 +70,11 @@ func FuzzParse(f *testing.F) {
 	for _, s := range badSeeds {
 		f.Add([]byte(s))
 	}
-	sentinels := []error{claims.ErrSyntax, claims.ErrUnknownKey, claims.ErrDuplicateKey, claims.ErrRequired, claims.ErrType, claims.ErrValue}
+	sentinels := []error{yamlerr.ErrSyntax, yamlerr.ErrUnknownKey, yamlerr.ErrDuplicateKey, yamlerr.ErrRequired, yamlerr.ErrType, yamlerr.ErrValue}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := claims.Parse(data, claims.Options{})
 		if err != nil {
-			var ve *claims.ValidationError
+			var ve *yamlerr.ValidationError
 			if !errors.As(err, &ve) || len(ve.Problems) == 0 {
 				t.Fatalf("error %T without problems: %v", err, err)
 			}
@@ -93,11 +94,11 @@ func FuzzParse(f *testing.F) {
 				}
 				// Every problem names its line, except a file with no YAML
 				// content.
-				empty := p.Path == "" && errors.Is(p, claims.ErrRequired)
+				empty := p.Path == "" && errors.Is(p, yamlerr.ErrRequired)
 				if p.Line <= 0 && !empty {
 					t.Fatalf("problem %q has no line", p)
 				}
-				if p.Path == "" && !empty && !errors.Is(p, claims.ErrSyntax) && !errors.Is(p, claims.ErrType) {
+				if p.Path == "" && !empty && !errors.Is(p, yamlerr.ErrSyntax) && !errors.Is(p, yamlerr.ErrType) {
 					t.Fatalf("problem %q has no key path", p)
 				}
 				if n := yamlnode.Lines(data); p.Line > n {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // File is a paper's claims file, specs/<paper>/claims.yaml.
@@ -63,13 +64,13 @@ func Load(path string, opts Options) (*File, error) {
 }
 
 // Parse parses and validates a claims file; it reports every problem at
-// once in a [*ValidationError], each with its key path and line.
+// once in a [*yamlerr.ValidationError], each with its key path and line.
 func Parse(data []byte, opts Options) (*File, error) {
 	p := &parser{opts: opts, f: &File{}, lines: map[string]int{}}
 	p.w = yamlnode.Collect(p.lines, &p.errs, true, describe)
 	p.parse(data)
 	if len(p.errs) > 0 {
-		return nil, &ValidationError{Problems: p.errs, Invalid: ErrInvalid}
+		return nil, &yamlerr.ValidationError{Problems: p.errs, Invalid: ErrInvalid}
 	}
 	return p.f, nil
 }
@@ -77,7 +78,7 @@ func Parse(data []byte, opts Options) (*File, error) {
 type parser struct {
 	opts  Options
 	f     *File
-	errs  []*FieldError
+	errs  []*yamlerr.FieldError
 	lines map[string]int
 	w     yamlnode.Walker // the walker the parser shares with the spec and readings parsers
 }
@@ -108,7 +109,7 @@ func isScalar(n *yaml.Node) bool {
 func (p *parser) text(n *yaml.Node, path string) (string, bool) {
 	n = yamlnode.Resolve(n)
 	if !isScalar(n) {
-		p.add(path, n, problem(ErrType, "must be a single value, got %s", describe(n)))
+		p.add(path, n, problem(yamlerr.ErrType, "must be a single value, got %s", describe(n)))
 		return "", false
 	}
 	return n.Value, true
@@ -126,7 +127,7 @@ func (p *parser) number(n *yaml.Node, path string) (float64, bool) { return p.w.
 func (p *parser) name(n *yaml.Node, path string, re *regexp.Regexp, rule string) (string, bool) {
 	s, ok := p.nonEmpty(n, path)
 	if ok && !re.MatchString(s) {
-		p.add(path, n, problem(ErrValue, "%q %s", s, rule))
+		p.add(path, n, problem(yamlerr.ErrValue, "%q %s", s, rule))
 	}
 	return s, ok
 }
@@ -139,7 +140,7 @@ func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
 			return b, true
 		}
 	}
-	p.add(path, n, problem(ErrType, "must be true or false, got %s", describe(n)))
+	p.add(path, n, problem(yamlerr.ErrType, "must be true or false, got %s", describe(n)))
 	return false, false
 }
 
@@ -148,7 +149,7 @@ func (p *parser) values(n *yaml.Node, path string) []string {
 	n = yamlnode.Resolve(n)
 	if n != nil && n.Kind == yaml.SequenceNode {
 		if len(n.Content) == 0 {
-			p.add(path, n, problem(ErrRequired, "must not be an empty list"))
+			p.add(path, n, problem(yamlerr.ErrRequired, "must not be an empty list"))
 			return nil
 		}
 		var out []string
@@ -190,42 +191,42 @@ func (p *parser) parse(data []byte) {
 			if s, ok := p.nonEmpty(v, path); ok {
 				switch {
 				case !paperRE.MatchString(s):
-					p.add(path, v, problem(ErrValue, "%q must match [a-z0-9_-]+", s))
+					p.add(path, v, problem(yamlerr.ErrValue, "%q must match [a-z0-9_-]+", s))
 				case p.opts.Paper != "" && s != p.opts.Paper:
-					p.add(path, v, problem(ErrValue, "%q is not the folder's name %q", s, p.opts.Paper))
+					p.add(path, v, problem(yamlerr.ErrValue, "%q is not the folder's name %q", s, p.opts.Paper))
 				}
 				p.f.Paper = s
 			}
 		case "defaults":
 			p.f.Defaults = p.selection(v, path)
 			if p.f.Defaults.Baseline != nil {
-				p.add(path+".baseline", v, problem(ErrValue, "a baseline belongs to the select, a or b of an order or monotonic claim, not to the defaults"))
+				p.add(path+".baseline", v, problem(yamlerr.ErrValue, "a baseline belongs to the select, a or b of an order or monotonic claim, not to the defaults"))
 				p.f.Defaults.Baseline = nil
 			}
 		case "claims":
 			haveClaims = true
 			claimNodes = p.list(v, path)
 			if v.Kind == yaml.SequenceNode && len(claimNodes) == 0 {
-				p.add(path, v, problem(ErrRequired, "must not be empty"))
+				p.add(path, v, problem(yamlerr.ErrRequired, "must not be empty"))
 			}
 		case "headlines":
 			headNodes = p.list(v, path)
 		default:
-			p.add(path, v, problem(ErrUnknownKey, "unknown key (valid: paper, defaults, claims, headlines)"))
+			p.add(path, v, problem(yamlerr.ErrUnknownKey, "unknown key (valid: paper, defaults, claims, headlines)"))
 		}
 	})
 	if !havePaper {
-		p.add("paper", nil, problem(ErrRequired, "missing"))
+		p.add("paper", nil, problem(yamlerr.ErrRequired, "missing"))
 	}
 	if !haveClaims {
-		p.add("claims", nil, problem(ErrRequired, "missing"))
+		p.add("claims", nil, problem(yamlerr.ErrRequired, "missing"))
 	}
 	ids := map[string]string{}
 	for i, n := range claimNodes {
 		path := fmt.Sprintf("claims[%d]", i)
 		for _, c := range p.claim(n, path) {
 			if prev, dup := ids[c.ID]; dup {
-				p.add(path+".id", nil, problem(ErrValue, "id %q is already used at %s", c.ID, prev))
+				p.add(path+".id", nil, problem(yamlerr.ErrValue, "id %q is already used at %s", c.ID, prev))
 				continue
 			}
 			ids[c.ID] = path
@@ -273,7 +274,7 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 		ok  bool
 	}{{"id", c.ID != ""}, {"figure", c.Figure != ""}, {"quote", c.Quote != ""}, {"kind", c.Kind != ""}} {
 		if !req.ok && p.lines[path+"."+req.key] == 0 {
-			p.add(path+"."+req.key, n, problem(ErrRequired, "missing"))
+			p.add(path+"."+req.key, n, problem(yamlerr.ErrRequired, "missing"))
 		}
 	}
 	if in.grade != nil {
@@ -303,7 +304,7 @@ func (p *parser) claim(n *yaml.Node, path string) []Claim {
 func (p *parser) claimKey(c *Claim, in *claimInput, key string, v *yaml.Node, kp string) {
 	read, ok := claimKeyReaders[key]
 	if !ok {
-		p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(claimKeys, ", ")))
+		p.add(kp, v, problem(yamlerr.ErrUnknownKey, "unknown key (valid: %s)", strings.Join(claimKeys, ", ")))
 		return
 	}
 	read(p, c, in, v, kp)
@@ -355,7 +356,7 @@ var claimKeyReaders = map[string]claimKeyReader{
 	"factor": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if f, ok := p.number(v, kp); ok {
 			if f <= 0 {
-				p.add(kp, v, problem(ErrValue, "must be > 0, got %v", f))
+				p.add(kp, v, problem(yamlerr.ErrValue, "must be > 0, got %v", f))
 			}
 			c.Factor = f
 		}
@@ -368,13 +369,13 @@ var claimKeyReaders = map[string]claimKeyReader{
 	"values": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		c.Values = p.values(v, kp)
 		if len(c.Values) == 1 {
-			p.add(kp, v, problem(ErrValue, "a trend needs at least two points"))
+			p.add(kp, v, problem(yamlerr.ErrValue, "a trend needs at least two points"))
 		}
 	},
 	"direction": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if s, ok := p.str(v, kp); ok {
 			if s != "increasing" && s != "decreasing" {
-				p.add(kp, v, problem(ErrValue, "%q: want increasing or decreasing", s))
+				p.add(kp, v, problem(yamlerr.ErrValue, "%q: want increasing or decreasing", s))
 			}
 			c.Direction = s
 		}
@@ -382,7 +383,7 @@ var claimKeyReaders = map[string]claimKeyReader{
 	"spearman": func(p *parser, c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		if f, ok := p.number(v, kp); ok {
 			if f <= 0 || f > 1 {
-				p.add(kp, v, problem(ErrValue, "must be in (0, 1], got %v", f))
+				p.add(kp, v, problem(yamlerr.ErrValue, "must be in (0, 1], got %v", f))
 			}
 			c.Spearman = f
 		}
@@ -391,7 +392,7 @@ var claimKeyReaders = map[string]claimKeyReader{
 		if s, ok := p.text(v, kp); ok {
 			e, err := ParseExpect(s)
 			if err != nil {
-				p.add(kp, v, problem(ErrValue, "%v", err))
+				p.add(kp, v, problem(yamlerr.ErrValue, "%v", err))
 			}
 			c.Expected = e
 		}
@@ -423,9 +424,9 @@ func (p *parser) readQuote(c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 		return
 	}
 	if len(s) > MaxQuote {
-		p.add(kp, v, problem(ErrValue, "%d bytes; a quote is at most one sentence (%d bytes)", len(s), MaxQuote))
+		p.add(kp, v, problem(yamlerr.ErrValue, "%d bytes; a quote is at most one sentence (%d bytes)", len(s), MaxQuote))
 	} else if i := secondSentence(s); i >= 0 {
-		p.add(kp, v, problem(ErrValue, "more than one sentence (the second starts at %q); quote one", clip(s[i:], 30)))
+		p.add(kp, v, problem(yamlerr.ErrValue, "more than one sentence (the second starts at %q); quote one", clip(s[i:], 30)))
 	}
 	c.Quote = strings.Join(strings.Fields(s), " ")
 }
@@ -435,7 +436,7 @@ func (p *parser) readQuote(c *Claim, _ *claimInput, v *yaml.Node, kp string) {
 func choice[T ~string](p *parser, v *yaml.Node, kp, what string, valid []T) (T, bool) {
 	s, ok := p.str(v, kp)
 	if ok && !oneOf(T(s), valid) {
-		p.add(kp, v, problem(ErrValue, "unknown %s %q (valid: %s)", what, s, joinStrings(valid)))
+		p.add(kp, v, problem(yamlerr.ErrValue, "unknown %s %q (valid: %s)", what, s, joinStrings(valid)))
 	}
 	return T(s), ok
 }
@@ -446,12 +447,12 @@ func (p *parser) eachs(n *yaml.Node, path string) []each {
 	var out []each
 	p.mapping(n, path, func(key string, v *yaml.Node, ep string) {
 		if !keyRE.MatchString(key) {
-			p.add(ep, v, problem(ErrValue, "%q is not a selection field or column name", key))
+			p.add(ep, v, problem(yamlerr.ErrValue, "%q is not a selection field or column name", key))
 			return
 		}
 		switch key {
 		case "table", "agg", "reps", "where", "per", "batch", "over", "across":
-			p.add(ep, v, problem(ErrValue, "each cannot vary %s", key))
+			p.add(ep, v, problem(yamlerr.ErrValue, "each cannot vary %s", key))
 			return
 		}
 		vs := p.values(v, ep)
@@ -489,7 +490,7 @@ type kindCheck struct {
 // (why says more, after the kind).
 func (k *kindCheck) forbid(key string, have bool, why string) {
 	if have {
-		k.p.add(k.path+"."+key, k.n, problem(ErrValue, "not used by %s claim%s", article(k.c.Kind), why))
+		k.p.add(k.path+"."+key, k.n, problem(yamlerr.ErrValue, "not used by %s claim%s", article(k.c.Kind), why))
 	}
 }
 
@@ -497,7 +498,7 @@ func (k *kindCheck) forbid(key string, have bool, why string) {
 func (k *kindCheck) need(key string, have bool) {
 	// A key that is present but bad has been reported already.
 	if !have && k.p.lines[k.path+"."+key] == 0 {
-		k.p.add(k.path+"."+key, k.n, problem(ErrRequired, "%s claim needs %s", article(k.c.Kind), key))
+		k.p.add(k.path+"."+key, k.n, problem(yamlerr.ErrRequired, "%s claim needs %s", article(k.c.Kind), key))
 	}
 }
 
@@ -557,10 +558,10 @@ func (k *kindCheck) singleRun() {
 		return
 	}
 	if in.grade != nil {
-		k.p.add(in.gradePath, in.grade, problem(ErrValue, "not used with single_run (the paper's value is graded by where it falls among our replications, not by a tolerance)"))
+		k.p.add(in.gradePath, in.grade, problem(yamlerr.ErrValue, "not used with single_run (the paper's value is graded by where it falls among our replications, not by a tolerance)"))
 	}
 	if c.Select.Reps != "" {
-		k.p.add(k.path+".select.reps", k.n, problem(ErrValue, "not used with single_run (it compares the paper's value with every replication's, not with their %s)", c.Select.Reps))
+		k.p.add(k.path+".select.reps", k.n, problem(yamlerr.ErrValue, "not used with single_run (it compares the paper's value with every replication's, not with their %s)", c.Select.Reps))
 	}
 }
 
@@ -573,7 +574,7 @@ func (k *kindCheck) expectation() {
 	case KindValue, KindRatio:
 		k.need("expected", c.Expected.Set)
 		if c.Expected.IsTarget && !c.Grade.Agree.Set && !c.SingleRun && (c.Departure != "" || (c.rule() != RuleAbout && c.rule() != RuleSimilar)) {
-			p.add(path+".grade.agree", n, problem(ErrRequired, "a number as expected needs a tolerance (grade: {agree: 10%%, partly: 30%%})"))
+			p.add(path+".grade.agree", n, problem(yamlerr.ErrRequired, "a number as expected needs a tolerance (grade: {agree: 10%%, partly: 30%%})"))
 		}
 		if c.Kind == KindRatio && c.Form == "" {
 			c.Form = "ratio"
@@ -586,7 +587,7 @@ func (k *kindCheck) expectation() {
 		k.need("direction", in.have["direction"])
 		k.forbid("expected", c.Expected.Set, " (it states a direction)")
 		if c.Along == "category" && !in.have["values"] {
-			p.add(path+".values", n, problem(ErrRequired, "a trend along category needs values: the categories in order"))
+			p.add(path+".values", n, problem(yamlerr.ErrRequired, "a trend along category needs values: the categories in order"))
 		}
 	case KindInvariant:
 		k.need("expected", c.Expected.Set)
@@ -622,19 +623,19 @@ func (k *kindCheck) baselines() {
 	case KindOrder:
 		switch {
 		case c.A.Baseline != nil && c.B.Baseline == nil:
-			p.add(path+".b.baseline", nil, problem(ErrRequired, "an order of two comparisons needs a baseline on both sides (a has one)"))
+			p.add(path+".b.baseline", nil, problem(yamlerr.ErrRequired, "an order of two comparisons needs a baseline on both sides (a has one)"))
 		case c.A.Baseline == nil && c.B.Baseline != nil:
-			p.add(path+".a.baseline", nil, problem(ErrRequired, "an order of two comparisons needs a baseline on both sides (b has one)"))
+			p.add(path+".a.baseline", nil, problem(yamlerr.ErrRequired, "an order of two comparisons needs a baseline on both sides (b has one)"))
 		}
 	case KindMonotonic:
 	default:
 		for _, w := range with {
-			p.add(path+"."+w+".baseline", nil, problem(ErrValue, "not used by %s claim (a baseline is for the sides of order claims and the selection of monotonic claims)", article(c.Kind)))
+			p.add(path+"."+w+".baseline", nil, problem(yamlerr.ErrValue, "not used by %s claim (a baseline is for the sides of order claims and the selection of monotonic claims)", article(c.Kind)))
 		}
 		return
 	}
 	if len(with) == 0 && in.have["form"] {
-		p.add(path+".form", nil, problem(ErrRequired, "form compares a selection with its baseline: %s claim with form needs a baseline (%s)",
+		p.add(path+".form", nil, problem(yamlerr.ErrRequired, "form compares a selection with its baseline: %s claim with form needs a baseline (%s)",
 			article(c.Kind), map[Kind]string{KindOrder: "a.baseline and b.baseline", KindMonotonic: "select.baseline"}[c.Kind]))
 	}
 	if len(with) > 0 && c.Form == "" {
@@ -655,7 +656,7 @@ func (p *parser) checkAlongCategories(c *Claim, path string, n *yaml.Node) {
 	}
 	for i, v := range c.Values[1:] {
 		if !slices.Contains(sc.Labels(), v) {
-			p.add(fmt.Sprintf("%s.values[%d]", path, i+1), n, problem(ErrValue, "%q is not a %s category (valid: %s)", v, sc.Name, strings.Join(sc.Labels(), ", ")))
+			p.add(fmt.Sprintf("%s.values[%d]", path, i+1), n, problem(yamlerr.ErrValue, "%q is not a %s category (valid: %s)", v, sc.Name, strings.Join(sc.Labels(), ", ")))
 		}
 	}
 }
@@ -665,11 +666,11 @@ func (p *parser) checkAlongCategories(c *Claim, path string, n *yaml.Node) {
 func (p *parser) checkCount(c *Claim, path string, n *yaml.Node) {
 	switch c.Along {
 	case "table", "agg", "reps", "where", "per", "batch", "over", "across":
-		p.add(path+".along", n, problem(ErrValue, "a count cannot vary %s", c.Along))
+		p.add(path+".along", n, problem(yamlerr.ErrValue, "a count cannot vary %s", c.Along))
 	}
 	for i, v := range c.Values {
 		if slices.Contains(c.Values[:i], v) {
-			p.add(fmt.Sprintf("%s.values[%d]", path, i), n, problem(ErrValue, "%q is listed twice", v))
+			p.add(fmt.Sprintf("%s.values[%d]", path, i), n, problem(yamlerr.ErrValue, "%q is listed twice", v))
 		}
 	}
 	if !c.Expected.Set || len(c.Values) < 2 {
@@ -680,7 +681,7 @@ func (p *parser) checkCount(c *Claim, path string, n *yaml.Node) {
 			return
 		}
 	}
-	p.add(path+".expected", n, problem(ErrValue, "no count of the %d values satisfies %s", len(c.Values), c.Expected.Text))
+	p.add(path+".expected", n, problem(yamlerr.ErrValue, "no count of the %d values satisfies %s", len(c.Values), c.Expected.Text))
 }
 
 // abbreviations end with a period without ending a sentence.
@@ -813,7 +814,7 @@ func (p *parser) selection(n *yaml.Node, path string) Selection {
 	p.mapping(n, path, func(key string, v *yaml.Node, kp string) {
 		read, ok := selKeyReaders[key]
 		if !ok {
-			p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: %s)", strings.Join(selKeys, ", ")))
+			p.add(kp, v, problem(yamlerr.ErrUnknownKey, "unknown key (valid: %s)", strings.Join(selKeys, ", ")))
 			return
 		}
 		read(p, &s, v, kp)
@@ -834,14 +835,14 @@ var selKeyReaders = map[string]selKeyReader{
 	"metric": func(p *parser, s *Selection, v *yaml.Node, kp string) {
 		p.selString(&s.Metric, v, kp)
 		if s.Metric != "" && !keyRE.MatchString(s.Metric) {
-			p.add(kp, v, problem(ErrValue, "%q is not a column name", s.Metric))
+			p.add(kp, v, problem(yamlerr.ErrValue, "%q is not a column name", s.Metric))
 		}
 	},
 	"scheme": func(p *parser, s *Selection, v *yaml.Node, kp string) {
 		p.selString(&s.Scheme, v, kp)
 		if s.Scheme != "" {
 			if _, err := metrics.LookupScheme(s.Scheme); err != nil {
-				p.add(kp, v, problem(ErrValue, "%v", err))
+				p.add(kp, v, problem(yamlerr.ErrValue, "%v", err))
 			}
 		}
 	},
@@ -882,7 +883,7 @@ func (p *parser) selString(dst *string, v *yaml.Node, kp string) {
 func (p *parser) selChoice(dst *string, v *yaml.Node, kp, what string, valid []string) {
 	p.selString(dst, v, kp)
 	if *dst != "" && !oneOf(*dst, valid) {
-		p.add(kp, v, problem(ErrValue, "unknown %s %q (valid: %s)", what, *dst, strings.Join(valid, ", ")))
+		p.add(kp, v, problem(yamlerr.ErrValue, "unknown %s %q (valid: %s)", what, *dst, strings.Join(valid, ", ")))
 	}
 }
 
@@ -891,7 +892,7 @@ func (p *parser) selChoice(dst *string, v *yaml.Node, kp, what string, valid []s
 func (p *parser) readBatch(s *Selection, v *yaml.Node, kp string) {
 	if f, ok := p.number(v, kp); ok {
 		if f < 1 || f != math.Trunc(f) || f > 1e9 {
-			p.add(kp, v, problem(ErrValue, "a batch is a whole number of jobs >= 1, got %v", f))
+			p.add(kp, v, problem(yamlerr.ErrValue, "a batch is a whole number of jobs >= 1, got %v", f))
 		} else {
 			s.Batch = int(f)
 		}
@@ -904,11 +905,11 @@ func (p *parser) readBatch(s *Selection, v *yaml.Node, kp string) {
 func (p *parser) readBaseline(s *Selection, v *yaml.Node, kp string) {
 	b := p.selection(v, kp)
 	if b.Baseline != nil {
-		p.add(kp+".baseline", v, problem(ErrValue, "a baseline is compared with, not compared: it has no baseline of its own"))
+		p.add(kp+".baseline", v, problem(yamlerr.ErrValue, "a baseline is compared with, not compared: it has no baseline of its own"))
 		b.Baseline = nil
 	}
 	if yamlnode.Resolve(v) != nil && yamlnode.Resolve(v).Kind == yaml.MappingNode && b.words("") == "" {
-		p.add(kp, v, problem(ErrRequired, "an empty baseline compares the selection with itself: set the fields that differ (setting: NS)"))
+		p.add(kp, v, problem(yamlerr.ErrRequired, "an empty baseline compares the selection with itself: set the fields that differ (setting: NS)"))
 	}
 	s.Baseline = &b
 }
@@ -919,11 +920,11 @@ func (p *parser) readWhere(s *Selection, v *yaml.Node, kp string) {
 	p.mapping(v, kp, func(key string, v *yaml.Node, wp string) {
 		k := strings.TrimPrefix(key, "param_")
 		if !keyRE.MatchString(k) {
-			p.add(wp, v, problem(ErrValue, "%q is not a column or parameter name", key))
+			p.add(wp, v, problem(yamlerr.ErrValue, "%q is not a column or parameter name", key))
 			return
 		}
 		if isSelField(k) {
-			p.add(wp, v, problem(ErrValue, "%s is a selection field: write it beside where", k))
+			p.add(wp, v, problem(yamlerr.ErrValue, "%s is a selection field: write it beside where", k))
 			return
 		}
 		if vs := p.values(v, wp); len(vs) > 0 {
@@ -939,26 +940,26 @@ func (p *parser) checkSelection(s Selection, path string, n *yaml.Node, c *Claim
 	switch c.Along {
 	case "category":
 		if s.Category != "" {
-			p.add(path+".category", n, problem(ErrValue, "a %s along category sets the category at each point; leave it out", alongNoun(c.Kind)))
+			p.add(path+".category", n, problem(yamlerr.ErrValue, "a %s along category sets the category at each point; leave it out", alongNoun(c.Kind)))
 		}
 		s.Category = c.Values[0]
 	case "setting", "label":
 		s.Setting = "x"
 	}
 	if s.Group == "" {
-		p.add(path+".group", n, problem(ErrRequired, "no group (the figure group to read, e.g. fig07-14)"))
+		p.add(path+".group", n, problem(yamlerr.ErrRequired, "no group (the figure group to read, e.g. fig07-14)"))
 	} else if p.opts.Groups != nil && !slices.Contains(p.opts.Groups, s.Group) {
-		p.add(path+".group", n, problem(ErrValue, "unknown group %q (valid: %s)", s.Group, strings.Join(p.opts.Groups, ", ")))
+		p.add(path+".group", n, problem(yamlerr.ErrValue, "unknown group %q (valid: %s)", s.Group, strings.Join(p.opts.Groups, ", ")))
 	}
 	p.checkTable(s, path, n)
 	if s.Scheme != "" && s.Category != "" && s.Category != metrics.Overall {
 		if sc, err := metrics.LookupScheme(s.Scheme); err == nil && !slices.Contains(sc.Labels(), s.Category) {
-			p.add(path+".category", n, problem(ErrValue, "%q is not a %s category (valid: %s, %s)", s.Category, s.Scheme,
+			p.add(path+".category", n, problem(yamlerr.ErrValue, "%q is not a %s category (valid: %s, %s)", s.Category, s.Scheme,
 				strings.Join(sc.Labels(), ", "), metrics.Overall))
 		}
 	}
 	if c.Kind == KindInvariant && s.Reps != "" {
-		p.add(path+".reps", n, problem(ErrValue, "an invariant checks every replication; reps is not used"))
+		p.add(path+".reps", n, problem(yamlerr.ErrValue, "an invariant checks every replication; reps is not used"))
 	}
 	p.checkPer(s, path, n, c)
 }
@@ -968,29 +969,29 @@ func (p *parser) checkSelection(s Selection, path string, n *yaml.Node, c *Claim
 func (p *parser) checkTable(s Selection, path string, n *yaml.Node) {
 	t := s.table()
 	if s.Metric == "" && s.Agg != "count" {
-		p.add(path+".metric", n, problem(ErrRequired, "no metric (a column of %s.parquet)", t))
+		p.add(path+".metric", n, problem(yamlerr.ErrRequired, "no metric (a column of %s.parquet)", t))
 	}
 	switch t {
 	case TableSummary:
 		if s.Scheme == "" {
-			p.add(path+".scheme", n, problem(ErrRequired, "a summary selection needs a scheme"))
+			p.add(path+".scheme", n, problem(yamlerr.ErrRequired, "a summary selection needs a scheme"))
 		}
 		if s.Category == "" {
-			p.add(path+".category", n, problem(ErrRequired, "a summary selection needs a category (or all)"))
+			p.add(path+".category", n, problem(yamlerr.ErrRequired, "a summary selection needs a category (or all)"))
 		}
 	case TableTasks:
 		if s.Scheme != "" || s.Category != "" {
-			p.add(path+".scheme", n, problem(ErrValue, "tasks.parquet has no categories: use table summary or jobs"))
+			p.add(path+".scheme", n, problem(yamlerr.ErrValue, "tasks.parquet has no categories: use table summary or jobs"))
 		}
 		if s.Metric == "share" {
-			p.add(path+".metric", n, problem(ErrValue, "share is a summary metric"))
+			p.add(path+".metric", n, problem(yamlerr.ErrValue, "share is a summary metric"))
 		}
 	case TableJobs:
 		if s.Agg == "" {
-			p.add(path+".agg", n, problem(ErrRequired, "a jobs selection needs an agg (mean, max, min, sum, count)"))
+			p.add(path+".agg", n, problem(yamlerr.ErrRequired, "a jobs selection needs an agg (mean, max, min, sum, count)"))
 		}
 		if (s.Scheme == "") != (s.Category == "") {
-			p.add(path+".category", n, problem(ErrRequired, "a jobs selection by category needs both scheme and category"))
+			p.add(path+".category", n, problem(yamlerr.ErrRequired, "a jobs selection by category needs both scheme and category"))
 		}
 	}
 }
@@ -1004,32 +1005,32 @@ func (p *parser) checkPer(s Selection, path string, n *yaml.Node, c *Claim) {
 			set bool
 		}{{"over", s.Over != ""}, {"across", s.Across != ""}, {"batch", s.Batch != 0}} {
 			if k.set {
-				p.add(path+"."+k.key, n, problem(ErrValue, "%s combines per-batch or per-week values: it needs per", k.key))
+				p.add(path+"."+k.key, n, problem(yamlerr.ErrValue, "%s combines per-batch or per-week values: it needs per", k.key))
 			}
 		}
 		if c.Pairwise {
-			p.add(path+".per", n, problem(ErrRequired, "a pairwise ratio compares per-batch or per-week values: it needs per"))
+			p.add(path+".per", n, problem(yamlerr.ErrRequired, "a pairwise ratio compares per-batch or per-week values: it needs per"))
 		}
 		return
 	}
 	if s.table() != TableJobs {
-		p.add(path+".table", n, problem(ErrValue, "per groups job rows: it needs table jobs"))
+		p.add(path+".table", n, problem(yamlerr.ErrValue, "per groups job rows: it needs table jobs"))
 	}
 	if s.Over == "" {
-		p.add(path+".over", n, problem(ErrRequired, "a per-%s selection needs an over (%s)", s.Per, strings.Join(overs, ", ")))
+		p.add(path+".over", n, problem(yamlerr.ErrRequired, "a per-%s selection needs an over (%s)", s.Per, strings.Join(overs, ", ")))
 	}
 	if s.Batch != 0 && s.Per != PerBatch {
-		p.add(path+".batch", n, problem(ErrValue, "batch is the size of per batch, not per %s", s.Per))
+		p.add(path+".batch", n, problem(yamlerr.ErrValue, "batch is the size of per batch, not per %s", s.Per))
 	}
 	if c.Kind == KindMonotonic {
-		p.add(path+".per", n, problem(ErrValue, "a trend reads one number per point: per is for value, ratio, order and invariant claims"))
+		p.add(path+".per", n, problem(yamlerr.ErrValue, "a trend reads one number per point: per is for value, ratio, order and invariant claims"))
 	}
 	if c.Pairwise {
 		if s.Across != "" {
-			p.add(path+".across", n, problem(ErrValue, "a pairwise ratio pairs one task of a with one of b: across is not used"))
+			p.add(path+".across", n, problem(yamlerr.ErrValue, "a pairwise ratio pairs one task of a with one of b: across is not used"))
 		}
 		if c.A.Per != c.B.Per || c.A.Over != c.B.Over || c.A.batch() != c.B.batch() {
-			p.add(path+".per", n, problem(ErrValue, "a pairwise ratio needs the same per, batch and over on both sides"))
+			p.add(path+".per", n, problem(yamlerr.ErrValue, "a pairwise ratio needs the same per, batch and over on both sides"))
 		}
 	}
 }
@@ -1043,7 +1044,7 @@ func (p *parser) grade(n *yaml.Node, path string, kind Kind) Grade {
 			if kind == KindMonotonic && key == "partly" {
 				if f, ok := p.number(v, kp); ok {
 					if f < -1 || f > 1 {
-						p.add(kp, v, problem(ErrValue, "a monotonic claim's partly is a Spearman correlation in [-1, 1], got %v", f))
+						p.add(kp, v, problem(yamlerr.ErrValue, "a monotonic claim's partly is a Spearman correlation in [-1, 1], got %v", f))
 					}
 					g.PartlyRho, g.HasPartlyRho = f, true
 				}
@@ -1055,7 +1056,7 @@ func (p *parser) grade(n *yaml.Node, path string, kind Kind) Grade {
 			}
 			t, err := ParseTol(s)
 			if err != nil {
-				p.add(kp, v, problem(ErrValue, "%v", err))
+				p.add(kp, v, problem(yamlerr.ErrValue, "%v", err))
 				return
 			}
 			if key == "agree" {
@@ -1064,11 +1065,11 @@ func (p *parser) grade(n *yaml.Node, path string, kind Kind) Grade {
 				g.Partly = t
 			}
 		default:
-			p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: agree, partly)"))
+			p.add(kp, v, problem(yamlerr.ErrUnknownKey, "unknown key (valid: agree, partly)"))
 		}
 	})
 	if g.Agree.Set && g.Partly.Set && g.Agree.Relative == g.Partly.Relative && g.Partly.Value < g.Agree.Value {
-		p.add(path+".partly", n, problem(ErrValue, "partly (%s) is tighter than agree (%s)", g.Partly, g.Agree))
+		p.add(path+".partly", n, problem(yamlerr.ErrValue, "partly (%s) is tighter than agree (%s)", g.Partly, g.Agree))
 	}
 	return g
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/schedfarm/schedfarm/internal/golden"
 	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // parseDir holds example claims files: ok-*.yaml must parse, bad-*.yaml
@@ -37,7 +38,7 @@ func TestParse_Examples(t *testing.T) {
 			if err == nil {
 				t.Fatal("Parse succeeded, want problems")
 			}
-			var ve *claims.ValidationError
+			var ve *yamlerr.ValidationError
 			if !errors.As(err, &ve) || !errors.Is(err, claims.ErrInvalid) {
 				t.Fatalf("error %T does not match ErrInvalid: %v", err, err)
 			}
@@ -47,7 +48,7 @@ func TestParse_Examples(t *testing.T) {
 				}
 			}
 			// Every problem, one per line (the error's text lists the
-			// first yamlnode.MaxShown).
+			// first yamlerr.MaxShown).
 			var text strings.Builder
 			for _, p := range ve.Problems {
 				text.WriteString(p.Error() + "\n")
@@ -67,36 +68,36 @@ func TestParse_Errors(t *testing.T) {
 	}{
 		{"OK", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n", claims.Options{}, nil, ""},
 		{"ErrUnknownGroup", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
-			claims.Options{Groups: []string{"fig01"}}, claims.ErrValue, `unknown group "g" (valid: fig01)`},
+			claims.Options{Groups: []string{"fig01"}}, yamlerr.ErrValue, `unknown group "g" (valid: fig01)`},
 		{"ErrPaperFolder", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
-			claims.Options{Paper: "other"}, claims.ErrValue, `not the folder's name "other"`},
-		{"ErrUnknownKey", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    selct: {}\n", claims.Options{}, claims.ErrUnknownKey, "claims[0].selct"},
-		{"ErrDuplicateKey", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n", claims.Options{}, claims.ErrDuplicateKey, "claims[0].kind"},
-		{"ErrNoTolerance", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: 3\n", claims.Options{}, claims.ErrRequired, "grade.agree"},
+			claims.Options{Paper: "other"}, yamlerr.ErrValue, `not the folder's name "other"`},
+		{"ErrUnknownKey", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    selct: {}\n", claims.Options{}, yamlerr.ErrUnknownKey, "claims[0].selct"},
+		{"ErrDuplicateKey", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n", claims.Options{}, yamlerr.ErrDuplicateKey, "claims[0].kind"},
+		{"ErrNoTolerance", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: 3\n", claims.Options{}, yamlerr.ErrRequired, "grade.agree"},
 		{"SingleRunWithoutGrade", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    single_run: true\n    select: {group: g, metric: m}\n    expected: 3\n", claims.Options{}, nil, ""},
 		{"ErrSingleRunGrade", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    single_run: true\n    select: {group: g, metric: m}\n    expected: 3\n    grade: {agree: 10%}\n",
-			claims.Options{}, claims.ErrValue, "claims[0].grade: not used with single_run"},
+			claims.Options{}, yamlerr.ErrValue, "claims[0].grade: not used with single_run"},
 		{"ErrSingleRunReps", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    single_run: true\n    select: {group: g, metric: m, reps: max}\n    expected: 3\n",
-			claims.Options{}, claims.ErrValue, "claims[0].select.reps: not used with single_run"},
+			claims.Options{}, yamlerr.ErrValue, "claims[0].select.reps: not used with single_run"},
 		{"ErrSingleRunOrder", base + "    kind: order\n    word: better\n    class: result\n    single_run: true\n    select: {group: g, metric: m}\n    a: {setting: A}\n    b: {setting: B}\n    op: '<'\n",
-			claims.Options{}, claims.ErrValue, "claims[0].single_run: not used by an order claim (trends compare our means"},
+			claims.Options{}, yamlerr.ErrValue, "claims[0].single_run: not used by an order claim (trends compare our means"},
 		{"SingleRunPairedRatio", base + "    kind: ratio\n    word: number\n    class: result\n    single_run: true\n    select: {group: g, metric: m}\n    a: {setting: A}\n    b: {setting: B}\n    expected: 0.5\n",
 			claims.Options{}, nil, ""},
 		{"ErrSingleRunType", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    single_run: yes please\n    select: {group: g, metric: m}\n    expected: 3\n",
-			claims.Options{}, claims.ErrType, "claims[0].single_run: must be true or false"},
-		{"ErrJobsAgg", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, table: jobs, metric: wait}\n    expected: '> 0'\n", claims.Options{}, claims.ErrRequired, "needs an agg"},
-		{"ErrSummaryScheme", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, category: all, metric: m}\n    expected: '> 0'\n", claims.Options{}, claims.ErrRequired, "needs a scheme"},
+			claims.Options{}, yamlerr.ErrType, "claims[0].single_run: must be true or false"},
+		{"ErrJobsAgg", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, table: jobs, metric: wait}\n    expected: '> 0'\n", claims.Options{}, yamlerr.ErrRequired, "needs an agg"},
+		{"ErrSummaryScheme", base + "    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, category: all, metric: m}\n    expected: '> 0'\n", claims.Options{}, yamlerr.ErrRequired, "needs a scheme"},
 		{"ErrEachDuplicateID", "paper: p\nclaims:\n  - {id: a, figure: F, quote: q, kind: value, word: number, class: result, departure: tests the claim's own tolerances, select: {group: g, metric: m}, expected: '> 0', each: {trace: [x, x]}}\n",
-			claims.Options{}, claims.ErrValue, `id "a[x]" is already used`},
-		{"ErrSyntax", "paper: [", claims.Options{}, claims.ErrSyntax, "yaml"},
+			claims.Options{}, yamlerr.ErrValue, `id "a[x]" is already used`},
+		{"ErrSyntax", "paper: [", claims.Options{}, yamlerr.ErrSyntax, "yaml"},
 		{"ErrTwoSentences", strings.Replace(base, "quote: q", "quote: 'As in Fig. 7 of Smith et al. it works. Then it fails.'", 1) +
 			"    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
-			claims.Options{}, claims.ErrValue, `more than one sentence (the second starts at "Then it fails.")`},
+			claims.Options{}, yamlerr.ErrValue, `more than one sentence (the second starts at "Then it fails.")`},
 		{"OneSentenceWithAbbreviations", strings.Replace(base, "quote: q", "quote: 'As in Fig. 7 (e.g. VS jobs) of Smith et al. it works.'", 1) +
 			"    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
 			claims.Options{}, nil, ""},
 		{"ErrQuoteTooLong", base[:len(base)-2] + strings.Repeat("x", 500) + "\n    kind: value\n    word: number\n    class: result\n    departure: tests the claim's own tolerances\n    select: {group: g, metric: m}\n    expected: '> 0'\n",
-			claims.Options{}, claims.ErrValue, "at most one sentence"},
+			claims.Options{}, yamlerr.ErrValue, "at most one sentence"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := claims.Parse([]byte(tc.given), tc.opts)

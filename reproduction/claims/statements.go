@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // Headline is one of a paper's headline results: a conclusion its
@@ -257,7 +259,7 @@ func (p *parser) headlines(nodes []*yaml.Node) {
 		if len(nodes) > 0 {
 			at = nodes[0]
 		}
-		p.add("headlines", at, problem(ErrValue, "%d headline results; a paper has %d to %d", len(nodes), MinHeadlines, MaxHeadlines))
+		p.add("headlines", at, problem(yamlerr.ErrValue, "%d headline results; a paper has %d to %d", len(nodes), MinHeadlines, MaxHeadlines))
 	}
 	class := map[string]Class{}
 	for _, c := range p.f.Claims {
@@ -272,7 +274,7 @@ func (p *parser) headlines(nodes []*yaml.Node) {
 			case "id":
 				if s, ok := p.name(v, kp, idRE, "must start with a letter or digit and hold only letters, digits, '.', '_' and '-'"); ok {
 					if seen[s] {
-						p.add(kp, v, problem(ErrValue, "headline %q is listed twice", s))
+						p.add(kp, v, problem(yamlerr.ErrValue, "headline %q is listed twice", s))
 					}
 					seen[s] = true
 					h.ID = s
@@ -287,13 +289,13 @@ func (p *parser) headlines(nodes []*yaml.Node) {
 					cl, ok := class[id]
 					switch {
 					case !ok:
-						p.add(fmt.Sprintf("%s[%d]", kp, j), v, problem(ErrValue, "no claim %q in the file (name a claim by its id before each)", id))
+						p.add(fmt.Sprintf("%s[%d]", kp, j), v, problem(yamlerr.ErrValue, "no claim %q in the file (name a claim by its id before each)", id))
 					case cl != ClassResult:
-						p.add(fmt.Sprintf("%s[%d]", kp, j), v, problem(ErrValue, "claim %q is a %s, not a result", id, cl))
+						p.add(fmt.Sprintf("%s[%d]", kp, j), v, problem(yamlerr.ErrValue, "claim %q is a %s, not a result", id, cl))
 					}
 				}
 			default:
-				p.add(kp, v, problem(ErrUnknownKey, "unknown key (valid: id, text, claims)"))
+				p.add(kp, v, problem(yamlerr.ErrUnknownKey, "unknown key (valid: id, text, claims)"))
 			}
 		})
 		if n.Kind != yaml.MappingNode {
@@ -304,7 +306,7 @@ func (p *parser) headlines(nodes []*yaml.Node) {
 			ok  bool
 		}{{"id", h.ID != ""}, {"text", h.Text != ""}, {"claims", len(h.Claims) > 0}} {
 			if !req.ok && p.lines[path+"."+req.key] == 0 {
-				p.add(path+"."+req.key, n, problem(ErrRequired, "missing"))
+				p.add(path+"."+req.key, n, problem(yamlerr.ErrRequired, "missing"))
 			}
 		}
 		p.f.Headlines = append(p.f.Headlines, h)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // Class says what a claim is about, and so whether it counts in a
@@ -439,17 +441,17 @@ func departureKeys(in *claimInput, c *Claim) []string {
 func (k *kindCheck) checkWord() {
 	c, in, p, path, n := k.c, k.in, k.p, k.path, k.n
 	if !in.have["word"] {
-		p.add(path+".word", n, problem(ErrRequired, "missing: the paper's word for the claim, from the vocabulary (docs/claims.md)"))
+		p.add(path+".word", n, problem(yamlerr.ErrRequired, "missing: the paper's word for the claim, from the vocabulary (docs/claims.md)"))
 	}
 	if !in.have["class"] {
-		p.add(path+".class", n, problem(ErrRequired, "missing: result, setup or invariant"))
+		p.add(path+".class", n, problem(yamlerr.ErrRequired, "missing: result, setup or invariant"))
 	}
 	w, ok := LookupWord(c.Word)
 	if !ok || c.Kind == "" {
 		return
 	}
 	if !slices.Contains(w.Kinds, c.Kind) {
-		p.add(path+".word", n, problem(ErrValue, "%q (%s) does not grade %s claim (it grades %s)", c.Word, w.Rule, article(c.Kind), joinStrings(w.Kinds)))
+		p.add(path+".word", n, problem(yamlerr.ErrValue, "%q (%s) does not grade %s claim (it grades %s)", c.Word, w.Rule, article(c.Kind), joinStrings(w.Kinds)))
 		return
 	}
 	if c.Departure != "" {
@@ -483,14 +485,14 @@ func (k *kindCheck) checkWord() {
 	case RuleTrend:
 		up := strings.HasSuffix(c.Word, "increase")
 		if up != (c.Direction == "increasing") {
-			p.add(path+".word", n, problem(ErrValue, "%q does not match direction %s", c.Word, c.Direction))
+			p.add(path+".word", n, problem(yamlerr.ErrValue, "%q does not match direction %s", c.Word, c.Direction))
 		}
 	}
 	if c.SingleRun && w.Rule != RuleAbout && w.Rule != RuleBound {
 		why = append(why, "is a single run, graded among our replications")
 	}
 	if len(why) > 0 {
-		p.add(path+".departure", n, problem(ErrRequired, "missing: the claim departs from the rule of %q (%s): it %s; say why in departure",
+		p.add(path+".departure", n, problem(yamlerr.ErrRequired, "missing: the claim departs from the rule of %q (%s): it %s; say why in departure",
 			c.Word, w.Doc, strings.Join(why, "; it ")))
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // Apply returns the spec of the figure group with the reading's overrides
@@ -235,14 +236,14 @@ func (p *parser) checkGroup(r *Reading, g Group, c *checked) {
 	for _, d := range a.dup {
 		if !c.reported[d.p] {
 			c.reported[d.p] = true
-			p.add(d.p.path, d.p.Value, problem(ErrValue, "group %s: entry %s: %s is set by another override of this reading too", g.Name, d.entry, d.p.Name))
+			p.add(d.p.path, d.p.Value, problem(yamlerr.ErrValue, "group %s: entry %s: %s is set by another override of this reading too", g.Name, d.entry, d.p.Name))
 		}
 	}
 	if !a.changed {
 		return
 	}
 	_, err = sweep.Parse(a.data, g.Spec.BaseDir)
-	var ve *sweep.ValidationError
+	var ve *yamlerr.ValidationError
 	if !errors.As(err, &ve) {
 		if err != nil {
 			p.add(r.path, nil, problem(ErrSpec, "group %s: %v", g.Name, err))

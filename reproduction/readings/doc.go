@@ -10,7 +10,7 @@
 // paper's words it rests on, and a list of overrides ([Override]): every
 // policy entry of a policy name (narrowed by label and figure groups)
 // gets the parameters set. [Load] and [Parse] report every problem of a
-// file at once, each with its line and key path ([ValidationError]);
+// file at once, each with its line and key path ([yamlerr.ValidationError]);
 // given the paper's specs ([Options.Groups]; package reproduction loads them) they apply
 // each reading to every spec and parse the result with package sweep, so
 // an unknown policy, a parameter the policy does not have or a bad value

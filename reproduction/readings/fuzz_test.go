@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // fuzzSeeds are readings files, good and malformed, for the fuzzer to
@@ -34,7 +35,7 @@ var fuzzSeeds = []string{
 
 // FuzzParse feeds arbitrary bytes to the parser (without specs, so only
 // the file's own rules apply): it must never panic; it either fails with
-// a ValidationError whose every problem has a message, wraps one of the
+// a yamlerr.ValidationError whose every problem has a message, wraps one of the
 // package's sentinel errors and names its line (and, below the top
 // level, its key path), or returns readings with unique, valid ids, a
 // summary and overrides that each name a policy and set a parameter.
@@ -42,11 +43,11 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	sentinels := []error{ErrSyntax, ErrUnknownKey, ErrDuplicateKey, ErrRequired, ErrType, ErrValue}
+	sentinels := []error{yamlerr.ErrSyntax, yamlerr.ErrUnknownKey, yamlerr.ErrDuplicateKey, yamlerr.ErrRequired, yamlerr.ErrType, yamlerr.ErrValue}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Parse(data, Options{})
 		if err != nil {
-			var ve *ValidationError
+			var ve *yamlerr.ValidationError
 			if !errors.As(err, &ve) || len(ve.Problems) == 0 || !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error %T without problems or not ErrInvalid: %v", err, err)
 			}
@@ -61,12 +62,12 @@ func FuzzParse(f *testing.F) {
 				if !known {
 					t.Fatalf("problem %q wraps no sentinel error", p)
 				}
-				empty := p.Path == "" && errors.Is(p, ErrRequired)
+				empty := p.Path == "" && errors.Is(p, yamlerr.ErrRequired)
 				if p.Line <= 0 && !empty {
 					t.Fatalf("problem %q has no line", p)
 				}
 				// An empty key ("": 1) has the key path `""`.
-				if p.Path == "" && !empty && !errors.Is(p, ErrSyntax) && !errors.Is(p, ErrType) && !errors.Is(p, ErrValue) {
+				if p.Path == "" && !empty && !errors.Is(p, yamlerr.ErrSyntax) && !errors.Is(p, yamlerr.ErrType) && !errors.Is(p, yamlerr.ErrValue) {
 					t.Fatalf("problem %q has no key path", p)
 				}
 				if n := yamlnode.Lines(data); p.Line > n {

@@ -14,6 +14,7 @@ import (
 	"github.com/schedfarm/schedfarm/internal/yamlnode"
 	"github.com/schedfarm/schedfarm/reproduction/claims"
 	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // FileName is the name of a paper's readings file in its specs folder.
@@ -140,7 +141,7 @@ func Load(path string, opts Options) (*File, error) {
 }
 
 // Parse parses and validates a readings file; it reports every problem at
-// once in a [*ValidationError], each with its key path and line.
+// once in a [*yamlerr.ValidationError], each with its key path and line.
 func Parse(data []byte, opts Options) (*File, error) {
 	p := &parser{opts: opts, f: &File{}, lines: map[string]int{}}
 	p.w = yamlnode.Collect(p.lines, &p.errs, true, describe)
@@ -151,8 +152,8 @@ func Parse(data []byte, opts Options) (*File, error) {
 		}
 	}
 	if len(p.errs) > 0 {
-		slices.SortStableFunc(p.errs, func(a, b *FieldError) int { return a.Line - b.Line })
-		return nil, &ValidationError{Problems: p.errs, Invalid: ErrInvalid}
+		slices.SortStableFunc(p.errs, func(a, b *yamlerr.FieldError) int { return a.Line - b.Line })
+		return nil, &yamlerr.ValidationError{Problems: p.errs, Invalid: ErrInvalid}
 	}
 	return p.f, nil
 }
@@ -160,7 +161,7 @@ func Parse(data []byte, opts Options) (*File, error) {
 type parser struct {
 	opts  Options
 	f     *File
-	errs  []*FieldError
+	errs  []*yamlerr.FieldError
 	lines map[string]int
 	w     yamlnode.Walker
 }
@@ -184,7 +185,7 @@ func (p *parser) nonEmpty(n *yaml.Node, path string) (string, bool) { return p.w
 
 func (p *parser) parse(data []byte) {
 	if len(data) > MaxSize {
-		p.add("", nil, problem(ErrValue, "%d bytes, want at most %d", len(data), MaxSize))
+		p.add("", nil, problem(yamlerr.ErrValue, "%d bytes, want at most %d", len(data), MaxSize))
 		return
 	}
 	root, ok := p.w.Decode(data, "must be a single YAML document")
@@ -192,7 +193,7 @@ func (p *parser) parse(data []byte) {
 	case !ok:
 		return
 	case root == nil:
-		p.add("", nil, problem(ErrRequired, "readings file is empty"))
+		p.add("", nil, problem(yamlerr.ErrRequired, "readings file is empty"))
 		return
 	}
 	p.w.Line("", root)
@@ -205,9 +206,9 @@ func (p *parser) parse(data []byte) {
 			switch {
 			case !ok:
 			case !paperRE.MatchString(s):
-				p.add(path, v, problem(ErrValue, "%q: a paper key is lower-case letters, digits, _ and -", s))
+				p.add(path, v, problem(yamlerr.ErrValue, "%q: a paper key is lower-case letters, digits, _ and -", s))
 			case p.opts.Paper != "" && s != p.opts.Paper:
-				p.add(path, v, problem(ErrValue, "%q, but the file is in the folder of paper %q", s, p.opts.Paper))
+				p.add(path, v, problem(yamlerr.ErrValue, "%q, but the file is in the folder of paper %q", s, p.opts.Paper))
 			default:
 				p.f.Paper = s
 			}
@@ -215,7 +216,7 @@ func (p *parser) parse(data []byte) {
 			haveReadings = true
 			items := p.list(v, path)
 			if v != nil && v.Kind == yaml.SequenceNode && len(items) == 0 {
-				p.add(path, v, problem(ErrRequired, "must list at least one reading"))
+				p.add(path, v, problem(yamlerr.ErrRequired, "must list at least one reading"))
 			}
 			ids := map[string]string{}
 			for i, it := range items {
@@ -223,22 +224,22 @@ func (p *parser) parse(data []byte) {
 				r := p.reading(it, rp)
 				if r.ID != "" {
 					if prev, ok := ids[r.ID]; ok {
-						p.add(rp+".id", nil, problem(ErrValue, "duplicate id %q (also %s)", r.ID, prev))
+						p.add(rp+".id", nil, problem(yamlerr.ErrValue, "duplicate id %q (also %s)", r.ID, prev))
 					}
 					ids[r.ID] = rp
 				}
 				p.f.Readings = append(p.f.Readings, r)
 			}
 		default:
-			p.add(path, v, ErrUnknownKey)
+			p.add(path, v, yamlerr.ErrUnknownKey)
 		}
 	})
 	if root.Kind == yaml.MappingNode {
 		if !havePaper {
-			p.add("paper", root, ErrRequired)
+			p.add("paper", root, yamlerr.ErrRequired)
 		}
 		if !haveReadings {
-			p.add("readings", root, ErrRequired)
+			p.add("readings", root, yamlerr.ErrRequired)
 		}
 	}
 }
@@ -258,9 +259,9 @@ func (p *parser) reading(n *yaml.Node, path string) Reading {
 			switch {
 			case !ok:
 			case !idRE.MatchString(s) || len(s) > MaxID:
-				p.add(kp, v, problem(ErrValue, "%q: an id is lower-case letters, digits, _ and - (starting with a letter or digit), at most %d bytes", s, MaxID))
+				p.add(kp, v, problem(yamlerr.ErrValue, "%q: an id is lower-case letters, digits, _ and - (starting with a letter or digit), at most %d bytes", s, MaxID))
 			case s == DefaultID:
-				p.add(kp, v, problem(ErrValue, "%q names the row of the specs as committed; choose another id", s))
+				p.add(kp, v, problem(yamlerr.ErrValue, "%q names the row of the specs as committed; choose another id", s))
 			default:
 				r.ID = s
 			}
@@ -269,14 +270,14 @@ func (p *parser) reading(n *yaml.Node, path string) Reading {
 			if s, ok := p.nonEmpty(v, kp); ok {
 				s = strings.Join(strings.Fields(s), " ")
 				if len(s) > MaxSummary {
-					p.add(kp, v, problem(ErrValue, "%d bytes, want at most %d (one line)", len(s), MaxSummary))
+					p.add(kp, v, problem(yamlerr.ErrValue, "%d bytes, want at most %d (one line)", len(s), MaxSummary))
 				}
 				r.Summary = s
 			}
 		case "text":
 			if s, ok := p.nonEmpty(v, kp); ok {
 				if err := claims.OneSentence(s); err != nil {
-					p.add(kp, v, problem(ErrValue, "%v", err))
+					p.add(kp, v, problem(yamlerr.ErrValue, "%v", err))
 				}
 				r.Text = strings.Join(strings.Fields(s), " ")
 			}
@@ -284,13 +285,13 @@ func (p *parser) reading(n *yaml.Node, path string) Reading {
 			haveSet = true
 			items := p.list(v, kp)
 			if v != nil && v.Kind == yaml.SequenceNode && len(items) == 0 {
-				p.add(kp, v, problem(ErrRequired, "must list at least one override"))
+				p.add(kp, v, problem(yamlerr.ErrRequired, "must list at least one override"))
 			}
 			for i, it := range items {
 				r.Set = append(r.Set, p.override(it, fmt.Sprintf("%s[%d]", kp, i)))
 			}
 		default:
-			p.add(kp, v, ErrUnknownKey)
+			p.add(kp, v, yamlerr.ErrUnknownKey)
 		}
 	})
 	if n != nil && n.Kind == yaml.MappingNode {
@@ -299,7 +300,7 @@ func (p *parser) reading(n *yaml.Node, path string) Reading {
 			key  string
 		}{{haveID, "id"}, {haveSummary, "summary"}, {haveSet, "set"}} {
 			if !k.have {
-				p.add(path+"."+k.key, n, ErrRequired)
+				p.add(path+"."+k.key, n, yamlerr.ErrRequired)
 			}
 		}
 	}
@@ -320,7 +321,7 @@ func (p *parser) override(n *yaml.Node, path string) Override {
 		case "groups":
 			for i, s := range p.names(v, kp, "group") {
 				if p.opts.Groups != nil && !slices.ContainsFunc(p.opts.Groups, func(g Group) bool { return g.Name == s }) {
-					p.add(fmt.Sprintf("%s[%d]", kp, i), nil, problem(ErrValue, "unknown group %q (valid: %s)", s, strings.Join(groupNames(p.opts.Groups), ", ")))
+					p.add(fmt.Sprintf("%s[%d]", kp, i), nil, problem(yamlerr.ErrValue, "unknown group %q (valid: %s)", s, strings.Join(groupNames(p.opts.Groups), ", ")))
 					continue
 				}
 				o.Groups = append(o.Groups, s)
@@ -329,25 +330,25 @@ func (p *parser) override(n *yaml.Node, path string) Override {
 			haveParams = true
 			rv := yamlnode.Resolve(v)
 			if rv != nil && rv.Kind == yaml.MappingNode && len(rv.Content) == 0 {
-				p.add(kp, v, problem(ErrRequired, "must set at least one parameter"))
+				p.add(kp, v, problem(yamlerr.ErrRequired, "must set at least one parameter"))
 			}
 			p.mapping(v, kp, func(name string, pv *yaml.Node, pp string) {
 				if !validValue(pv) {
-					p.add(pp, pv, problem(ErrType, "must be a value or a non-empty list of values, got %s", describe(pv)))
+					p.add(pp, pv, problem(yamlerr.ErrType, "must be a value or a non-empty list of values, got %s", describe(pv)))
 					return
 				}
 				o.Params = append(o.Params, Param{Name: name, Value: pv, path: pp})
 			})
 		default:
-			p.add(kp, v, ErrUnknownKey)
+			p.add(kp, v, yamlerr.ErrUnknownKey)
 		}
 	})
 	if n != nil && n.Kind == yaml.MappingNode {
 		if !havePolicy {
-			p.add(path+".policy", n, ErrRequired)
+			p.add(path+".policy", n, yamlerr.ErrRequired)
 		}
 		if !haveParams {
-			p.add(path+".params", n, ErrRequired)
+			p.add(path+".params", n, yamlerr.ErrRequired)
 		}
 	}
 	return o
@@ -363,7 +364,7 @@ func (p *parser) names(n *yaml.Node, path, what string) []string {
 	}
 	items := p.list(n, path)
 	if n != nil && n.Kind == yaml.SequenceNode && len(items) == 0 {
-		p.add(path, n, problem(ErrRequired, "must name at least one %s", what))
+		p.add(path, n, problem(yamlerr.ErrRequired, "must name at least one %s", what))
 	}
 	var out []string
 	for i, it := range items {
@@ -373,7 +374,7 @@ func (p *parser) names(n *yaml.Node, path, what string) []string {
 			continue
 		}
 		if slices.Contains(out, s) {
-			p.add(ip, it, problem(ErrValue, "%s %q listed twice", what, s))
+			p.add(ip, it, problem(yamlerr.ErrValue, "%s %q listed twice", what, s))
 			continue
 		}
 		p.w.Line(ip, it)

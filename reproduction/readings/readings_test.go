@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/yamlerr"
 )
 
 // tinySpec is a figure group's spec for the tests: two entries of one
@@ -271,35 +272,35 @@ readings:
       - policy: lsf-mig
         groups: [g1, g3]
         params: {quantum: 60}
-`, []string{`line 7: readings[0].set[0].groups[1]: unknown group "g3" (valid: g1, g2)`}, ErrValue},
+`, []string{`line 7: readings[0].set[0].groups[1]: unknown group "g3" (valid: g1, g2)`}, yamlerr.ErrValue},
 		{"duplicate id", `paper: p
 readings:
   - {id: a, summary: s, set: [{policy: lsf-mig, params: {quantum: 60}}]}
   - {id: a, summary: t, set: [{policy: lsf-mig, params: {quantum: 90}}]}
-`, []string{`line 4: readings[1].id: duplicate id "a" (also readings[0])`}, ErrValue},
+`, []string{`line 4: readings[1].id: duplicate id "a" (also readings[0])`}, yamlerr.ErrValue},
 		{"default id", `paper: p
 readings:
   - {id: default, summary: s, set: [{policy: lsf-mig, params: {quantum: 60}}]}
-`, []string{`line 3: readings[0].id: "default" names the row of the specs as committed`}, ErrValue},
+`, []string{`line 3: readings[0].id: "default" names the row of the specs as committed`}, yamlerr.ErrValue},
 		{"missing keys", `paper: p
 readings:
   - id: a
     set:
       - policy: lsf-mig
-`, []string{`line 3: readings[0].summary: required`, `line 5: readings[0].set[0].params: required`}, ErrRequired},
+`, []string{`line 3: readings[0].summary: required`, `line 5: readings[0].set[0].params: required`}, yamlerr.ErrRequired},
 		{"two sentences", `paper: p
 readings:
   - id: a
     summary: s
     text: "One sentence. Two sentences."
     set: [{policy: lsf-mig, params: {quantum: 60}}]
-`, []string{`line 5: readings[0].text: more than one sentence`}, ErrValue},
+`, []string{`line 5: readings[0].text: more than one sentence`}, yamlerr.ErrValue},
 		{"unknown key", `paper: p
 readings:
   - id: a
     summary: s
     sets: []
-`, []string{`line 3: readings[0].set: required`, `line 5: readings[0].sets: unknown key`}, ErrUnknownKey},
+`, []string{`line 3: readings[0].set: required`, `line 5: readings[0].sets: unknown key`}, yamlerr.ErrUnknownKey},
 		{"set twice", `paper: p
 readings:
   - id: a
@@ -307,23 +308,23 @@ readings:
     set:
       - {policy: lsf-mig, params: {quantum: 60}}
       - {policy: [lsf-rtc, lsf-mig], params: {quantum: 90}}
-`, []string{`line 7: readings[0].set[1].params.quantum: group g1: entry lsf-mig "MIG": quantum is set by another override`}, ErrValue},
+`, []string{`line 7: readings[0].set[1].params.quantum: group g1: entry lsf-mig "MIG": quantum is set by another override`}, yamlerr.ErrValue},
 		{"value shape", `paper: p
 readings:
   - id: a
     summary: s
     set: [{policy: lsf-mig, params: {quantum: {x: 1}}}]
-`, []string{`line 5: readings[0].set[0].params.quantum: must be a value or a non-empty list of values, got a mapping`}, ErrType},
+`, []string{`line 5: readings[0].set[0].params.quantum: must be a value or a non-empty list of values, got a mapping`}, yamlerr.ErrType},
 		{"paper", `paper: q
 readings: []
-`, []string{`line 1: paper: "q", but the file is in the folder of paper "p"`, `line 2: readings: must list at least one reading`}, ErrValue},
+`, []string{`line 1: paper: "q", but the file is in the folder of paper "p"`, `line 2: readings: must list at least one reading`}, yamlerr.ErrValue},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse([]byte(c.text), Options{Paper: "p", Groups: groups})
-			var ve *ValidationError
+			var ve *yamlerr.ValidationError
 			if !errors.As(err, &ve) {
-				t.Fatalf("want a ValidationError, got %v", err)
+				t.Fatalf("want a yamlerr.ValidationError, got %v", err)
 			}
 			if !errors.Is(err, ErrInvalid) || !errors.Is(err, c.sentinel) {
 				t.Errorf("error does not match ErrInvalid and %v: %v", c.sentinel, err)
