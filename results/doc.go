@@ -1,5 +1,8 @@
-// Package results holds task results and turns them into a sweep's
-// outputs: Parquet files (Apache Arrow Go), Markdown and CSV tables.
+// Package results defines the output formats: it holds task results and
+// writes them as a sweep's Parquet files (Apache Arrow Go), and reads
+// them back. It lays out no presentation table: tables.md and tables.csv
+// are package report's, written beside the Parquet files through a hook
+// (see Tables below).
 //
 // # Task results
 //
@@ -46,7 +49,8 @@
 //     docs/columns.md).
 //   - tables.md and tables.csv: the chosen metric per category of the
 //     chosen scheme (sweep.Spec.Outputs.Tables) per (workload, policy
-//     setting), replications combined ([SweepTables]).
+//     setting), replications combined; laid out by package report
+//     (report.SweepTables) and written through the [Tables] hook.
 //
 // The task columns are task_id, task_index, sweep, trace, policy, label,
 // params (sorted name=value text), one nullable param_<name> column per

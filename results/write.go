@@ -54,8 +54,9 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 }
 
 // StreamOutputs writes jobs.parquet, summary.parquet, tasks.parquet,
-// tables.md and tables.csv, and timeseries.parquet when the spec asks for
-// it (outputs.timeseries), into dir (created if needed), taking the
+// the files of the tables hook given with [WithTables] (report.Tables:
+// tables.md and tables.csv), and timeseries.parquet when the spec asks
+// for it (outputs.timeseries), into dir (created if needed), taking the
 // result of each task from get, one task at a time in task order. Rows
 // are ordered by task Index, then job order; a failed task has a row in
 // tasks.parquet only (and a line in the tables).
