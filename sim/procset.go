@@ -286,6 +286,30 @@ func (s ProcSet) Each(f func(i int)) {
 	}
 }
 
+// EachRun calls f for every maximal run of consecutive processors
+// lo..hi-1 in the set, in increasing order: on a large machine its cost
+// follows the number of runs, not of processors.
+func (s ProcSet) EachRun(f func(lo, hi int)) {
+	for _, x := range s.spans() {
+		f(int(x.lo), int(x.hi))
+	}
+}
+
+// AddRange puts processors lo..hi-1 in the set (none when hi <= lo).
+func (s *ProcSet) AddRange(lo, hi int) {
+	if hi <= lo {
+		return
+	}
+	if !s.isBits() {
+		s.own()
+		s.addRun(span{int32(lo), int32(hi)})
+		return
+	}
+	for i := lo; i < hi; i++ {
+		s.Add(i)
+	}
+}
+
 // String returns the set as ranges, for example "{0-3,8,10-11}".
 func (s ProcSet) String() string {
 	var b strings.Builder

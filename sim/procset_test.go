@@ -249,3 +249,50 @@ func checkModel(t *testing.T, s ProcSet, want []bool) {
 		t.Fatalf("%v: Each gave %d processors, want %d", s, len(each), n)
 	}
 }
+
+// TestProcSet_AddRangeEachRun checks AddRange against Add and EachRun
+// against Each, on a bitset (200 processors) and a list of runs (5000).
+func TestProcSet_AddRangeEachRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{200, 5000} {
+		for trial := range 50 {
+			a, b := NewProcSet(n), NewProcSet(n)
+			for range 20 {
+				lo := rng.IntN(n)
+				hi := lo + rng.IntN(min(n-lo, 40)+1)
+				a.AddRange(lo, hi)
+				for i := lo; i < hi; i++ {
+					b.Add(i)
+				}
+				if rng.IntN(3) == 0 {
+					i := rng.IntN(n)
+					a.Remove(i)
+					b.Remove(i)
+				}
+			}
+			if a.String() != b.String() || a.Len() != b.Len() {
+				t.Fatalf("n %d trial %d: AddRange gave %v (%d), Add %v (%d)", n, trial, a, a.Len(), b, b.Len())
+			}
+			var each, runs []int
+			b.Each(func(i int) { each = append(each, i) })
+			last := -1
+			a.EachRun(func(lo, hi int) {
+				if lo <= last || hi <= lo {
+					t.Fatalf("n %d trial %d: run %d..%d after %d", n, trial, lo, hi, last)
+				}
+				for i := lo; i < hi; i++ {
+					runs = append(runs, i)
+				}
+				last = hi
+			})
+			if len(each) != len(runs) {
+				t.Fatalf("n %d trial %d: EachRun gave %d processors, Each %d", n, trial, len(runs), len(each))
+			}
+			for k := range each {
+				if each[k] != runs[k] {
+					t.Fatalf("n %d trial %d: EachRun gave %v, Each %v", n, trial, runs, each)
+				}
+			}
+		}
+	}
+}

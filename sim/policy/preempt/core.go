@@ -58,6 +58,11 @@ type core struct {
 	// records it here, and when a job lets go of them, which the check
 	// catches.
 	owner []int32
+	// sparse is set on a machine over denseIndexMax processors: owners
+	// and heldRuns replace owner and heldN, kept as runs.
+	sparse   bool
+	owners   segMap
+	heldRuns segMap
 	// changes counts the times a job was given processors or suspended,
 	// and (counted by the policy) ended or ended an overhead: a list of the
 	// running jobs need only be brought up to date when it has moved.
@@ -68,12 +73,19 @@ type core struct {
 func (c *core) init(m *sim.Machine, o Overhead) {
 	c.m = m
 	c.held = sim.NewProcSet(m.Size())
-	c.heldN = make([]int32, m.Size())
 	c.pending = make([]bool, m.NumTasks())
 	c.claimed = sim.NewProcSet(m.Size())
-	c.owner = make([]int32, m.Size())
-	for i := range c.owner {
-		c.owner[i] = -1
+	c.sparse = m.Size() > denseIndexMax
+	if c.sparse {
+		c.heldN, c.owner = nil, nil
+		c.owners = segMap{s: c.owners.s[:0], def: -1}
+		c.heldRuns = segMap{s: c.heldRuns.s[:0]}
+	} else {
+		c.heldN = make([]int32, m.Size())
+		c.owner = make([]int32, m.Size())
+		for i := range c.owner {
+			c.owner[i] = -1
+		}
 	}
 	c.claims = c.claims[:0]
 	c.changes++
@@ -161,12 +173,46 @@ func (c *core) startOn(t *sim.Task, set sim.ProcSet) {
 // own records that t holds the processors of its set.
 func (c *core) own(t *sim.Task) {
 	c.changes++
+	if c.sparse {
+		v := int32(t.Index)
+		t.Set.EachRun(func(lo, hi int) {
+			c.owners.update(int32(lo), int32(hi), func(int32) int32 { return v }, nil)
+		})
+		return
+	}
 	t.Set.Each(func(i int) { c.owner[i] = int32(t.Index) })
+}
+
+// holdRuns adds delta to the count of suspended jobs remembering each
+// processor of set on a sparse index, and keeps held the processors
+// counted.
+func (c *core) holdRuns(set sim.ProcSet, delta int32) {
+	if delta > 0 {
+		set.EachRun(func(lo, hi int) {
+			c.heldRuns.update(int32(lo), int32(hi), func(v int32) int32 { return v + delta }, nil)
+		})
+		c.held.Union(set)
+		return
+	}
+	gone := sim.NewProcSet(c.m.Size())
+	set.EachRun(func(lo, hi int) {
+		c.heldRuns.update(int32(lo), int32(hi), func(v int32) int32 { return v + delta }, func(lo, hi, v int32) {
+			if v == 0 {
+				gone.AddRange(int(lo), int(hi))
+			}
+		})
+	})
+	c.held.Subtract(gone)
 }
 
 // holderOf returns the job holding processor i, or nil when it is free.
 func (c *core) holderOf(i int) *sim.Task {
-	o := c.owner[i]
+	var o int32
+	if c.sparse {
+		o = c.owners.at(i)
+	} else {
+		o = c.owner[i]
+	}
 	if o < 0 {
 		return nil
 	}
@@ -207,6 +253,10 @@ func (c *core) suspend(t *sim.Task) {
 	if c.keepRem {
 		c.rem = append(c.rem, t)
 	}
+	if c.sparse {
+		c.holdRuns(t.Set, 1)
+		return
+	}
 	t.Set.Each(func(i int) {
 		if c.heldN[i] == 0 {
 			c.held.Add(i)
@@ -223,6 +273,10 @@ func (c *core) resume(t *sim.Task) {
 	}
 	c.own(t)
 	c.forget(t)
+	if c.sparse {
+		c.holdRuns(t.Set, -1)
+		return
+	}
 	t.Set.Each(func(i int) {
 		if c.heldN[i]--; c.heldN[i] == 0 {
 			c.held.Remove(i)
@@ -249,6 +303,10 @@ func (c *core) resumeOn(t *sim.Task, set sim.ProcSet) {
 	}
 	c.own(t)
 	c.forget(t)
+	if c.sparse {
+		c.holdRuns(old, -1)
+		return
+	}
 	old.Each(func(i int) {
 		if c.heldN[i]--; c.heldN[i] == 0 {
 			c.held.Remove(i)
