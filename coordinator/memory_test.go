@@ -154,22 +154,23 @@ policies:
 replications: 10000
 `
 
-// hundredThousandHeapBound is the most live heap the coordinator may hold
-// writing the outputs of 100,000 stored results of 10 jobs each, under
-// GOGC 25. Measured: 376 MB (99 MB of it before the run: the spec and its
-// tasks, Badger). What grows with the number of tasks: the tables'
-// summary rows (their aggregates, about 1.4 KB per task, and a task row
-// each), the task list (about 370 bytes per task) and the tasks' states;
-// the rest is the writers' current row groups (jobs.parquet keeps the
-// results whose rows are in its row group, tasks.parquet a row group of
-// 65,536 rows in Arrow form) and Badger. The target of 250 MB at 100,000
-// tasks is missed because of the tables' rows: see the README's Large
-// sweeps.
-const hundredThousandHeapBound = 432 << 20
+// hundredThousandHeapGrowth is the most the live heap may grow above
+// what was live before the run while the coordinator writes the outputs
+// of 100,000 stored results of 10 jobs each, under GOGC 25. Measured:
+// 277-328 MB over 63-99 MB before the run (the spec and its tasks,
+// Badger; more when the package's earlier tests ran first, so the bound is
+// on the growth, not on the whole heap). What grows with the number of
+// tasks: the tables' summary rows (their aggregates, about 1.4 KB per
+// task, and a task row each) and the tasks' states; the rest is the
+// writers' current row groups (jobs.parquet keeps the results whose rows
+// are in its row group, tasks.parquet a row group of 65,536 rows in Arrow
+// form) and Badger. The target of 250 MB at 100,000 tasks is missed
+// because of the tables' rows: see the README's Large sweeps.
+const hundredThousandHeapGrowth = 360 << 20
 
 // TestCoordinator_Run_hundredThousandResults writes the outputs of a
 // sweep of 100,000 tasks, every result in the store, and checks that the
-// live heap stays under hundredThousandHeapBound: what the coordinator
+// live heap grows by at most hundredThousandHeapGrowth: what the coordinator
 // keeps per task stays small (the results themselves stream from the
 // store one at a time).
 func TestCoordinator_Run_hundredThousandResults(t *testing.T) {
@@ -216,8 +217,11 @@ func TestCoordinator_Run_hundredThousandResults(t *testing.T) {
 		t.Fatalf("Run() report %+v, want every task cached", rep)
 	}
 	t.Logf("100,000 tasks: live heap peak %d MB (%d MB before the run)", peak>>20, base>>20)
-	if peak > hundredThousandHeapBound {
-		t.Errorf("live heap peaked at %d MB writing the outputs of 100,000 tasks, want at most %d MB", peak>>20, hundredThousandHeapBound>>20)
+	if peak < base {
+		peak = base
+	}
+	if peak-base > hundredThousandHeapGrowth {
+		t.Errorf("live heap grew by %d MB (to %d MB) writing the outputs of 100,000 tasks, want at most %d MB", (peak-base)>>20, peak>>20, hundredThousandHeapGrowth>>20)
 	}
 	rows, err := results.ReadTasks(filepath.Join(out, results.TasksFile))
 	if err != nil || len(rows) != 100_000 {
