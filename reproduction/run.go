@@ -303,8 +303,8 @@ func OutputsIn(dir string) (papers []string, outRoot string, only map[string][]s
 // claims, compares each scorecard with the default's (cards), writes
 // Out/PAPER/readings.{md,csv} and each reading's scorecard in its folder,
 // prints the table's summary lines and, with Record, records
-// specs/PAPER/readings.csv and regenerates the readings sections of REPRODUCING.md and the papers' pages
-// sections. A must claim failing under a reading does not fail it: a
+// specs/PAPER/readings.csv and regenerates the readings sections of
+// REPRODUCING.md and the papers' pages. A must claim failing under a reading does not fail it: a
 // reading's verdicts are findings. It uses the files [Run.LoadReadings]
 // checked, and loads the others.
 func (run *Run) GradeReadings(papers []string, files map[string]*claims.File, cards map[string]*claims.Scorecard, runFirst bool) error {

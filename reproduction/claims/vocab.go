@@ -213,24 +213,32 @@ const SlowdownFloor = 1.0
 // (a percent change, a ratio), or combined by a sum, count or
 // coefficient of variation, has no floor.
 func floorOf(s Selection) (float64, bool) {
-	if s.Baseline != nil || s.Per != "" {
+	m := s.Metric
+	if !readsValues(s) || m != "bsd" && m != "slowdown" && !strings.HasPrefix(m, "bsd_") && !strings.HasPrefix(m, "slowdown_") {
 		return 0, false
 	}
-	m := s.Metric
-	if m != "bsd" && m != "slowdown" && !strings.HasPrefix(m, "bsd_") && !strings.HasPrefix(m, "slowdown_") {
-		return 0, false
+	return SlowdownFloor, true
+}
+
+// readsValues reports whether selection s's number is its metric's value
+// as it is, or a mean, maximum, minimum or median of such values (over
+// rows, then replications): the numbers a floor or a ceiling bounds. A
+// selection compared with a baseline, or combined by a sum, count or
+// coefficient of variation, is not.
+func readsValues(s Selection) bool {
+	if s.Baseline != nil || s.Per != "" {
+		return false
 	}
 	switch s.Agg {
 	case "", "mean", "max", "min", "median":
 	default:
-		return 0, false
+		return false
 	}
 	switch s.Reps {
 	case "", "mean", "max", "min":
-	default:
-		return 0, false
+		return true
 	}
-	return SlowdownFloor, true
+	return false
 }
 
 // AcceptanceCeiling is the largest value the acceptance of a task takes,
@@ -247,17 +255,7 @@ const AcceptanceCeiling = 1.0
 // compared with a baseline, or combined by a sum, count or coefficient of
 // variation, has none either.
 func ceilingOf(s Selection) (float64, bool) {
-	if s.Baseline != nil || s.Per != "" || s.Metric != "acceptance" {
-		return 0, false
-	}
-	switch s.Agg {
-	case "", "mean", "max", "min", "median":
-	default:
-		return 0, false
-	}
-	switch s.Reps {
-	case "", "mean", "max", "min":
-	default:
+	if !readsValues(s) || s.Metric != "acceptance" {
 		return 0, false
 	}
 	return AcceptanceCeiling, true
