@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -123,18 +125,36 @@ func Replace(text string, begin *regexp.Regexp, end string, gen func(m Marker) (
 	return b.String(), nil
 }
 
-// Write replaces the file at path with text when its content differs
-// and reports whether it did.
+// Write writes text to path unless the file already holds it, and
+// reports whether it wrote: a file that does not exist yet is created.
 func Write(path, text string) (bool, error) {
 	old, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	if bytes.Equal(old, []byte(text)) {
+	if err == nil && bytes.Equal(old, []byte(text)) {
 		return false, nil
 	}
 	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// WriteAll writes each of docs, regenerated documents by slash-separated
+// name relative to root, with [Write], in name order, and returns the
+// paths of the files it wrote.
+func WriteAll(root string, docs map[string]string) ([]string, error) {
+	var changed []string
+	for _, name := range slices.Sorted(maps.Keys(docs)) {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		wrote, err := Write(path, docs[name])
+		if err != nil {
+			return nil, err
+		}
+		if wrote {
+			changed = append(changed, path)
+		}
+	}
+	return changed, nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -148,5 +149,38 @@ func TestReadCSV(t *testing.T) {
 	}
 	if _, err := ReadCSV(filepath.Join(dir, "missing.csv"), "table", header); err == nil || !strings.HasPrefix(err.Error(), "read table: open ") {
 		t.Errorf("ReadCSV(missing) error %v", err)
+	}
+}
+
+// TestWriteAll: a document whose file holds its text is left alone, a
+// changed one is rewritten and a missing one created; the paths written
+// come back in name order.
+func TestWriteAll(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"same.md": "kept\n", "docs/old.md": "before\n"} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs := map[string]string{"same.md": "kept\n", "docs/old.md": "after\n", "docs/new.md": "new\n"}
+	changed, err := WriteAll(root, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(root, "docs", "new.md"), filepath.Join(root, "docs", "old.md")}
+	if !slices.Equal(changed, want) {
+		t.Errorf("WriteAll wrote %q, want %q", changed, want)
+	}
+	for name, text := range docs {
+		got, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil || string(got) != text {
+			t.Errorf("%s: %q, %v; want %q", name, got, err, text)
+		}
+	}
+	if changed, err := WriteAll(root, docs); err != nil || len(changed) != 0 {
+		t.Errorf("second WriteAll wrote %q, %v; want nothing", changed, err)
 	}
 }

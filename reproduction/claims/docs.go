@@ -3,8 +3,6 @@ package claims
 import (
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -200,28 +198,9 @@ func WriteDocs(root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var changed []string
-	names := make([]string, 0, len(docs))
-	for name := range docs {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		wrote, err := gendoc.Write(path, docs[name])
-		if errors.Is(err, fs.ErrNotExist) {
-			// A paper's scorecard.md is new with its first recording.
-			text := docs[name]
-			wrote, err = true, atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err })
-		}
-		if err != nil {
-			return nil, err
-		}
-		if wrote {
-			changed = append(changed, path)
-		}
-	}
-	return changed, nil
+	// A paper's scorecard.md is new with its first recording:
+	// gendoc.WriteAll creates it.
+	return gendoc.WriteAll(root, docs)
 }
 
 // Record writes a paper's scorecard to root/specs/<paper>/scorecard.csv,

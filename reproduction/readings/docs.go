@@ -97,21 +97,5 @@ func WriteDocs(root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(docs))
-	for name := range docs {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	var changed []string
-	for _, name := range names {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		wrote, err := gendoc.Write(path, docs[name])
-		if err != nil {
-			return nil, err
-		}
-		if wrote {
-			changed = append(changed, path)
-		}
-	}
-	return changed, nil
+	return gendoc.WriteAll(root, docs)
 }
