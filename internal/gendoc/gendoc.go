@@ -125,30 +125,40 @@ func Replace(text string, begin *regexp.Regexp, end string, gen func(m Marker) (
 	return b.String(), nil
 }
 
-// Write writes text to path unless the file already holds it, and
-// reports whether it wrote: a file that does not exist yet is created.
+// Write replaces the file at path with text when its content differs
+// and reports whether it did. A missing file is an error: a document
+// with generated sections is written by hand first.
 func Write(path, text string) (bool, error) {
 	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err != nil {
 		return false, err
 	}
-	if err == nil && bytes.Equal(old, []byte(text)) {
+	if bytes.Equal(old, []byte(text)) {
 		return false, nil
 	}
-	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+	if err := writeText(path, text); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
+func writeText(path, text string) error {
+	return atomicfile.Write(path, func(w io.Writer) error { _, err := io.WriteString(w, text); return err })
+}
+
 // WriteAll writes each of docs, regenerated documents by slash-separated
 // name relative to root, with [Write], in name order, and returns the
-// paths of the files it wrote.
+// paths of the files it wrote. Unlike Write it creates a document whose
+// file does not exist yet (a paper's scorecard.md, wholly generated, is
+// new with its first recording).
 func WriteAll(root string, docs map[string]string) ([]string, error) {
 	var changed []string
 	for _, name := range slices.Sorted(maps.Keys(docs)) {
 		path := filepath.Join(root, filepath.FromSlash(name))
 		wrote, err := Write(path, docs[name])
+		if errors.Is(err, fs.ErrNotExist) {
+			wrote, err = true, writeText(path, docs[name])
+		}
 		if err != nil {
 			return nil, err
 		}
