@@ -3,7 +3,6 @@ package coordinator_test
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/worker"
 )
@@ -45,7 +45,7 @@ func TestCoordinator_Run_damagedTraceObject(t *testing.T) {
 	stop()
 	ns.Shutdown()
 	ns.WaitForShutdown()
-	damageTraceStore(t, store)
+	testkit.DamageStream(t, store, natsutil.ObjectStream(natsutil.TraceBucket))
 
 	ns = start()
 	// Fresh trace caches; the stall bound is short for the test (the
@@ -70,33 +70,5 @@ func TestCoordinator_Run_damagedTraceObject(t *testing.T) {
 	}
 	if got := readFile(t, filepath.Join(out, "jobs.parquet")); !bytes.Equal(got, jobs) {
 		t.Error("jobs.parquet differs from the run over the intact store")
-	}
-}
-
-// damageTraceStore overwrites bytes in the middle of the message blocks
-// of the trace bucket's stream in a stopped server's store, as a damaged
-// disk would: the server drops the messages that no longer match their
-// checksums, but still counts them, when it starts again.
-func damageTraceStore(t *testing.T, store string) {
-	t.Helper()
-	blks, err := filepath.Glob(filepath.Join(store, "jetstream", "*", "streams", natsutil.ObjectStream(natsutil.TraceBucket), "msgs", "*.blk"))
-	if err != nil || len(blks) == 0 {
-		t.Fatalf("message blocks of the trace bucket: %v, %v", blks, err)
-	}
-	for _, p := range blks {
-		fi, err := os.Stat(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.OpenFile(p, os.O_RDWR, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.WriteAt([]byte(strings.Repeat("garbage!", 8)), fi.Size()/2); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

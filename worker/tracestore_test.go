@@ -3,7 +3,6 @@ package worker_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,37 +10,10 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/worker"
 )
-
-// damageObjectStore overwrites bytes in the middle of the message blocks
-// of the trace bucket's stream in a stopped server's store, as a damaged
-// disk would: the server drops the messages that no longer match their
-// checksums when it starts again.
-func damageObjectStore(t *testing.T, store string) {
-	t.Helper()
-	blks, err := filepath.Glob(filepath.Join(store, "jetstream", "*", "streams", "OBJ_"+natsutil.TraceBucket, "msgs", "*.blk"))
-	if err != nil || len(blks) == 0 {
-		t.Fatalf("message blocks of the trace bucket: %v, %v", blks, err)
-	}
-	for _, p := range blks {
-		fi, err := os.Stat(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.OpenFile(p, os.O_RDWR, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.WriteAt([]byte(strings.Repeat("garbage!", 8)), fi.Size()/2); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestWorker_DamagedTraceObject checks that a trace whose chunks the
 // server lost, with no local copy, gives at once an environment error
@@ -53,7 +25,7 @@ func TestWorker_DamagedTraceObject(t *testing.T) {
 	first.nc.Close()
 	first.ns.Shutdown()
 	first.ns.WaitForShutdown()
-	damageObjectStore(t, store)
+	testkit.DamageStream(t, store, natsutil.ObjectStream(natsutil.TraceBucket))
 
 	e := newEnvAt(t, store, false)
 	e.publish(t, e.task)
