@@ -357,24 +357,7 @@ func TestBuildTables_Errors(t *testing.T) {
 
 // realSpec is a small real sweep: 300 CTC jobs, three policies, one with a
 // parameter grid, two category schemes.
-const realSpec = `
-name: results-test
-description: a small real sweep for the results tests
-workloads:
-  - trace: ctc
-    skip: 2000
-    count: 300
-    estimates: trace
-    load: [1, 1.2]
-policies:
-  - name: fcfs
-  - name: easy
-  - name: ss
-    params:
-      suspension_factor: [2, 5]
-      overhead: true
-categories: [ss16, ss4]
-`
+const realSpec = runnertest.SmallSpec
 
 // TestSweepTables_FromFiles checks that tables.md and tables.csv, made
 // when a sweep ends, are what the rows read back from its Parquet files

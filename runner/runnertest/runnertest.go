@@ -15,6 +15,27 @@ import (
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
+// SmallSpec is a small real sweep for tests of the outputs: 300 CTC jobs,
+// three policies, one with a parameter grid, two category schemes.
+const SmallSpec = `
+name: results-test
+description: a small real sweep for the results tests
+workloads:
+  - trace: ctc
+    skip: 2000
+    count: 300
+    estimates: trace
+    load: [1, 1.2]
+policies:
+  - name: fcfs
+  - name: easy
+  - name: ss
+    params:
+      suspension_factor: [2, 5]
+      overhead: true
+categories: [ss16, ss4]
+`
+
 // Run runs tasks of spec in order, each on the spec's file of its trace
 // ("" for a synthetic workload), and returns their results.
 func Run(ctx context.Context, spec *sweep.Spec, tasks []sweep.Task) ([]*results.TaskResult, error) {
