@@ -27,8 +27,13 @@ import (
 // replications of fcfs. The simulations are trivial, so the sweep's cost
 // is the farm's: expansion, publishing, the streams, the store, progress,
 // and the outputs of 10,000 results.
-const largeSpec = `
-name: large
+var largeSpec = fcfsSweep("large", 1000)
+
+// fcfsSweep is a sweep named name of ten loads x replications
+// replications of fcfs over 10 KTH jobs (TRACE, as MustLoadSpec reads it).
+func fcfsSweep(name string, replications int) string {
+	return fmt.Sprintf(`
+name: %s
 workloads:
   - trace: TRACE
     count: 10
@@ -36,8 +41,9 @@ workloads:
     load: [1.0, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 1.35, 1.4, 1.45]
 policies:
   - name: fcfs
-replications: 1000
-`
+replications: %d
+`, name, replications)
+}
 
 // largeHeapBound is the most live heap the 10,000-task sweep may add to
 // what the process held before it, the in-process server and worker

@@ -15,6 +15,7 @@ import (
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	simmetrics "github.com/schedfarm/schedfarm/sim/metrics"
+	"github.com/schedfarm/schedfarm/sweep"
 )
 
 // memorySpec has 24 tasks; the test gives each a stored result of
@@ -102,15 +103,7 @@ func TestCoordinator_Run_boundedMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := MustOpenStore(t, filepath.Join(dir, "state"))
-	for i := range tasks {
-		b, err := syntheticResult(tasks[i].ID, i, memoryJobs).Marshal()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.RecordResult("earlier", tasks[i].ID, coordinator.TaskState{Index: i, SimVersion: tasks[i].SimVersion}, b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storeSynthetic(t, st, tasks, memoryJobs)
 	held := int64(len(tasks)) * memoryJobs * int64(unsafe.Sizeof(simmetrics.Record{}))
 	const bound = 224 << 20
 	const limit = 288 << 20
@@ -142,17 +135,7 @@ func TestCoordinator_Run_boundedMemory(t *testing.T) {
 
 // hundredThousandSpec has 100,000 tasks (the most a spec may have): ten
 // loads x 10,000 replications of fcfs over 10 KTH jobs.
-const hundredThousandSpec = `
-name: hundred-thousand
-workloads:
-  - trace: TRACE
-    count: 10
-    estimates: accurate
-    load: [1.0, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 1.35, 1.4, 1.45]
-policies:
-  - name: fcfs
-replications: 10000
-`
+var hundredThousandSpec = fcfsSweep("hundred-thousand", 10_000)
 
 // hundredThousandHeapGrowth is the most the live heap may grow above
 // what was live before the run while the coordinator writes the outputs
@@ -187,21 +170,7 @@ func TestCoordinator_Run_hundredThousandResults(t *testing.T) {
 		t.Fatalf("spec has %d tasks, want 100000", len(tasks))
 	}
 	st := MustOpenStore(t, filepath.Join(dir, "state"))
-	const batch = 1000
-	for lo := 0; lo < len(tasks); lo += batch {
-		recs := make([]coordinator.ResultRecord, 0, batch)
-		for i := lo; i < min(len(tasks), lo+batch); i++ {
-			b, err := syntheticResult(tasks[i].ID, i, 10).Marshal()
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs = append(recs, coordinator.ResultRecord{ID: tasks[i].ID,
-				State: coordinator.TaskState{Index: i, SimVersion: tasks[i].SimVersion}, Result: b})
-		}
-		if err := st.RecordResults("earlier", recs); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storeSynthetic(t, st, tasks, 10)
 	tasks = nil
 	runtime.GC()
 	base := liveHeap()
@@ -226,5 +195,27 @@ func TestCoordinator_Run_hundredThousandResults(t *testing.T) {
 	rows, err := results.ReadTasks(filepath.Join(out, results.TasksFile))
 	if err != nil || len(rows) != 100_000 {
 		t.Errorf("tasks.parquet: %d rows, %v; want 100000", len(rows), err)
+	}
+}
+
+// storeSynthetic records a synthetic result of jobs jobs for every task
+// in st, as an earlier session of the sweep would have, in batches of
+// 1,000.
+func storeSynthetic(t *testing.T, st *coordinator.Store, tasks []sweep.Task, jobs int) {
+	t.Helper()
+	const batch = 1000
+	for lo := 0; lo < len(tasks); lo += batch {
+		recs := make([]coordinator.ResultRecord, 0, batch)
+		for i := lo; i < min(len(tasks), lo+batch); i++ {
+			b, err := syntheticResult(tasks[i].ID, i, jobs).Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, coordinator.ResultRecord{ID: tasks[i].ID,
+				State: coordinator.TaskState{Index: i, SimVersion: tasks[i].SimVersion}, Result: b})
+		}
+		if err := st.RecordResults("earlier", recs); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
