@@ -3,12 +3,13 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/schedfarm/schedfarm/results"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 	"github.com/schedfarm/schedfarm/sweep"
 )
@@ -104,64 +105,174 @@ type SweepTables struct {
 	// [CollateOptions]).
 	Metric, Scheme string
 
-	// byTask, when not nil, holds the summary rows instead of Summary,
-	// without a copy of their task's columns each. The tables made while
+	// kept, when not nil, holds the rows instead of Summary and Tasks:
+	// what the tables show of each, no more. The tables made while
 	// outputs are written keep their rows so.
-	byTask *taskAggregates
+	kept *keptRows
 }
 
-// taskAggregates are the summary rows of a sweep's tables, task by task:
-// Tasks[i]'s rows are the next n[i] aggregates of blocks (of scheme
-// scheme). A category without jobs has no row: the tables show the same
-// for a category whose aggregate has a count of 0 (all its figures are 0)
-// as for a category without a row, and a sweep of small tasks has mostly
-// empty categories. Blocks of a fixed size hold the aggregates, so that
-// they are neither allocated for every category of every task up front
-// nor copied as they grow.
-type taskAggregates struct {
-	scheme string
-	blocks [][]metrics.Aggregate
-	n      []int32
+// keptRows are the rows of a sweep's tables, kept for the tables of one
+// scheme and metric: of each task, the columns the tables show (those it
+// shares with the other tasks of its workload and setting held once) and
+// of each category with jobs its job count and the metric's value. A
+// category without jobs has no row: the tables show the same for a
+// category whose aggregate has a count of 0 as for a category without a
+// row, and a sweep of small tasks has mostly empty categories. Blocks of
+// a fixed size hold the categories, so that they are neither allocated
+// for every category of every task up front nor copied as they grow.
+type keptRows struct {
+	s      *metrics.Scheme
+	m      *metrics.Metric
+	scheme string   // the scheme's name as the spec gives it
+	labels []string // the scheme's category labels in grid order
+	// points holds the columns tasks share (TaskID, TaskIndex,
+	// Replication and Seed zero), pointIx the index of each.
+	points  []results.TaskCols
+	pointIx map[pointKey]int32
+	tasks   []keptTask
+	blocks  [][]keptAgg
+	// err is the first category outside the scheme's grid.
+	err error
 }
 
-// aggBlock is the number of aggregates per block of [taskAggregates].
+// pointKey identifies the columns of a task that its replications share.
+type pointKey struct {
+	sweep, trace, policy, label, params, loadMode, estimates string
+	procs, skip, count                                       int
+	load, sigma, rangeFactor                                 float64
+	moldable                                                 bool
+}
+
+// keptTask is a task of [keptRows]: its own columns, the statistics the
+// tables show, its error and the number of its categories with jobs.
+type keptTask struct {
+	point       int32
+	n           int32
+	id          string
+	index       int
+	replication int
+	seed        uint64
+	jobs        int
+	makespan    sim.Time
+	utilization float64
+	err         string
+}
+
+// keptAgg is a category of a task of [keptRows]: its grid cell (-1, -1
+// for the overall row), its job count and the metric's value.
+type keptAgg struct {
+	row, col int16
+	count    int32
+	value    float64
+}
+
+// aggBlock is the number of categories per block of [keptRows].
 const aggBlock = 4096
 
-// add adds the rows of the next task: the aggregates of aggs whose
-// category has jobs, and the overall one.
-func (ta *taskAggregates) add(aggs []metrics.Aggregate) {
-	n := 0
+// newKeptRows returns the rows of the tables of scheme s (a fixed grid)
+// and metric m, for n tasks.
+func newKeptRows(s *metrics.Scheme, m *metrics.Metric, n int) *keptRows {
+	return &keptRows{s: s, m: m, labels: s.Labels(), pointIx: map[pointKey]int32{}, tasks: make([]keptTask, 0, n)}
+}
+
+// add adds the next task: its row and its aggregates (nil for a failed
+// task), of which it keeps those whose category has jobs, and the
+// overall one.
+func (kr *keptRows) add(row *results.TaskRow, aggs []metrics.Aggregate) {
+	tc := &row.TaskCols
+	key := pointKey{sweep: tc.Sweep, trace: tc.Trace, policy: tc.Policy, label: tc.Label, params: tc.Params,
+		loadMode: tc.LoadMode, estimates: tc.Estimates, procs: tc.MachineProcs, skip: tc.Skip, count: tc.Count,
+		load: tc.Load, sigma: tc.Sigma, rangeFactor: tc.RangeFactor, moldable: tc.Moldable}
+	pi, ok := kr.pointIx[key]
+	if !ok {
+		pi = int32(len(kr.points))
+		kr.pointIx[key] = pi
+		p := *tc
+		p.TaskID, p.TaskIndex, p.Replication, p.Seed = "", 0, 0, 0
+		kr.points = append(kr.points, p)
+	}
+	kt := keptTask{point: pi, id: tc.TaskID, index: tc.TaskIndex, replication: tc.Replication, seed: tc.Seed,
+		jobs: row.Stats.Jobs, makespan: row.Stats.Makespan, utilization: row.Stats.Utilization, err: row.Error}
+	total := 0
+	for i := range aggs {
+		if aggs[i].Row < 0 {
+			total = aggs[i].Count
+		}
+	}
 	for i := range aggs {
 		a := &aggs[i]
 		if a.Count == 0 && a.Row >= 0 {
 			continue
 		}
-		last := len(ta.blocks) - 1
-		if last < 0 || len(ta.blocks[last]) == aggBlock {
-			ta.blocks = append(ta.blocks, make([]metrics.Aggregate, 0, aggBlock))
+		overall := a.Row < 0 && a.Col < 0
+		inGrid := a.Row >= 0 && a.Row < len(kr.s.Rows) && a.Col >= 0 && a.Col < len(kr.s.Cols)
+		if (!overall && !inGrid) || a.Count > math.MaxInt32 {
+			if kr.err == nil {
+				kr.err = fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", tc.TaskIndex, kr.s.Name, a.Category, a.Row, a.Col)
+				if a.Count > math.MaxInt32 {
+					kr.err = fmt.Errorf("task %d: %s category %q has %d jobs, more than the tables count", tc.TaskIndex, kr.s.Name, a.Category, a.Count)
+				}
+			}
+			continue
+		}
+		last := len(kr.blocks) - 1
+		if last < 0 || len(kr.blocks[last]) == aggBlock {
+			kr.blocks = append(kr.blocks, make([]keptAgg, 0, aggBlock))
 			last++
 		}
-		ta.blocks[last] = append(ta.blocks[last], *a)
-		n++
+		kr.blocks[last] = append(kr.blocks[last], keptAgg{row: int16(a.Row), col: int16(a.Col), count: int32(a.Count), value: kr.m.Value(a, total)})
+		kt.n++
 	}
-	ta.n = append(ta.n, int32(n))
+	kr.tasks = append(kr.tasks, kt)
 }
 
-// rows returns the summary rows of the tables.
-func (st *SweepTables) rows() summaryRows {
-	if st.byTask == nil {
-		return rowsOf(st.Summary)
-	}
-	ta := st.byTask
+// cols sets tc to the columns of task kt.
+func (kr *keptRows) cols(tc *results.TaskCols, kt *keptTask) {
+	*tc = kr.points[kt.point]
+	tc.TaskID, tc.TaskIndex, tc.Replication, tc.Seed = kt.id, kt.index, kt.replication, kt.seed
+}
+
+// taskRows returns the task rows.
+func (kr *keptRows) taskRows() taskRows {
+	return taskRows{n: len(kr.tasks), each: func(yield func(*results.TaskRow) bool) {
+		var row results.TaskRow
+		for i := range kr.tasks {
+			kt := &kr.tasks[i]
+			kr.cols(&row.TaskCols, kt)
+			row.Stats = metrics.RunStats{Jobs: kt.jobs, Procs: row.MachineProcs, Makespan: kt.makespan, Utilization: kt.utilization}
+			row.Error = kt.err
+			if !yield(&row) {
+				return
+			}
+		}
+	}}
+}
+
+// summaryRows returns the summary rows: each with its category, grid
+// cell and job count, and the metric's value; the rows of a task come
+// one after the other.
+func (kr *keptRows) summaryRows() summaryRows {
 	return func(yield func(*results.TaskCols, schemeAgg) bool) {
-		b, j := 0, 0 // the next aggregate: ta.blocks[b][j]
-		for i, n := range ta.n {
-			tc := &st.Tasks[i].TaskCols
-			for range n {
-				if j == len(ta.blocks[b]) {
+		var (
+			tc  results.TaskCols
+			agg metrics.Aggregate
+		)
+		b, j := 0, 0 // the next category: kr.blocks[b][j]
+		for i := range kr.tasks {
+			kt := &kr.tasks[i]
+			if kt.n > 0 {
+				kr.cols(&tc, kt)
+			}
+			for range kt.n {
+				if j == len(kr.blocks[b]) {
 					b, j = b+1, 0
 				}
-				if !yield(tc, schemeAgg{ta.scheme, &ta.blocks[b][j]}) {
+				ka := &kr.blocks[b][j]
+				agg = metrics.Aggregate{Category: metrics.Overall, Row: int(ka.row), Col: int(ka.col), Count: int(ka.count)}
+				if ka.row >= 0 {
+					agg.Category = kr.labels[int(ka.row)*len(kr.s.Cols)+int(ka.col)]
+				}
+				if !yield(&tc, schemeAgg{scheme: kr.s.Name, Aggregate: &agg, kept: kr.m.Name, value: ka.value}) {
 					return
 				}
 				j++
@@ -170,12 +281,45 @@ func (st *SweepTables) rows() summaryRows {
 	}
 }
 
+// rows returns the summary rows of the tables.
+func (st *SweepTables) rows() summaryRows {
+	if st.kept == nil {
+		return rowsOf(st.Summary)
+	}
+	return st.kept.summaryRows()
+}
+
+// taskRows returns the task rows of the tables.
+func (st *SweepTables) taskRows() taskRows {
+	if st.kept == nil {
+		return taskRowsOf(st.Tasks)
+	}
+	return st.kept.taskRows()
+}
+
+// check returns an error when st keeps its rows for other tables than
+// it is asked for, or kept a category outside the grid.
+func (st *SweepTables) check() error {
+	if kr := st.kept; kr != nil {
+		if kr.err != nil {
+			return kr.err
+		}
+		if st.Metric != kr.m.Name || st.Scheme != kr.scheme {
+			return fmt.Errorf("tables of %s by %s: the rows were kept for %s by %s", st.Metric, st.Scheme, kr.m.Name, kr.scheme)
+		}
+	}
+	return nil
+}
+
 // WriteMarkdown writes tables.md: an overview with one line per task,
 // the job mix of each distinct job set, the metric per category of every
 // (workload, setting) laid out as the scheme's grid, and, when a workload
 // has several settings, one table per workload comparing them.
 func (st *SweepTables) WriteMarkdown(w io.Writer) error {
-	c, err := collate(st.rows(), st.Tasks, CollateOptions{Scheme: st.Scheme, Metric: st.Metric})
+	if err := st.check(); err != nil {
+		return err
+	}
+	c, err := collate(st.rows(), st.taskRows(), CollateOptions{Scheme: st.Scheme, Metric: st.Metric})
 	if err != nil {
 		return err
 	}
@@ -200,7 +344,7 @@ func (st *SweepTables) WriteMarkdown(w io.Writer) error {
 
 	fmt.Fprintf(&b, "\n## Per setting\n\n%s per category; \"-\" marks an empty category. Replications are combined: means by their mean, maxima by their maximum.\n\n",
 		capitalize(m.Title))
-	grids, err := buildTables(st.rows(), st.Tasks, opts)
+	grids, err := buildTables(st.rows(), st.taskRows(), opts)
 	if err != nil {
 		return err
 	}
@@ -220,7 +364,7 @@ func (st *SweepTables) WriteMarkdown(w io.Writer) error {
 	if several {
 		fmt.Fprintf(&b, "## Comparison\n\n%s per category (rows) and setting (columns); \"jobs\" is the number of jobs per category.\n\n", capitalize(m.Title))
 		opts.Layout = LayoutWide
-		wide, err := buildTables(st.rows(), st.Tasks, opts)
+		wide, err := buildTables(st.rows(), st.taskRows(), opts)
 		if err != nil {
 			return err
 		}
@@ -235,7 +379,10 @@ func (st *SweepTables) WriteMarkdown(w io.Writer) error {
 // WriteCSV writes tables.csv: the values of the per-setting grids of
 // [SweepTables.WriteMarkdown] by [WriteTablesCSV].
 func (st *SweepTables) WriteCSV(w io.Writer) error {
-	grids, err := buildTables(st.rows(), st.Tasks, TableOptions{Metric: st.Metric, Scheme: st.Scheme})
+	if err := st.check(); err != nil {
+		return err
+	}
+	grids, err := buildTables(st.rows(), st.taskRows(), TableOptions{Metric: st.Metric, Scheme: st.Scheme})
 	if err != nil {
 		return err
 	}
@@ -245,28 +392,27 @@ func (st *SweepTables) WriteCSV(w io.Writer) error {
 // overview returns the overview table: one line per task with its
 // overall metric, utilization and makespan.
 func (st *SweepTables) overview(s *metrics.Scheme, m *metrics.Metric) [][]string {
-	overall := map[string]*metrics.Aggregate{}
+	overall := map[string]float64{}
 	for tc, a := range st.rows() {
 		if a.scheme == s.Name && a.Category == metrics.Overall {
-			overall[tc.TaskID] = a.Aggregate
+			overall[tc.TaskID] = a.metric(m, a.Count)
 		}
 	}
 	rows := [][]string{{"task", "trace", "jobs", "estimates", "load", "policy", "params", "rep", m.Name, "utilization", "makespan (s)"}}
-	for i := range st.Tasks {
-		t := &st.Tasks[i]
+	for t := range st.taskRows().each {
 		load := fmtFloat(t.Load)
 		if t.LoadMode != sweep.DefaultLoadMode {
 			load += " " + t.LoadMode
 		}
 		row := []string{strconv.Itoa(t.TaskIndex), t.Trace, strconv.Itoa(t.Stats.Jobs), t.Estimates, load, t.Label, t.Params, strconv.Itoa(t.Replication)}
-		a := overall[t.TaskID]
+		v, ok := overall[t.TaskID]
 		switch {
 		case t.Error != "":
 			row = append(row, "failed: "+describeErr(t.Error), "", "")
-		case a == nil:
+		case !ok:
 			row = append(row, "-", "", "")
 		default:
-			row = append(row, fmt.Sprintf(m.Format, m.Value(a, a.Count)),
+			row = append(row, fmt.Sprintf(m.Format, v),
 				strconv.FormatFloat(t.Stats.Utilization, 'f', 4, 64), strconv.FormatInt(int64(t.Stats.Makespan), 10))
 		}
 		rows = append(rows, row)
@@ -359,15 +505,14 @@ func tableScheme(spec *sweep.Spec) (scheme, metric string) {
 
 // Tables is the [results.Tables] hook of tables.md and tables.csv: pass
 // it to [results.StreamOutputs] with [results.WithTables]. The sink it
-// returns collects the rows as results stream by: one task row per task
-// and the summary rows of the table scheme, the same rows the Parquet
-// files hold. It keeps each summary row's aggregate alone (with the
-// number of rows of each task), not a copy of its task's columns, and
-// the tables take the rows in that form (see [SweepTables] and
-// [taskAggregates]): for a sweep of 10,000 tasks under a scheme of 16
-// categories that is at most 23 MB (136 bytes per aggregate, fewer for
-// tasks whose categories are partly empty), where [results.SummaryRow]
-// values were 65 MB more.
+// returns collects the rows as results stream by, task by task, and
+// keeps of them what the tables show (see [keptRows]): of each task its
+// own columns and statistics (about 100 bytes, the columns of its
+// workload and setting held once), and of each category with jobs under
+// the table scheme its job count and the table metric's value (16 bytes).
+// The tables are laid out from those: for a sweep of 100,000 tasks of 10
+// jobs about 20 MB, where the task rows and the whole aggregates of the
+// categories were about 195 MB.
 func Tables(spec *sweep.Spec, n int) (results.TableSink, error) {
 	return newTableSink(spec, n)
 }
@@ -380,19 +525,27 @@ type tableSink struct {
 
 func newTableSink(spec *sweep.Spec, n int) (*tableSink, error) {
 	scheme, metric := tableScheme(spec)
+	return newTableSinkOf(spec, n, scheme, metric)
+}
+
+// newTableSinkOf returns the sink of the tables of spec's n tasks by
+// scheme and metric.
+func newTableSinkOf(spec *sweep.Spec, n int, scheme, metric string) (*tableSink, error) {
 	s, err := metrics.LookupScheme(scheme)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := metrics.LookupMetric(metric); err != nil {
+	if s.PerTask() {
+		return nil, fmt.Errorf("scheme %s has one category per user of each task, no grid for the tables", scheme)
+	}
+	m, err := metrics.LookupMetric(metric)
+	if err != nil {
 		return nil, err
 	}
-	// One task row per task, allocated once rather than grown by
-	// doubling; the summary rows grow by blocks.
-	return &tableSink{s: s,
-		st: &SweepTables{Name: spec.Name, Description: spec.Description, Metric: metric, Scheme: scheme,
-			Tasks:  make([]results.TaskRow, 0, n),
-			byTask: &taskAggregates{scheme: s.Name, n: make([]int32, 0, n)}}}, nil
+	st := &SweepTables{Name: spec.Name, Description: spec.Description, Metric: metric, Scheme: scheme,
+		kept: newKeptRows(s, m, n)}
+	st.kept.scheme = scheme
+	return &tableSink{s: s, st: st}, nil
 }
 
 // Scheme is the table scheme.
@@ -400,8 +553,7 @@ func (ts *tableSink) Scheme() *metrics.Scheme { return ts.s }
 
 // Add adds the rows of the next task.
 func (ts *tableSink) Add(row results.TaskRow, aggs []metrics.Aggregate) {
-	ts.st.Tasks = append(ts.st.Tasks, row)
-	ts.st.byTask.add(aggs)
+	ts.st.kept.add(&row, aggs)
 }
 
 // Files returns tables.md and tables.csv.

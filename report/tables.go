@@ -225,7 +225,7 @@ func matchAll(fs []Filter, tc *results.TaskCols) bool {
 
 // checkFilterKeys returns an error naming a filter key that is neither a
 // fixed key nor a parameter of any row.
-func checkFilterKeys(fs []Filter, summary summaryRows, tasks []results.TaskRow) error {
+func checkFilterKeys(fs []Filter, summary summaryRows, tasks taskRows) error {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -235,8 +235,8 @@ func checkFilterKeys(fs []Filter, summary summaryRows, tasks []results.TaskRow) 
 			params[k] = true
 		}
 	}
-	for i := range tasks {
-		for k := range tasks[i].ParamValues {
+	for t := range tasks.each {
+		for k := range t.ParamValues {
 			params[k] = true
 		}
 	}
@@ -309,24 +309,74 @@ type pair struct {
 	repNums  []int // the replication number of each task of combine's reps
 	failures []string
 	util     []float64
+	// acc accumulates the cells while replications are added (see
+	// addRep); finish makes cells of it.
+	acc []cellAcc
+}
+
+// cellAcc is a cell of a pair being combined: the sums over the
+// replications added so far.
+type cellAcc struct {
+	jobs  float64 // job counts summed
+	sum   float64 // values summed (not for a max metric)
+	value float64 // the largest value (a max metric)
+	used  int     // replications with a value
+	vals  []float64
 }
 
 // Collate groups summary rows (and, when given, task rows: failures and
 // utilization) by workload and setting. It fails when the scheme is not in
 // the summary or when no row passes the filters.
 func Collate(summary []results.SummaryRow, tasks []results.TaskRow, opts CollateOptions) (*Collation, error) {
-	return collate(rowsOf(summary), tasks, opts)
+	return collate(rowsOf(summary), taskRowsOf(tasks), opts)
 }
 
 // summaryRows yields summary rows one at a time: a row's task columns,
 // with its scheme and aggregate. Rows of one task may share their task
-// columns; the pointers stay valid as long as the rows' holder does.
+// columns. The pointers stay valid as long as the rows' holder does,
+// except those of rows that keep one metric (see [schemeAgg]): they are
+// valid until the next row, and the rows of a task come one after the
+// other.
 type summaryRows func(yield func(tc *results.TaskCols, a schemeAgg) bool)
 
-// schemeAgg is the aggregate of a summary row, with its scheme.
+// schemeAgg is the aggregate of a summary row, with its scheme. A row
+// kept for the tables of one metric (kept, not "") has in Aggregate only
+// its category, grid cell and job count, and in value the metric kept,
+// as [metrics.Metric.Value] gave it with the task's overall job count.
 type schemeAgg struct {
 	scheme string
 	*metrics.Aggregate
+	kept  string
+	value float64
+}
+
+// metric returns m's value of the row; total is the job count of its
+// task's overall row. A row that keeps another metric than m has its job
+// count alone, enough for the metrics that count jobs: callers check that
+// they ask such rows for the metric kept (see [SweepTables]).
+func (a schemeAgg) metric(m *metrics.Metric, total int) float64 {
+	if a.kept == m.Name {
+		return a.value
+	}
+	return m.Value(a.Aggregate, total)
+}
+
+// taskRows yields n task rows one at a time; a row is valid until the
+// next one.
+type taskRows struct {
+	n    int
+	each func(yield func(*results.TaskRow) bool)
+}
+
+// taskRowsOf returns the rows of a slice of task rows.
+func taskRowsOf(tasks []results.TaskRow) taskRows {
+	return taskRows{n: len(tasks), each: func(yield func(*results.TaskRow) bool) {
+		for i := range tasks {
+			if !yield(&tasks[i]) {
+				return
+			}
+		}
+	}}
 }
 
 // rowsOf returns the rows of a slice of summary rows.
@@ -334,7 +384,7 @@ func rowsOf(summary []results.SummaryRow) summaryRows {
 	return func(yield func(*results.TaskCols, schemeAgg) bool) {
 		for i := range summary {
 			r := &summary[i]
-			if !yield(&r.TaskCols, schemeAgg{r.Scheme, &r.Aggregate}) {
+			if !yield(&r.TaskCols, schemeAgg{scheme: r.Scheme, Aggregate: &r.Aggregate}) {
 				return
 			}
 		}
@@ -344,7 +394,7 @@ func rowsOf(summary []results.SummaryRow) summaryRows {
 // collate is [Collate] of summary rows given one at a time, so that they
 // need not be held as [results.SummaryRow] values, each with a copy of its task's
 // columns.
-func collate(summary summaryRows, tasks []results.TaskRow, opts CollateOptions) (*Collation, error) {
+func collate(summary summaryRows, tasks taskRows, opts CollateOptions) (*Collation, error) {
 	if opts.Metric == "" {
 		opts.Metric = DefaultMetric
 	}
@@ -352,7 +402,7 @@ func collate(summary summaryRows, tasks []results.TaskRow, opts CollateOptions) 
 	if err != nil {
 		return nil, err
 	}
-	s, err := collateScheme(summary, len(tasks), opts.Scheme)
+	s, err := collateScheme(summary, tasks.n, opts.Scheme)
 	if err != nil {
 		return nil, err
 	}
@@ -362,16 +412,14 @@ func collate(summary summaryRows, tasks []results.TaskRow, opts CollateOptions) 
 	c := &Collation{Scheme: s, Metric: m, pairs: map[[2]int]*pair{}}
 	ix := newPairIndex(c, summary)
 	ix.addTasks(tasks, opts.Where)
-	perPair, err := ix.gatherAggregates(summary, opts.Where)
-	if err != nil {
+	if err := ix.gatherAggregates(summary, opts.Where); err != nil {
 		return nil, err
 	}
 	if len(c.Workloads) == 0 {
 		return nil, noResults(opts.Where)
 	}
-	// Combine the replications of each pair.
-	for p, reps := range perPair {
-		p.combine(reps, s, m)
+	for _, p := range c.pairs {
+		p.finish(s, m)
 	}
 	nameSettings(c.Settings)
 	return c, nil
@@ -429,9 +477,8 @@ func (ix *pairIndex) at(tc *results.TaskCols) *pair {
 
 // addTasks adds the tasks that pass where to their pairs: a failed task's
 // failure, or a successful one's utilization.
-func (ix *pairIndex) addTasks(tasks []results.TaskRow, where []Filter) {
-	for i := range tasks {
-		t := &tasks[i]
+func (ix *pairIndex) addTasks(tasks taskRows, where []Filter) {
+	for t := range tasks.each {
 		if !matchAll(where, &t.TaskCols) {
 			continue
 		}
@@ -444,46 +491,81 @@ func (ix *pairIndex) addTasks(tasks []results.TaskRow, where []Filter) {
 	}
 }
 
-// gatherAggregates gathers the aggregates of the collation's scheme of
-// each task that passes where, by grid cell (pointers to the rows'
-// aggregates, then the overall one; nil for a category without a row),
-// and returns them per pair, a task's in the order tasks first appear.
-func (ix *pairIndex) gatherAggregates(summary summaryRows, where []Filter) (map[*pair][][]*metrics.Aggregate, error) {
-	s := ix.c.Scheme
+// gatherAggregates adds the aggregates of the collation's scheme of each
+// task that passes where to the task's pair, by grid cell, one task at a
+// time in the order tasks first appear (see [pair.addRep]). The rows of
+// a task that keep one metric come one after the other and are added as
+// the next task's begin; other rows may come in any order and are held
+// until every row was seen.
+func (ix *pairIndex) gatherAggregates(summary summaryRows, where []Filter) error {
+	s, m := ix.c.Scheme, ix.c.Metric
 	n := len(s.Rows) * len(s.Cols)
+	// A task being gathered: its pair, replication and rows by grid cell,
+	// then the overall one.
 	type taskAggs struct {
 		p    *pair
 		rep  int
-		aggs []*metrics.Aggregate
+		aggs []schemeAgg
 	}
-	var order []string
-	byTask := map[string]*taskAggs{}
+	var (
+		order  []*taskAggs
+		byTask = map[string]*taskAggs{}
+		// cur is the task whose kept rows are being gathered, aggs a
+		// buffer of their aggregates.
+		cur     *taskAggs
+		curID   string
+		curAggs []metrics.Aggregate
+	)
+	add := func(ta *taskAggs) {
+		ta.p.repNums = append(ta.p.repNums, ta.rep)
+		ta.p.addRep(ta.aggs, ta.rep, s, m)
+	}
 	for tc, a := range summary {
 		if a.scheme != s.Name || !matchAll(where, tc) {
 			continue
-		}
-		ta := byTask[tc.TaskID]
-		if ta == nil {
-			ta = &taskAggs{p: ix.at(tc), rep: tc.Replication, aggs: make([]*metrics.Aggregate, n+1)}
-			byTask[tc.TaskID] = ta
-			order = append(order, tc.TaskID)
 		}
 		k := n
 		if a.Row >= 0 {
 			k = a.Row*len(s.Cols) + a.Col
 			if a.Row >= len(s.Rows) || a.Col < 0 || a.Col >= len(s.Cols) {
-				return nil, fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", tc.TaskIndex, s.Name, a.Category, a.Row, a.Col)
+				return fmt.Errorf("task %d: %s category %q at row %d col %d is outside the grid", tc.TaskIndex, s.Name, a.Category, a.Row, a.Col)
 			}
 		}
-		ta.aggs[k] = a.Aggregate
+		var ta *taskAggs
+		switch {
+		case a.kept != "":
+			if cur == nil || tc.TaskID != curID {
+				if cur != nil {
+					add(cur)
+				} else {
+					cur = &taskAggs{aggs: make([]schemeAgg, n+1)}
+					curAggs = make([]metrics.Aggregate, n+1)
+				}
+				cur.p, cur.rep, curID = ix.at(tc), tc.Replication, tc.TaskID
+				clear(cur.aggs)
+			}
+			ta = cur
+			// The row's aggregate is valid until the next row: keep a
+			// copy of its few fields.
+			curAggs[k] = *a.Aggregate
+			a.Aggregate = &curAggs[k]
+		default:
+			ta = byTask[tc.TaskID]
+			if ta == nil {
+				ta = &taskAggs{p: ix.at(tc), rep: tc.Replication, aggs: make([]schemeAgg, n+1)}
+				byTask[tc.TaskID] = ta
+				order = append(order, ta)
+			}
+		}
+		ta.aggs[k] = a
 	}
-	perPair := map[*pair][][]*metrics.Aggregate{}
-	for _, id := range order {
-		ta := byTask[id]
-		perPair[ta.p] = append(perPair[ta.p], ta.aggs)
-		ta.p.repNums = append(ta.p.repNums, ta.rep)
+	if cur != nil {
+		add(cur)
 	}
-	return perPair, nil
+	for _, ta := range order {
+		add(ta)
+	}
+	return nil
 }
 
 // collateScheme returns the category scheme to collate: name's, or when
@@ -540,44 +622,62 @@ func noResults(where []Filter) error {
 	return fmt.Errorf("no results match %s", strings.Join(fs, " and "))
 }
 
-// combine sets p's cells from its replications: reps holds, for each
-// replication, the aggregates of scheme s's grid cells in grid order, then
-// the overall one (nil where a category has no row). A cell's value is the
-// mean over the replications with jobs in it (any replication for a
-// metric that counts), or their largest for a max metric; its Jobs the
-// mean job count.
-func (p *pair) combine(reps [][]*metrics.Aggregate, s *metrics.Scheme, m *metrics.Metric) {
+// addRep adds a replication to p's cells: aggs holds the aggregates of
+// scheme s's grid cells in grid order, then the overall one (a nil
+// Aggregate where a category has no row), rep is its replication number.
+// A cell's value is the mean over the replications with jobs in it (any
+// replication for a metric that counts), or their largest for a max
+// metric; its Jobs the mean job count (see finish).
+func (p *pair) addRep(aggs []schemeAgg, rep int, s *metrics.Scheme, m *metrics.Metric) {
 	n := len(s.Rows) * len(s.Cols)
-	p.reps = len(reps)
-	p.cells = make([]Cell, n+1)
+	if p.acc == nil {
+		p.acc = make([]cellAcc, n+1)
+	}
+	p.reps++
+	total := orEmpty(aggs[n].Aggregate).Count
+	for k := range p.acc {
+		c := &p.acc[k]
+		a := aggs[k]
+		if a.Aggregate == nil {
+			a = schemeAgg{Aggregate: &noAggregate}
+		}
+		c.jobs += float64(a.Count)
+		if a.Count == 0 && !m.Counts {
+			continue
+		}
+		v := a.metric(m, total)
+		c.vals = setRep(c.vals, rep, v)
+		c.used++
+		if m.Max {
+			if c.used == 1 || v > c.value {
+				c.value = v
+			}
+		} else {
+			c.sum += v
+		}
+	}
+}
+
+// finish sets p's cells from the replications added (none when no
+// replication was).
+func (p *pair) finish(s *metrics.Scheme, m *metrics.Metric) {
+	if p.reps == 0 {
+		return
+	}
+	p.cells = make([]Cell, len(p.acc))
 	for k := range p.cells {
-		cell := Cell{Category: metrics.Overall, Row: -1, Col: -1, Value: math.NaN()}
-		if k < n {
+		c := &p.acc[k]
+		cell := Cell{Category: metrics.Overall, Row: -1, Col: -1, Value: math.NaN(), vals: c.vals}
+		if k < len(p.acc)-1 {
 			cell.Row, cell.Col = k/len(s.Cols), k%len(s.Cols)
 			cell.Category = s.Label(cell.Row, cell.Col)
 		}
-		var sum float64
-		used := 0
-		for r, aggs := range reps {
-			a := orEmpty(aggs[k])
-			cell.Jobs += float64(a.Count)
-			if a.Count == 0 && !m.Counts {
-				continue
-			}
-			v := m.Value(a, orEmpty(aggs[n]).Count)
-			cell.vals = setRep(cell.vals, p.repNums[r], v)
-			used++
-			if m.Max {
-				if used == 1 || v > cell.Value {
-					cell.Value = v
-				}
-			} else {
-				sum += v
-			}
+		if m.Max && c.used > 0 {
+			cell.Value = c.value
 		}
-		cell.Jobs /= float64(len(reps))
-		if !m.Max && used > 0 {
-			cell.Value = sum / float64(used)
+		cell.Jobs = c.jobs / float64(p.reps)
+		if !m.Max && c.used > 0 {
+			cell.Value = c.sum / float64(c.used)
 		}
 		cell.Half = math.NaN()
 		if !m.Max {
@@ -585,6 +685,7 @@ func (p *pair) combine(reps [][]*metrics.Aggregate, s *metrics.Scheme, m *metric
 		}
 		p.cells[k] = cell
 	}
+	p.acc = nil
 }
 
 // setRep sets vals[i] = v, growing vals with NaNs.
@@ -849,11 +950,12 @@ type TableValue struct {
 // add notes about failed tasks) as tables of the chosen metric per
 // category, one section per workload.
 func BuildTables(summary []results.SummaryRow, tasks []results.TaskRow, opts TableOptions) ([]Table, error) {
-	return buildTables(rowsOf(summary), tasks, opts)
+	return buildTables(rowsOf(summary), taskRowsOf(tasks), opts)
 }
 
-// buildTables is [BuildTables] of summary rows given one at a time.
-func buildTables(summary summaryRows, tasks []results.TaskRow, opts TableOptions) ([]Table, error) {
+// buildTables is [BuildTables] of summary and task rows given one at a
+// time.
+func buildTables(summary summaryRows, tasks taskRows, opts TableOptions) ([]Table, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/results"
@@ -28,11 +29,12 @@ replications: 100
 categories: [ss16]
 `
 
-// fillSink adds a result to a new table sink for every task of sinkSpec,
-// each with 4 to 16 jobs spread over the ss16 grid (different for each
-// task, some categories empty) and every tenth task failed, and returns
-// the sink and the aggregates of each task (nil for a failed one).
-func fillSink(t *testing.T) (*tableSink, [][]metrics.Aggregate) {
+// fillSink adds a result to a new table sink of metric for every task of
+// sinkSpec, each with 4 to 16 jobs spread over the ss16 grid (different
+// for each task, some categories empty) and every tenth task failed, and
+// returns the sink, the task rows added and the aggregates of each task
+// (nil for a failed one).
+func fillSink(t *testing.T, metric string) (*tableSink, []results.TaskRow, [][]metrics.Aggregate) {
 	t.Helper()
 	spec, err := sweep.Parse([]byte(sinkSpec), "testdata")
 	if err != nil {
@@ -42,7 +44,7 @@ func fillSink(t *testing.T) (*tableSink, [][]metrics.Aggregate) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := newTableSink(spec, len(tasks))
+	ts, err := newTableSinkOf(spec, len(tasks), "ss16", metric)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,10 +55,12 @@ func fillSink(t *testing.T) (*tableSink, [][]metrics.Aggregate) {
 			Count: tk.Workload.Count, Replication: tk.Replication, Seed: tk.Seed}
 	}
 	all := make([][]metrics.Aggregate, len(tasks))
+	rows := make([]results.TaskRow, len(tasks))
 	for i := range tasks {
 		tk := &tasks[i]
 		if i%10 == 9 {
-			ts.Add(results.TaskRow{TaskCols: cols(tk), Error: fmt.Sprintf("task %d: no machine", i)}, nil)
+			rows[i] = results.TaskRow{TaskCols: cols(tk), Error: fmt.Sprintf("task %d: no machine", i)}
+			ts.Add(rows[i], nil)
 			continue
 		}
 		jobs := make([]metrics.Record, 4+i%13)
@@ -68,43 +72,51 @@ func fillSink(t *testing.T) (*tableSink, [][]metrics.Aggregate) {
 				End: sim.Time(j*100) + wait + run, Turnaround: wait + run,
 				BSD: float64(wait+run) / float64(max(run, 10)), Slowdown: 1 + float64(wait)/float64(run)}
 		}
-		stats := metrics.RunStats{Jobs: len(jobs), Procs: 100, Utilization: float64(i%50) / 50, Makespan: 50000}
+		stats := metrics.RunStats{Jobs: len(jobs), Procs: 100, Utilization: float64(i%50) / 50, Makespan: sim.Time(50000 + i)}
 		aggs := metrics.Summarize(ts.s, jobs)
 		all[i] = aggs
-		ts.Add(results.TaskRow{TaskCols: cols(tk), Stats: stats}, aggs)
+		rows[i] = results.TaskRow{TaskCols: cols(tk), Stats: stats}
+		ts.Add(rows[i], aggs)
 	}
-	return ts, all
+	return ts, rows, all
 }
 
 // TestTableSink_SameAsRows checks that the tables made from the rows the
-// sink keeps (task rows and the aggregates of categories with jobs alone)
-// equal the tables made from every summary row as a [SummaryRow] value,
-// as read back from the files, under every metric.
+// sink keeps (of each task its own columns and statistics, of each
+// category with jobs its count and the metric's value) equal the tables
+// made from every task row and summary row as a [results.TaskRow] and
+// [results.SummaryRow] value, as read back from the files, under every
+// metric; and that the sink's rows are not taken for another metric's.
 func TestTableSink_SameAsRows(t *testing.T) {
-	ts, all := fillSink(t)
-	st := ts.tables()
-	if st.Summary != nil || st.byTask == nil {
-		t.Fatal("the sink's tables hold SummaryRow values")
-	}
-	plain := &SweepTables{Name: st.Name, Description: st.Description, Tasks: st.Tasks, Scheme: st.Scheme}
-	kept, empty := 0, 0
-	for i, aggs := range all {
-		for _, a := range aggs {
-			plain.Summary = append(plain.Summary, results.SummaryRow{TaskCols: st.Tasks[i].TaskCols, Scheme: st.Scheme, Aggregate: a})
-			if a.Count == 0 {
-				empty++
+	for _, m := range metrics.Metrics {
+		ts, rows, all := fillSink(t, m.Name)
+		st := ts.tables()
+		if st.Summary != nil || st.Tasks != nil || st.kept == nil {
+			t.Fatal("the sink's tables hold SummaryRow or TaskRow values")
+		}
+		plain := &SweepTables{Name: st.Name, Description: st.Description, Tasks: rows, Scheme: st.Scheme, Metric: m.Name}
+		kept, empty := 0, 0
+		for i, aggs := range all {
+			for _, a := range aggs {
+				plain.Summary = append(plain.Summary, results.SummaryRow{TaskCols: rows[i].TaskCols, Scheme: st.Scheme, Aggregate: a})
+				if a.Count == 0 {
+					empty++
+				}
 			}
 		}
-	}
-	for range st.rows() {
-		kept++
-	}
-	if empty == 0 || kept != len(plain.Summary)-empty {
-		t.Fatalf("the sink keeps %d of %d summary rows (%d of them empty), want the %d with jobs", kept, len(plain.Summary), empty, len(plain.Summary)-empty)
-	}
-	for _, m := range metrics.Metrics {
-		st.Metric, plain.Metric = m.Name, m.Name
+		for range st.rows() {
+			kept++
+		}
+		if empty == 0 || kept != len(plain.Summary)-empty {
+			t.Fatalf("the sink keeps %d of %d summary rows (%d of them empty), want the %d with jobs", kept, len(plain.Summary), empty, len(plain.Summary)-empty)
+		}
 		sameTables(t, st, plain)
+	}
+	ts, _, _ := fillSink(t, "bsd_mean")
+	st := ts.tables()
+	st.Metric = "wait_mean"
+	if err := st.WriteMarkdown(io.Discard); err == nil || !strings.Contains(err.Error(), "kept for bsd_mean") {
+		t.Errorf("tables of wait_mean from rows kept for bsd_mean: error %v, want one saying so", err)
 	}
 }
 
@@ -141,7 +153,7 @@ func sameTables(t *testing.T, st, plain *SweepTables) {
 // The code that did allocated 1,228 bytes per row here, this one 262.
 func TestTableSink_Memory(t *testing.T) {
 	const maxBytesPerRow = 400
-	ts, all := fillSink(t)
+	ts, _, all := fillSink(t, "bsd_mean")
 	rows := 0
 	for _, aggs := range all {
 		rows += len(aggs)
