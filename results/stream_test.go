@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/results"
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/metrics"
 )
 
@@ -156,5 +158,61 @@ categories: [ss16, ss4]
 	}
 	if reused == 0 {
 		t.Error("no result was decoded into the records of an earlier one")
+	}
+}
+
+// TestStreamOutputs_TasksRowGroups checks that tasks.parquet comes in
+// row groups of 8,192 rows (its Arrow form, about 0.8 KB a row, is held
+// until a row group is written), with every task's row read back in
+// order: 9,000 tasks give a row group of 8,192 rows and one of 808.
+func TestStreamOutputs_TasksRowGroups(t *testing.T) {
+	spec, tasks := MustParse(t, `
+name: groups
+workloads:
+  - trace: kth
+    count: 1
+    estimates: accurate
+    load: [1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9]
+policies:
+  - name: fcfs
+replications: 900
+`)
+	if len(tasks) != 9000 {
+		t.Fatalf("%d tasks, want 9000", len(tasks))
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	err := results.StreamOutputs(dir, spec, tasks, func(i int) (*results.TaskResult, error) {
+		jobs := []metrics.Record{{JobID: 1, Submit: 0, Start: sim.Time(i % 7), End: sim.Time(i%7 + 100), Wait: sim.Time(i % 7),
+			Runtime: 100, Estimate: 100, Procs: 1 + i%4, Turnaround: sim.Time(i%7 + 100), BSD: 1, Slowdown: 1}}
+		return &results.TaskResult{TaskID: tasks[i].ID, Index: i, Worker: "w", Jobs: jobs, Stats: metrics.Stats(8, jobs)}, nil
+	}, "test-1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := file.OpenParquetFile(filepath.Join(dir, results.TasksFile), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []int64
+	for g := 0; g < rd.NumRowGroups(); g++ {
+		groups = append(groups, rd.MetaData().RowGroup(g).NumRows())
+	}
+	rd.Close()
+	if !slices.Equal(groups, []int64{8192, 808}) {
+		t.Errorf("tasks.parquet row groups of %v rows, want [8192 808]", groups)
+	}
+	rows, err := results.ReadTasks(filepath.Join(dir, results.TasksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(tasks) {
+		t.Fatalf("%d task rows read back, want %d", len(rows), len(tasks))
+	}
+	for i := range rows {
+		r := &rows[i]
+		if r.TaskIndex != i || r.TaskID != tasks[i].ID || r.Replication != tasks[i].Replication || r.Load != tasks[i].Workload.Load ||
+			r.Stats.Jobs != 1 || r.Stats.Makespan != sim.Time(i%7+100) || r.Worker != "w" {
+			t.Fatalf("task row %d read back as %+v", i, r)
+		}
 	}
 }

@@ -49,7 +49,7 @@ var seriesFields = fieldsOf(seriesColumns, false)
 // task without a series is an [ErrMismatch]: its result was made for
 // another spec.
 func (o *outputs) newTimeseries(w io.Writer) (*parquetFile, error) {
-	pf, err := o.newParquet(w, append(taskFields(o.pcs), seriesFields...), chunkRows)
+	pf, err := o.newParquet(w, append(taskFields(o.pcs), seriesFields...), chunkRows, chunkRows, rowGroupRows)
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,13 @@ const rowGroupRows = 1 << 16
 // builders' memory to a few megabytes.
 const chunkRows = 1 << 14
 
+// tasksGroupRows is the number of rows per row group of tasks.parquet,
+// whose rows are few and wide (the task columns, the run's statistics,
+// worker and build): a row group of them in Arrow form is about 0.8 KB a
+// row, so row groups of [rowGroupRows] would hold over 50 MB until
+// written. A sweep of fewer tasks has one row group, as before.
+const tasksGroupRows = 1 << 13
+
 // ErrMismatch is wrapped by [WriteOutputs] errors about results that do
 // not belong to their tasks.
 var ErrMismatch = errors.New("results do not match tasks")
@@ -69,7 +76,7 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 // column by column. The summary writer keeps references to its tasks'
 // aggregates of categories with jobs (an empty category's row is the
 // same for every task); the tasks writer, whose rows are few, holds its
-// current row group in Arrow form, in chunks of [chunkRows].
+// current row group (of [tasksGroupRows]) in Arrow form.
 // Only one column's encoder and pages are in memory at a time, and freed
 // buffers are reused. The tables keep one task row per task and one
 // aggregate per task and category of the table scheme (not a copy of the
@@ -325,7 +332,7 @@ func (o *outputs) metadata(toolVersion string) [][2]string {
 }
 
 // parquetFile streams the rows of one output file into Parquet: fill
-// appends a task's rows to the builder, in slices of at most chunkRows -
+// appends a task's rows to the builder, in slices of at most p.chunk -
 // p.rows rows,
 // calling added after each slice. Full chunks are kept as Arrow record
 // batches until they make a row group, which is then written column by
@@ -334,28 +341,31 @@ func (o *outputs) metadata(toolVersion string) [][2]string {
 // writers get the same values in the same slices as if the row group had
 // been buffered, so the bytes are the same.
 type parquetFile struct {
-	fw     *pqarrow.FileWriter
-	left   int // at most this many rows are still to come
-	b      *array.RecordBuilder
-	meta   [][2]string
-	rows   int // rows in the builder
-	group  int // rows in chunks
-	chunks []arrow.RecordBatch
-	fill   func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
-	freed  bool
+	fw    *pqarrow.FileWriter
+	left  int // at most this many rows are still to come
+	b     *array.RecordBuilder
+	meta  [][2]string
+	rows  int // rows in the builder
+	group int // rows in chunks
+	// chunk is the number of rows per chunk, groupRows per row group.
+	chunk, groupRows int
+	chunks           []arrow.RecordBatch
+	fill             func(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggregate) error
+	freed            bool
 }
 
 // newParquet returns a writer of an output file with columns fields and
 // at most rows rows (more are written correctly, in builders grown by
-// doubling).
-func (o *outputs) newParquet(w io.Writer, fields []arrow.Field, rows int) (*parquetFile, error) {
+// doubling), in row groups of groupRows rows built in chunks of chunk
+// rows (chunk divides groupRows).
+func (o *outputs) newParquet(w io.Writer, fields []arrow.Field, rows, chunk, groupRows int) (*parquetFile, error) {
 	fw, err := o.newFileWriter(w, fields)
 	if err != nil {
 		return nil, err
 	}
 	b := array.NewRecordBuilder(o.mem, arrow.NewSchema(fields, nil))
-	b.Reserve(min(chunkRows, rows))
-	return &parquetFile{fw: fw, b: b, meta: o.meta, left: rows}, nil
+	b.Reserve(min(chunk, rows))
+	return &parquetFile{fw: fw, b: b, meta: o.meta, left: rows, chunk: chunk, groupRows: groupRows}, nil
 }
 
 // newFileWriter returns a Parquet writer of an output file with columns
@@ -396,7 +406,7 @@ func (p *parquetFile) add(t *sweep.Task, r *TaskResult, aggs [][]metrics.Aggrega
 // encoder.
 func (p *parquetFile) added(n int) error {
 	p.rows += n
-	if p.rows >= chunkRows {
+	if p.rows >= p.chunk {
 		return p.flush()
 	}
 	return nil
@@ -412,10 +422,10 @@ func (p *parquetFile) flush() error {
 	// The next chunk's buffers at once, rather than grown by doubling,
 	// but no more than the rows still to come.
 	p.left -= p.rows
-	p.b.Reserve(max(0, min(chunkRows, p.left)))
+	p.b.Reserve(max(0, min(p.chunk, p.left)))
 	p.group += p.rows
 	p.rows = 0
-	if p.group >= rowGroupRows {
+	if p.group >= p.groupRows {
 		return p.writeGroup()
 	}
 	return nil
@@ -483,7 +493,7 @@ func (p *parquetFile) release() {
 
 // newTasks returns the writer of tasks.parquet.
 func (o *outputs) newTasks(w io.Writer) (*parquetFile, error) {
-	pf, err := o.newParquet(w, append(taskFields(o.pcs), tasksFields...), len(o.tasks))
+	pf, err := o.newParquet(w, append(taskFields(o.pcs), tasksFields...), len(o.tasks), tasksGroupRows, tasksGroupRows)
 	if err != nil {
 		return nil, err
 	}
