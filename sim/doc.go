@@ -27,6 +27,16 @@
 // overhead, a timer set for now) gets another Schedule call at the same
 // instant, so a policy always sees a settled state.
 //
+// A timer about one running job ([Machine.SetTaskTimer], such as a
+// correction at its predicted end) does not fire once the job has
+// completed, nor at its completion instant. The engine knows when a
+// running job completes, so such a timer set for then or later is held
+// by the job instead of queued: it costs nothing when the job completes
+// first, and takes its place among the events, by the order it was set
+// in, if the job stops running otherwise. Events are reused once applied
+// or cancelled; a [Timer] handle carries its event's sequence, so
+// cancelling a timer that has fired stays a no-op.
+//
 // # Processors
 //
 // The machine knows processor identities ([ProcSet]). A started job gets the

@@ -137,7 +137,7 @@ func (m *Machine) Checkpoint(t *Task, cost Time) error {
 	if cost < 0 {
 		return m.fail(fmt.Errorf("checkpoint job %d: negative cost %d", t.ID, cost))
 	}
-	m.events.remove(t.completion)
+	m.dropCompletion(t)
 	m.bookWork(t)
 	t.Flex.Checkpoints++
 	t.Since = m.now

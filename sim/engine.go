@@ -251,7 +251,7 @@ func (m *Machine) Suspend(t *Task, overhead Time) error {
 	if overhead < 0 {
 		return m.fail(fmt.Errorf("suspend job %d: negative overhead %d", t.ID, overhead))
 	}
-	m.events.remove(t.completion)
+	m.dropCompletion(t)
 	m.bookWork(t)
 	t.Suspensions++
 	if overhead > 0 {
@@ -305,7 +305,7 @@ func (m *Machine) Kill(t *Task) error {
 	t.LostWork += t.WorkDone(m.now)
 	switch t.State {
 	case Running:
-		m.events.remove(t.completion)
+		m.dropCompletion(t)
 		m.closeSegment(t, true)
 		m.release(t)
 		if t.Elastic != nil {
@@ -327,7 +327,10 @@ func (m *Machine) Kill(t *Task) error {
 }
 
 // Timer is a handle to a pending timer.
-type Timer struct{ e *event }
+type Timer struct {
+	e   *event
+	ord uint64 // the event's order key when set: events are reused
+}
 
 // SetTimer asks for Policy.Timer(tag) at time at (>= now). A timer for the
 // current instant fires before the instant ends.
@@ -335,14 +338,79 @@ func (m *Machine) SetTimer(at Time, tag int) Timer {
 	if at < m.now {
 		at = m.now
 	}
-	return Timer{m.schedule(at, evTimer, nil, tag)}
+	e := m.schedule(at, evTimer, nil, tag)
+	return Timer{e, e.ord}
 }
 
 // CancelTimer cancels a pending timer; cancelling a fired or zero Timer is a no-op.
 func (m *Machine) CancelTimer(tm Timer) {
-	if tm.e != nil {
-		m.events.remove(tm.e)
+	if tm.e == nil || tm.e.ord != tm.ord {
+		return
 	}
+	switch e := tm.e; {
+	case e.idx >= 0:
+		m.unschedule(e)
+	case e.idx == idxHeld:
+		t := e.task
+		for p := &t.timers; *p != nil; p = &(*p).next {
+			if *p == e {
+				*p = e.next
+				break
+			}
+		}
+		m.events.recycle(e)
+	}
+}
+
+// SetTaskTimer is [Machine.SetTimer] for a timer about the job t: it
+// fires only if t has not completed by then, and not at t's completion
+// instant either (completions come before timers), as if the policy
+// cancelled it when t finished. The engine knows when a running job
+// completes, so a timer set for t's completion or later is held by t
+// instead of queued: it costs nothing when t completes first, and is
+// queued, in its place among the events, if t stops running otherwise
+// (suspended, killed, checkpointed). The policy learns nothing from
+// this: such a timer would not have fired.
+func (m *Machine) SetTaskTimer(t *Task, at Time, tag int) Timer {
+	if at < m.now {
+		at = m.now
+	}
+	if c := t.completion; t.State == Running && c != nil && c.kind() == evCompletion && at >= c.at {
+		m.seq++
+		e := m.events.newEvent(at, uint64(evTimer)<<seqBits|m.seq, t, tag)
+		e.idx = idxHeld
+		e.next, t.timers = t.timers, e
+		return Timer{e, e.ord}
+	}
+	e := m.schedule(at, evTimer, nil, tag)
+	return Timer{e, e.ord}
+}
+
+// dropCompletion takes a running job's pending completion out of the
+// queue: the job stops running before it, so the timers it holds are
+// queued.
+func (m *Machine) dropCompletion(t *Task) {
+	m.unschedule(t.completion)
+	t.completion = nil
+	for e := t.timers; e != nil; {
+		next := e.next
+		e.next, e.task = nil, nil
+		// No new round: e is later than now, or at now while the
+		// completions are applied, before the round's timers.
+		m.events.push(e)
+		e = next
+	}
+	t.timers = nil
+}
+
+// dropTimers recycles the timers held by t, which completes now.
+func (m *Machine) dropTimers(t *Task) {
+	for e := t.timers; e != nil; {
+		next := e.next
+		m.events.recycle(e)
+		e = next
+	}
+	t.timers = nil
 }
 
 // Promise records that the policy guarantees t will start by at (a
@@ -357,12 +425,18 @@ func (m *Machine) Promise(t *Task, at Time) {
 
 func (m *Machine) schedule(at Time, kind eventKind, t *Task, tag int) *event {
 	m.seq++
-	e := &event{at: at, kind: kind, seq: m.seq, task: t, tag: tag}
+	e := m.events.newEvent(at, uint64(kind)<<seqBits|m.seq, t, tag)
 	m.events.push(e)
 	if at == m.now {
 		m.dirty = true
 	}
 	return e
+}
+
+// unschedule takes the pending event e out of the queue for reuse.
+func (m *Machine) unschedule(e *event) {
+	m.events.remove(e)
+	m.events.recycle(e)
 }
 
 func (m *Machine) addActive(t *Task) {
@@ -388,11 +462,26 @@ func (m *Machine) closeSegment(t *Task, working bool) {
 	}
 }
 
-// apply carries out one event.
-func (m *Machine) apply(e *event) {
-	t := e.task
-	switch e.kind {
+// applyNext carries out the first event of the queue. The event is free
+// for reuse before it is carried out, so a timer set when one fires (a
+// policy re-arming it) reuses the same event: nothing refers to an
+// applied event (a task's pending completion is cleared or replaced,
+// and a [Timer] handle checks the event's order key).
+func (m *Machine) applyNext() {
+	e := m.events.pop()
+	kind, t, tag := e.kind(), e.task, e.tag
+	m.events.recycle(e)
+	m.apply(kind, t, tag)
+}
+
+// apply carries out one event: of the given kind, for task t
+// (completion, overhead end) or tag (timer).
+func (m *Machine) apply(kind eventKind, t *Task, tag int) {
+	switch kind {
 	case evCompletion:
+		if t.timers != nil {
+			m.dropTimers(t)
+		}
 		m.closeSegment(t, true)
 		m.accrue(t)
 		m.done++
@@ -428,7 +517,7 @@ func (m *Machine) apply(e *event) {
 			w.OverheadDone(t)
 		}
 	case evTimer:
-		m.policy.Timer(e.tag)
+		m.policy.Timer(tag)
 	}
 }
 
@@ -557,8 +646,8 @@ func checkMold(j *Job, procs int) error {
 // when there is none).
 func (m *Machine) nextInstant() Time {
 	at := Never
-	if len(m.events) > 0 {
-		at = m.events.peek().at
+	if m.events.len() > 0 {
+		at = m.events.peekAt()
 	}
 	if m.next < len(m.tasks) && m.tasks[m.next].Submit < at {
 		at = m.tasks[m.next].Submit
@@ -577,12 +666,12 @@ func (m *Machine) simulateInstant(at Time, res *Result) error {
 			return m.fail(errors.New("no progress: the policy keeps creating work at one instant"))
 		}
 		m.dirty = false
-		for len(m.events) > 0 && m.events.peek().at == at && m.events.peek().kind < evArrival {
-			m.apply(m.events.pop())
+		for m.events.len() > 0 && m.events.peekAt() == at && m.events.peek().kind() < evArrival {
+			m.applyNext()
 		}
 		m.arrive(at)
-		for len(m.events) > 0 && m.events.peek().at == at {
-			m.apply(m.events.pop())
+		for m.events.len() > 0 && m.events.peekAt() == at {
+			m.applyNext()
 		}
 		m.policy.Schedule()
 		res.Instants++

@@ -139,6 +139,7 @@ type Task struct {
 	Flex Flex
 
 	completion *event // pending completion or overhead-end event
+	timers     *event // timers held until the job stops running (SetTaskTimer)
 	activeIdx  int    // position in Machine.active, -1 when not there
 }
 

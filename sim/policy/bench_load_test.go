@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy"
 	"github.com/schedfarm/schedfarm/sim/workload"
@@ -23,12 +24,14 @@ var (
 // shows up as a steep row. Conservative runs with both compression orders
 // (conservative-queue_order is compress: queue_order), ss, tss and is also
 // with suspension overhead (ss-overhead, tss-overhead, is-overhead), easy
-// also with the queue orders sjf and wfp3, with SJBF and as EASY++
-// (easy-predicted: predicted estimates, SJBF). The
+// also with the queue orders sjf and wfp3, with SJBF, as EASY++
+// (easy-predicted: predicted estimates, SJBF) and with predicted
+// estimates in queue order (easy-predicted-queue). The
 // lsf disciplines need elastic jobs: they run on the calibrated
 // parsons1997 workload (20,000 measured jobs) with its arrival rate scaled
-// by the load. One
-// sub-benchmark per policy and load:
+// by the load. Besides the wall time it reports the process's CPU time
+// (user and system) per run, cpu-ms/op, steadier than the wall time on a
+// shared machine. One sub-benchmark per policy and load:
 //
 //	go test ./sim/policy -run '^$' -bench 'PolicyLoad/conservative/' -benchtime 1x
 func BenchmarkPolicyLoad(b *testing.B) {
@@ -60,7 +63,8 @@ func BenchmarkPolicyLoad(b *testing.B) {
 				variant{"easy-sjf", e.Name, map[string]any{"order": "sjf"}, false, false},
 				variant{"easy-wfp3", e.Name, map[string]any{"order": "wfp3"}, false, false},
 				variant{"easy-sjbf", e.Name, map[string]any{"backfill_order": "sjf"}, false, false},
-				variant{"easy-predicted", e.Name, map[string]any{"backfill_order": "sjf"}, false, true})
+				variant{"easy-predicted", e.Name, map[string]any{"backfill_order": "sjf"}, false, true},
+				variant{"easy-predicted-queue", e.Name, nil, false, true})
 		}
 	}
 	for _, v := range vs {
@@ -88,6 +92,7 @@ func BenchmarkPolicyLoad(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu0 := rusage.CPU()
 				for b.Loop() {
 					p, err := policy.New(v.policy, v.params, policy.Env{Procs: wl.Procs, Jobs: wl.Jobs, Seed: 1, Predict: v.predict})
 					if err != nil {
@@ -97,6 +102,7 @@ func BenchmarkPolicyLoad(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64((rusage.CPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 				b.ReportMetric(float64(len(wl.Jobs)), "jobs")
 			})
 		}

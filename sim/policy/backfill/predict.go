@@ -14,22 +14,34 @@ var corrections = [...]sim.Time{60, 300, 900, 1800, 3600, 2 * 3600, 5 * 3600, 10
 // job's runtime when the user has completed one, the user's estimate
 // when none or when the user is unknown), at most the user's estimate.
 // Only jobs completed by the arrival instant count.
+//
+// A correction is a task timer ([sim.Machine.SetTaskTimer]) at the
+// job's predicted end: the engine does not queue one the job cannot
+// reach, and none is left to cancel when the job ends.
 type predictor struct {
 	m     *sim.Machine
-	pred  []sim.Time  // by task index: the current prediction
-	steps []uint8     // by task index: corrections made
-	timer []sim.Timer // by task index: the pending correction of a running job
-	hist  map[int32]*userHistory
+	pred  []sim.Time // by task index: the current prediction
+	steps []uint8    // by task index: corrections made
+	// hist holds the users' histories by slot: the user number itself
+	// when every user number is below userSlots, else slot[task index].
+	hist   []userHistory
+	slot   []int32
+	direct bool
 
 	// basis, when set (tests), is called for every prediction with the
 	// indices of the jobs it was made from.
 	basis func(t *sim.Task, from []int)
 }
 
-// userHistory is a user's two most recent completed jobs (task indices,
-// the latest first) and how many there are.
+// userSlots bounds the user numbers used as slots directly: a history is
+// 40 bytes, so the table is at most that per job, plus 40 KB.
+func userSlots(jobs int) int { return jobs + 1024 }
+
+// userHistory is a user's two most recent completed jobs (task indices
+// and runtimes, the latest first) and how many there are.
 type userHistory struct {
 	last [2]int
+	rt   [2]sim.Time
 	n    int
 }
 
@@ -38,19 +50,56 @@ func (p *predictor) init(m *sim.Machine) {
 	p.m = m
 	p.pred = make([]sim.Time, n)
 	p.steps = make([]uint8, n)
-	p.timer = make([]sim.Timer, n)
-	p.hist = map[int32]*userHistory{}
+	maxUser := int32(-1)
+	for i := range n {
+		maxUser = max(maxUser, m.Task(i).Info.User)
+	}
+	p.direct = int(maxUser) < userSlots(n)
+	if p.direct {
+		p.hist = make([]userHistory, maxUser+1)
+		return
+	}
+	// Sparse user numbers: a slot per distinct user, in order of first
+	// appearance.
+	slots := map[int32]int32{}
+	p.slot = make([]int32, n)
+	for i := range n {
+		u := m.Task(i).Info.User
+		if u < 0 {
+			p.slot[i] = -1
+			continue
+		}
+		k, ok := slots[u]
+		if !ok {
+			k = int32(len(slots))
+			slots[u] = k
+		}
+		p.slot[i] = k
+	}
+	p.hist = make([]userHistory, len(slots))
+}
+
+// history returns t's user's history, nil when the user is unknown.
+func (p *predictor) history(t *sim.Task) *userHistory {
+	k := t.Info.User
+	if !p.direct {
+		k = p.slot[t.Index]
+	}
+	if k < 0 {
+		return nil
+	}
+	return &p.hist[k]
 }
 
 // arrive makes t's prediction.
 func (p *predictor) arrive(t *sim.Task) {
 	est := t.Estimate
 	var from []int
-	if h := p.hist[t.Info.User]; t.Info.User >= 0 && h != nil {
+	if h := p.history(t); h != nil && h.n > 0 {
 		from = h.last[:h.n]
 		var sum sim.Time
-		for _, i := range from {
-			sum += p.m.Task(i).Runtime
+		for _, r := range h.rt[:h.n] {
+			sum += r
 		}
 		est = min(est, max((sum+sim.Time(h.n)-1)/sim.Time(h.n), 1))
 	}
@@ -66,25 +115,19 @@ func (p *predictor) estimate(t *sim.Task) sim.Time { return p.pred[t.Index] }
 // started sets the timer of t's first correction, if it can be
 // underpredicted.
 func (p *predictor) started(t *sim.Task) {
-	if end := t.FirstStart + p.pred[t.Index]; p.pred[t.Index] < t.Estimate {
-		p.timer[t.Index] = p.m.SetTimer(end, t.Index)
+	if pred := p.pred[t.Index]; pred < t.Estimate {
+		p.m.SetTaskTimer(t, t.FirstStart+pred, t.Index)
 	}
 }
 
 // finish records t in its user's history.
 func (p *predictor) finish(t *sim.Task) {
-	p.m.CancelTimer(p.timer[t.Index])
-	p.timer[t.Index] = sim.Timer{}
-	u := t.Info.User
-	if u < 0 {
+	h := p.history(t)
+	if h == nil {
 		return
 	}
-	h := p.hist[u]
-	if h == nil {
-		h = &userHistory{}
-		p.hist[u] = h
-	}
 	h.last[1], h.last[0] = h.last[0], t.Index
+	h.rt[1], h.rt[0] = h.rt[0], t.Runtime
 	h.n = min(h.n+1, 2)
 }
 
@@ -96,9 +139,8 @@ func (p *predictor) correct(t *sim.Task) (old, now sim.Time) {
 	step := corrections[min(int(p.steps[i]), len(corrections)-1)]
 	p.steps[i]++
 	p.pred[i] = min(old+step, t.Estimate)
-	p.timer[i] = sim.Timer{}
 	if p.pred[i] < t.Estimate {
-		p.timer[i] = p.m.SetTimer(t.FirstStart+p.pred[i], i)
+		p.m.SetTaskTimer(t, t.FirstStart+p.pred[i], i)
 	}
 	return old, p.pred[i]
 }
