@@ -28,6 +28,8 @@
 //	      - {name: fig03a, caption: "Fig 3a: ...", metric: acceptance,
 //	         x: tolerance, series: load, where: {random_tf: ["false"]}}
 //	    steps: [transient-summary] # registered Go steps, by name
+//	tss_paper_limits:              # optional: TSS means read from claims.yaml
+//	  - {procs: 430, table: Table 4, trace: ctc}
 //
 // layout is grid or wide; compare ratio, pct or r; kind one of the
 // plot kinds of package report; where maps a task column to the values it
@@ -42,10 +44,14 @@
 // ("specs/p/paper.yaml: line 7: groups[0].tables[0].layout: ...").
 //
 // Paper numbers have one source, the paper's claims file: the Table 3 step
-// reads the paper's cells from the expected values of its claims, and a
-// test ties the limits tss_paper_limits uses (sim keeps its own table, as
-// sim imports nothing of the farm) to Kettimuthu et al.'s Tables 4 and 5
-// as the claims file states them.
+// reads the paper's cells from the expected values of its claims, and the
+// TSS limits of Kettimuthu et al.'s Tables 4 and 5 are read from the
+// claims of those tables when a spec is loaded ([LoadSpec]): every TSS
+// entry that sets tss_paper_limits gets them as its tss_limits parameter,
+// by machine size, as the paper file's tss_paper_limits names the tables
+// ([LimitsTable]). The simulator holds no paper's numbers, and the specs
+// do not copy them; such a spec runs through reproduce (or with
+// tss_limits given), and schedfarm run on it alone says what is missing.
 //
 // [claims]: https://pkg.go.dev/github.com/schedfarm/schedfarm/reproduction/claims
 // [readings]: https://pkg.go.dev/github.com/schedfarm/schedfarm/reproduction/readings

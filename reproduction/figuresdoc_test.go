@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +12,6 @@ import (
 	"github.com/schedfarm/schedfarm/plot"
 	"github.com/schedfarm/schedfarm/report"
 	"github.com/schedfarm/schedfarm/sim/metrics"
-	"github.com/schedfarm/schedfarm/sweep"
 )
 
 var update = flag.Bool("update", false, "rewrite the list of our figures in docs/figures.md")
@@ -32,7 +30,7 @@ func ourFigures(t *testing.T) string {
 	var b strings.Builder
 	b.WriteString("| group | figure | x axis | y axis | y scale | series |\n|---|---|---|---|---|---|\n")
 	for _, r := range Recipes {
-		spec, err := sweep.Load(filepath.Join("..", r.Spec))
+		spec, err := LoadSpec("..", r.Spec)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -143,7 +143,12 @@ func ParsePaper(paper string, data []byte) ([]Recipe, error) {
 		return nil, p.err()
 	}
 	seen := false
+	var limits []LimitsTable
 	p.w.Mapping(root, "", func(key string, v *yaml.Node, kp string) {
+		if key == paperLimitsKey {
+			limits = p.limitsTables(v, kp)
+			return
+		}
 		if key != "groups" {
 			p.w.Add(kp, v, yamlerr.ErrUnknownKey)
 			return
@@ -168,6 +173,9 @@ func ParsePaper(paper string, data []byte) ([]Recipe, error) {
 	}
 	if err := p.err(); err != nil {
 		return nil, err
+	}
+	for i := range out {
+		out[i].TSSLimits = limits
 	}
 	return out, nil
 }

@@ -126,6 +126,10 @@ func TestParsePaper_Errors(t *testing.T) {
 		{"empty where", "groups:\n  - name: a\n    spec: a.yaml\n    doc: d\n    plots:\n      - kind: bars\n        where: {label: []}\n", []string{"line 7: groups[0].plots[0].where.label"}, yamlerr.ErrRequired},
 		{"twice", "groups:\n  - {name: a, spec: a.yaml, doc: d}\n  - {name: a, spec: b.yaml, doc: d}\n", []string{"line 3: groups[1].name", "named twice"}, yamlerr.ErrValue},
 		{"syntax", "groups: [\n", []string{"line"}, yamlerr.ErrSyntax},
+		{"limits without trace", "tss_paper_limits:\n  - {procs: 430, table: Table 4}\ngroups:\n  - {name: a, spec: a.yaml, doc: d}\n", []string{"line 2: tss_paper_limits[0].trace"}, yamlerr.ErrRequired},
+		{"limits procs", "tss_paper_limits:\n  - {procs: 0.5, table: Table 4, trace: ctc}\ngroups:\n  - {name: a, spec: a.yaml, doc: d}\n", []string{"line 2: tss_paper_limits[0].procs", "0.5"}, yamlerr.ErrValue},
+		{"limits twice", "tss_paper_limits:\n  - {procs: 430, table: Table 4, trace: ctc}\n  - {procs: 430, table: Table 5, trace: sdsc}\ngroups:\n  - {name: a, spec: a.yaml, doc: d}\n", []string{"line 3: tss_paper_limits[1].procs", "listed twice"}, yamlerr.ErrValue},
+		{"limits key", "tss_paper_limits:\n  - {procs: 430, tabel: Table 4, trace: ctc}\ngroups:\n  - {name: a, spec: a.yaml, doc: d}\n", []string{"line 2: tss_paper_limits[0].tabel"}, yamlerr.ErrUnknownKey},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParsePaper("p", []byte(tc.text))

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/schedfarm/schedfarm/reproduction/readings"
-	"github.com/schedfarm/schedfarm/sweep"
 )
 
 // ReadingGroups loads the spec of every figure group of a paper (its
@@ -18,7 +17,7 @@ func ReadingGroups(root, paper string) ([]readings.Group, error) {
 		if p != paper {
 			continue
 		}
-		s, err := sweep.Load(filepath.Join(root, r.Spec))
+		s, err := LoadSpec(root, r.Spec)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Name, err)
 		}

@@ -30,6 +30,9 @@ type Recipe struct {
 	// into dir (the recipe's output folder) and return their paths; root
 	// is the repository holding specs/ (the paper's files a step reads).
 	Steps []Step
+	// TSSLimits are the paper's tss_paper_limits ([LimitsTable]), the
+	// same in every recipe of the paper; nil when its paper file has none.
+	TSSLimits []LimitsTable
 }
 
 // Step is a recipe step beyond tables and plots.

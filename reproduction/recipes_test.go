@@ -1,12 +1,10 @@
 package reproduction
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/schedfarm/schedfarm/report"
-	"github.com/schedfarm/schedfarm/sweep"
 )
 
 // TestRecipes: every recipe names a spec that loads, and asks only for
@@ -19,7 +17,7 @@ func TestRecipes(t *testing.T) {
 				t.Fatalf("recipe %s twice", r.Name)
 			}
 			seen[r.Name] = true
-			spec, err := sweep.Load(filepath.Join("..", r.Spec))
+			spec, err := LoadSpec("..", r.Spec)
 			if err != nil {
 				t.Fatal(err)
 			}

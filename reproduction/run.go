@@ -133,7 +133,7 @@ func LoadInputs(root string, recipes []*Recipe) ([]*sweep.Spec, []string, map[st
 	specs := make([]*sweep.Spec, len(recipes))
 	var papers []string
 	for i, r := range recipes {
-		s, err := sweep.Load(filepath.Join(root, r.Spec))
+		s, err := LoadSpec(root, r.Spec)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: %w", r.Name, err)
 		}

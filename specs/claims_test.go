@@ -134,7 +134,7 @@ func TestClaims_Rerun(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				s, err := sweep.Load(filepath.Join("..", filepath.FromSlash(r.Spec)))
+				s, err := reproduction.LoadSpec("..", r.Spec)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedfarm/schedfarm/sweep"
+	"github.com/schedfarm/schedfarm/reproduction"
 )
 
 // wantTasks is the number of tasks of every spec. A spec added without an
@@ -71,7 +71,7 @@ func TestSpecs_Load(t *testing.T) {
 	files := specFiles(t)
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
-			s, err := sweep.Load(filepath.FromSlash(f))
+			s, err := reproduction.LoadSpec("..", "specs/"+f)
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}

@@ -72,7 +72,7 @@ var entries = []Entry{
 		Name: "ss", Family: "preempt",
 		Doc:      "selective suspension: a waiting job suspends running jobs of at most 1/SF its xfactor; backfilling without reservations",
 		Params:   ssParams(true),
-		Validate: checkOverhead,
+		Validate: validateSS,
 		Build: func(v Values, env Env) (sim.Policy, error) {
 			return buildSS(v, env, v.Bool("tunable"))
 		},
@@ -81,7 +81,7 @@ var entries = []Entry{
 		Name: "tss", Family: "preempt",
 		Doc:      "tunable selective suspension: ss with tunable=true (limits from an EASY run of the same workload)",
 		Params:   ssParams(false),
-		Validate: checkOverhead,
+		Validate: validateSS,
 		Build:    func(v Values, env Env) (sim.Policy, error) { return buildSS(v, env, true) },
 	},
 	{
@@ -180,7 +180,11 @@ func ssParams(tunable bool) []Param {
 		Param{Name: "tss_baseline_ss", Kind: Bool, Default: false,
 			Doc: "TSS limits from the category means of a plain SS run with the same settings instead of an EASY run"},
 		Param{Name: "tss_paper_limits", Kind: Bool, Default: false,
-			Doc: "TSS limits from the NS category means Kettimuthu et al. print in Tables 4 and 5 (CTC on 430 processors, SDSC on 128; other sizes are an error)"})
+			Doc: "the TSS limits are the NS category means Kettimuthu et al. print in Tables 4 and 5, given in tss_limits: schedfarm reproduce passes them " +
+				"from the paper's claims file to every entry that sets this (true without tss_limits is an error)"},
+		Param{Name: "tss_limits", Kind: String, Default: "", Elide: true,
+			Doc: "TSS category means given outright, by machine size: 'PROCS: LABEL MEAN; ... / PROCS: ...' with every ss16 category " +
+				"(empty: from the EASY run, or the SS run with tss_baseline_ss); a run on a machine size not given is an error"})
 	return append(ps, overheadParams...)
 }
 
@@ -212,8 +216,38 @@ func checkOverhead(v Values) error {
 	return nil
 }
 
+// validateSS is the Validate of ss and tss: the overhead settings
+// ([checkOverhead]) and the TSS limits ([tssLimits]).
+func validateSS(v Values) error {
+	_, err := tssLimits(v)
+	return errors.Join(checkOverhead(v), err)
+}
+
+// tssLimits returns the limits tss_limits gives (nil when empty). Its
+// problems are reported on tss_limits, and tss_paper_limits without them
+// on tss_paper_limits.
+func tssLimits(v Values) (preempt.Limits, error) {
+	text := v.StringOr("tss_limits", "")
+	if text == "" {
+		if v.Bool("tss_paper_limits") {
+			return nil, &ParamError{Param: "tss_paper_limits", Msg: "true needs the paper's means in tss_limits " +
+				"(schedfarm reproduce passes them from the paper's claims file, specs/kettimuthu2005/claims.yaml)"}
+		}
+		return nil, nil
+	}
+	l, err := preempt.ParseLimits(text)
+	if err != nil {
+		return nil, &ParamError{Param: "tss_limits", Msg: strings.TrimPrefix(err.Error(), preempt.ErrInvalidConfig.Error()+": ")}
+	}
+	return l, nil
+}
+
 func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 	o, err := overhead(v, env)
+	if err != nil {
+		return nil, err
+	}
+	limits, err := tssLimits(v)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +259,7 @@ func buildSS(v Values, env Env, tunable bool) (sim.Policy, error) {
 		TSSLimit:         v.Float("tss_limit"),
 		TSSProtectVictim: v.Bool("tss_protect_victim"),
 		TSSBaselineSS:    v.Bool("tss_baseline_ss"),
-		TSSPaperLimits:   v.Bool("tss_paper_limits"),
+		TSSLimits:        limits,
 		HoldRemembered:   v.Bool("hold_remembered"),
 		HoldBackfill:     v.Bool("hold_backfill"),
 		StopScan:         v.Bool("stop_scan"),

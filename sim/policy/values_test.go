@@ -36,10 +36,24 @@ func pointOf(e *Entry, f float64, n int64, b bool) map[string]any {
 		case Bool:
 			raw[p.Name] = b != (i%2 == 1)
 		case String:
-			raw[p.Name] = p.Choices[int(uint64(n)%uint64(len(p.Choices)))]
+			switch {
+			case p.Choices != nil:
+				raw[p.Name] = p.Choices[int(uint64(n)%uint64(len(p.Choices)))]
+			case b && freeText[p.Name] != "":
+				raw[p.Name] = freeText[p.Name]
+			default:
+				raw[p.Name] = p.Default
+			}
 		}
 	}
 	return raw
+}
+
+// freeText holds a valid value of each String parameter without Choices.
+var freeText = map[string]string{
+	"tss_limits": "4: VS Seq 1; VS N 1.5; VS W 2; VS VW 2.5; S Seq 1; S N 1; S W 1; S VW 1; " +
+		"L Seq 1; L N 2; L W 1; L VW 1; VL Seq 1; VL N 1; VL W 1; VL VW 1.25 / 128: VS Seq 2.53; VS N 14.41; VS W 37.78; VS VW 113.31; " +
+		"S Seq 1.15; S N 2.43; S W 4.83; S VW 15.56; L Seq 1.19; L N 1.24; L W 1.96; L VW 2.79; VL Seq 1.03; VL N 1.09; VL W 1.18; VL VW 1.43",
 }
 
 // FuzzValues_RoundTrip: the canonical text of validated values reads back

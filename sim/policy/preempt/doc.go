@@ -190,12 +190,15 @@
 // short wide jobs' improvements of Figs 21-30 and section 6, the overall
 // means; docs/papers/kettimuthu2005.md's readings table).
 //
-// The category means may also be the paper's own: [SSConfig.TSSPaperLimits]
-// takes the NS means Kettimuthu et al. print in Tables 4 and 5 (CTC on 430
-// processors, SDSC on 128). Our EASY run of the first 5000 CTC jobs gives
-// VS Seq and VS N means of 7.6 and 7.5 where Table 4 prints 2.6 and 4.8;
-// with the printed means TSS improves 4 of the 6 CTC categories Figure 15
-// names (SDSC: 2 of 6, with VS W's worst case at 1211 against SS's 5.9).
+// The category means may also be given outright ([SSConfig.TSSLimits], the
+// tss_limits parameter), as the specs give the NS means Kettimuthu et al.
+// print in Tables 4 and 5 (CTC on 430 processors, SDSC on 128): package
+// reproduction reads them from the paper's claims file, their one source,
+// for every TSS entry with tss_paper_limits. Our EASY run of the first
+// 5000 CTC jobs gives VS Seq and VS N means of 7.6 and 7.5 where Table 4
+// prints 2.6 and 4.8; with the printed means TSS improves 4 of the 6 CTC
+// categories Figure 15 names (SDSC: 2 of 6, with VS W's worst case at
+// 1211 against SS's 5.9).
 //
 // "The average slowdown of the category" may also mean that of the scheme
 // being tuned: [SSConfig.TSSBaselineSS] takes the limits from a plain SS

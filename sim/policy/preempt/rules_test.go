@@ -154,7 +154,8 @@ func (p *ssRuleCheck) Schedule() {
 }
 
 // TestSS_RulesHoldAfterEveryPass replays the SS and TSS runs of the
-// Kettimuthu et al. specs (pseudocode scan, SF 2, the paper's TSS limits;
+// Kettimuthu et al. specs (pseudocode scan, SF 2, TSS limits from the EASY
+// run of the workload, readings.yaml's tss_easy_limits;
 // accurate estimates as in Figs 15-18, the traces' estimates as in Figs
 // 19-30, arrival scaling 1.6 on CTC and 1.3 on SDSC as in Figs 35-44) and
 // fails if, after a pass of the routine, an idle job could still act by
@@ -180,7 +181,7 @@ func TestSS_RulesHoldAfterEveryPass(t *testing.T) {
 			t.Parallel()
 			wl := tc.w.build(t, n)
 			cfg := DefaultSSConfig()
-			cfg.StopScan, cfg.Tunable, cfg.TSSPaperLimits = true, tc.tss, true
+			cfg.StopScan, cfg.Tunable = true, tc.tss
 			ss, err := NewSS(cfg, wl.Procs, wl.Jobs)
 			if err != nil {
 				t.Fatal(err)

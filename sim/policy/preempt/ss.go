@@ -52,13 +52,15 @@ type SSConfig struct {
 	// ([BaselineSS]): the paper's "average slowdown of the category" may
 	// mean that of the scheme being tuned. Ignored unless Tunable.
 	TSSBaselineSS bool
-	// TSSPaperLimits (default false) takes the category means of the TSS
-	// limit from the paper itself: the NS means Kettimuthu et al. print in
-	// Tables 4 (CTC, 430 processors) and 5 (SDSC, 128), so that the limits
-	// are the paper's even where this EASY run of the workload differs
-	// from its NS ([PaperBaseline]; other machine sizes are an error).
-	// Ignored unless Tunable; overrides TSSBaselineSS.
-	TSSPaperLimits bool
+	// TSSLimits (default nil) gives the category means of the TSS limit
+	// outright, by machine size, instead of taking them from a run: the
+	// NS means Kettimuthu et al. print in Tables 4 (CTC, 430 processors)
+	// and 5 (SDSC, 128), which package reproduction reads from the
+	// paper's claims file, so that the limits are the paper's even where
+	// the EASY run of the workload differs from its NS. A run on a
+	// machine size it does not give is an error. Ignored unless Tunable;
+	// overrides TSSBaselineSS.
+	TSSLimits Limits
 	// HoldRemembered (default false) keeps the processors a suspended job
 	// remembers for it: a job that never ran may take them, free or by
 	// suspending their holder, only if it could suspend that suspended
@@ -130,6 +132,11 @@ func (c SSConfig) Validate() error {
 	case c.Tunable && !(c.TSSLimit >= 0):
 		return fmt.Errorf("%w: TSS limit %v, want >= 0", ErrInvalidConfig, c.TSSLimit)
 	}
+	if c.TSSLimits != nil {
+		if err := c.TSSLimits.Validate(); err != nil {
+			return err
+		}
+	}
 	return c.Overhead.Validate()
 }
 
@@ -186,7 +193,8 @@ var (
 
 // NewSS returns an SS policy for a run of jobs on procs processors. With
 // cfg.Tunable it first simulates EASY on the same jobs for the TSS
-// baseline ([Baseline]; cached per workload).
+// baseline ([Baseline]; cached per workload), unless cfg.TSSLimits gives
+// the category means.
 func NewSS(cfg SSConfig, procs int, jobs []sim.Job) (*SS, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -196,8 +204,8 @@ func NewSS(cfg SSConfig, procs int, jobs []sim.Job) (*SS, error) {
 		var b map[string]float64
 		var err error
 		switch {
-		case cfg.TSSPaperLimits:
-			b, err = PaperBaseline(procs)
+		case cfg.TSSLimits != nil:
+			b, err = cfg.TSSLimits.forMachine(procs)
 		case cfg.TSSBaselineSS:
 			b, err = BaselineSS(cfg, procs, jobs)
 		default:
