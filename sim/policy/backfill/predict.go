@@ -22,20 +22,21 @@ type predictor struct {
 	m     *sim.Machine
 	pred  []sim.Time // by task index: the current prediction
 	steps []uint8    // by task index: corrections made
-	// hist holds the users' histories by slot: the user number itself
-	// when every user number is below userSlots, else slot[task index].
+	// hist holds the histories of the users numbered below limit, by
+	// number; sparse those of the others.
 	hist   []userHistory
-	slot   []int32
-	direct bool
+	limit  int32
+	sparse map[int32]*userHistory
 
 	// basis, when set (tests), is called for every prediction with the
 	// indices of the jobs it was made from.
 	basis func(t *sim.Task, from []int)
 }
 
-// userSlots bounds the user numbers used as slots directly: a history is
-// 40 bytes, so the table is at most that per job, plus 40 KB.
-func userSlots(jobs int) int { return jobs + 1024 }
+// userSlots bounds the user numbers whose histories are kept in a table
+// by number: a history is 40 bytes, so the table takes at most that per
+// job, plus 40 KB.
+func userSlots(jobs int) int32 { return int32(min(jobs+1024, 1<<30)) }
 
 // userHistory is a user's two most recent completed jobs (task indices
 // and runtimes, the latest first) and how many there are.
@@ -50,45 +51,30 @@ func (p *predictor) init(m *sim.Machine) {
 	p.m = m
 	p.pred = make([]sim.Time, n)
 	p.steps = make([]uint8, n)
-	maxUser := int32(-1)
-	for i := range n {
-		maxUser = max(maxUser, m.Task(i).Info.User)
-	}
-	p.direct = int(maxUser) < userSlots(n)
-	if p.direct {
-		p.hist = make([]userHistory, maxUser+1)
-		return
-	}
-	// Sparse user numbers: a slot per distinct user, in order of first
-	// appearance.
-	slots := map[int32]int32{}
-	p.slot = make([]int32, n)
-	for i := range n {
-		u := m.Task(i).Info.User
-		if u < 0 {
-			p.slot[i] = -1
-			continue
-		}
-		k, ok := slots[u]
-		if !ok {
-			k = int32(len(slots))
-			slots[u] = k
-		}
-		p.slot[i] = k
-	}
-	p.hist = make([]userHistory, len(slots))
+	p.hist, p.limit, p.sparse = nil, userSlots(n), nil
 }
 
 // history returns t's user's history, nil when the user is unknown.
 func (p *predictor) history(t *sim.Task) *userHistory {
 	k := t.Info.User
-	if !p.direct {
-		k = p.slot[t.Index]
-	}
-	if k < 0 {
+	switch {
+	case k < 0:
 		return nil
+	case k < p.limit:
+		if int(k) >= len(p.hist) {
+			p.hist = append(p.hist, make([]userHistory, int(k)+1-len(p.hist))...)
+		}
+		return &p.hist[k]
 	}
-	return &p.hist[k]
+	h := p.sparse[k]
+	if h == nil {
+		if p.sparse == nil {
+			p.sparse = map[int32]*userHistory{}
+		}
+		h = &userHistory{}
+		p.sparse[k] = h
+	}
+	return h
 }
 
 // arrive makes t's prediction.

@@ -153,8 +153,9 @@ func TestPredicted_Causal(t *testing.T) {
 	}
 }
 
-// TestPredicted_SparseUsers: user numbers far above the job count (kept
-// by slot instead of by number) give the same predictions and schedule:
+// TestPredicted_SparseUsers: user numbers far above the job count (their
+// histories kept in a map instead of the table by number) give the same
+// predictions and schedule:
 // 4,000 CTC jobs at load 1.2 with every known user u renumbered to
 // u*100,000+7, against the trace's numbers.
 func TestPredicted_SparseUsers(t *testing.T) {
