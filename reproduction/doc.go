@@ -50,8 +50,9 @@
 // entry that sets tss_paper_limits gets them as its tss_limits parameter,
 // by machine size, as the paper file's tss_paper_limits names the tables
 // ([LimitsTable]). The simulator holds no paper's numbers, and the specs
-// do not copy them; such a spec runs through reproduce (or with
-// tss_limits given), and schedfarm run on it alone says what is missing.
+// do not copy them. The run, coordinator and status commands load a spec
+// in a paper's folder (specs/PAPER/NAME.yaml) through LoadSpec too; a
+// copy elsewhere must give tss_limits, and says so when it does not.
 //
 // [claims]: https://pkg.go.dev/github.com/schedfarm/schedfarm/reproduction/claims
 // [readings]: https://pkg.go.dev/github.com/schedfarm/schedfarm/reproduction/readings

@@ -135,7 +135,7 @@ func loadSpecArg(c *cli.Context) (*sweep.Spec, error) {
 	if c.NArg() != 1 {
 		return nil, cliUsageError(c, "want one SPEC argument, got %d", c.NArg())
 	}
-	return sweep.Load(c.Args().First())
+	return loadSpec(c.Args().First())
 }
 
 // checkSweepFlags validates the sweepFlags that need more than a type.

@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/schedfarm/schedfarm/coordinator"
-	"github.com/schedfarm/schedfarm/sweep"
 )
 
 func statusCommand() *cli.Command {
@@ -31,7 +30,7 @@ func statusCommand() *cli.Command {
 			}
 			name, hash := c.Args().First(), ""
 			if fi, err := os.Stat(name); name != "" && err == nil && fi.Mode().IsRegular() {
-				spec, err := sweep.Load(name)
+				spec, err := loadSpec(name)
 				if err != nil {
 					return err
 				}
