@@ -146,6 +146,16 @@ var zstdReaders = sync.Pool{New: func() any {
 // it is shared.
 var zstdEnc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
 
+// zstdWriters are the streaming encoders of marshalled jobs (one
+// goroutine each, so a frame's bytes do not depend on the machine).
+var zstdWriters = sync.Pool{New: func() any {
+	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		panic(err) // only for invalid options
+	}
+	return e
+}}
+
 // header is the JSON part of a marshalled result.
 type header struct {
 	TaskID     string             `json:"task_id"`
@@ -196,23 +206,51 @@ func (r *TaskResult) Marshal() ([]byte, error) {
 	if r.Err != "" {
 		return buf.Bytes(), nil
 	}
-	var stream bytes.Buffer
-	w := ipc.NewWriter(&stream, ipc.WithSchema(recordSchema), ipc.WithAllocator(codecMem))
-	// Record batches of at most marshalBatch jobs, so that neither side
-	// holds a second copy of a large result's jobs in Arrow form.
+	// The jobs go to the zstd frame as the IPC stream is written, never
+	// whole in memory uncompressed (a whole-trace result's stream is
+	// tens of MB). Unmarshal wants the frame's content size in its
+	// header, so a first pass counts the stream's bytes.
+	var n countWriter
+	if err := r.writeJobs(&n); err != nil {
+		return nil, err
+	}
+	enc := zstdWriters.Get().(*zstd.Encoder)
+	defer zstdWriters.Put(enc)
+	enc.ResetContentSize(&buf, int64(n))
+	err = r.writeJobs(enc)
+	if cerr := enc.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("marshal result jobs: %w", cerr)
+	}
+	enc.Reset(nil)
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeJobs writes r's jobs as an Arrow IPC stream to w, in record
+// batches of at most marshalBatch jobs, so that neither side holds a
+// second copy of a large result's jobs in Arrow form.
+func (r *TaskResult) writeJobs(w io.Writer) error {
+	iw := ipc.NewWriter(w, ipc.WithSchema(recordSchema), ipc.WithAllocator(codecMem))
 	for lo := 0; lo == 0 || lo < len(r.Jobs); lo += marshalBatch {
 		rec := recordsBatch(codecMem, r.Jobs[lo:min(len(r.Jobs), lo+marshalBatch)])
-		err := w.Write(rec)
+		err := iw.Write(rec)
 		rec.Release()
 		if err != nil {
-			return nil, fmt.Errorf("marshal result jobs: %w", err)
+			return fmt.Errorf("marshal result jobs: %w", err)
 		}
 	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("marshal result jobs: %w", err)
+	if err := iw.Close(); err != nil {
+		return fmt.Errorf("marshal result jobs: %w", err)
 	}
-	return zstdEnc.EncodeAll(stream.Bytes(), buf.Bytes()), nil
+	return nil
 }
+
+// countWriter counts the bytes written to it.
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
 
 // recordsBatch builds an Arrow record batch of recs under recordSchema.
 func recordsBatch(mem memory.Allocator, recs []metrics.Record) arrow.RecordBatch {

@@ -9,12 +9,23 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"unsafe"
 
+	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
 // DefaultCacheSize is the number of workloads [DefaultCache] keeps.
 const DefaultCacheSize = 8
+
+// workloadBudget bounds the jobs of the workloads a [Cache] keeps, in
+// bytes, besides their number: a workload of the whole CTC trace holds
+// about 7.6 MB of jobs, so eight of them (the sweeps of many loads of one
+// trace, where each task has a workload of its own) held 61 MB that no
+// task was going to reuse. Two such workloads fit, enough for the tasks
+// of one workload point run one after another; the most recent workload
+// is kept whatever its size.
+const workloadBudget = 16 << 20
 
 // Cache keeps recently used traces and workloads in memory, keyed by the
 // trace's sha256 (and the machine size for traces, all the workload
@@ -45,7 +56,7 @@ func NewCache(size int) *Cache {
 	size = max(size, 1)
 	return &Cache{
 		traces:    lru[traceKey, *workload.Trace]{size: max(1, size/4)},
-		workloads: lru[workloadKey, *workload.Workload]{size: size},
+		workloads: lru[workloadKey, *workload.Workload]{size: size, budget: workloadBudget, weigh: workloadBytes},
 	}
 }
 
@@ -108,19 +119,29 @@ func (c *Cache) trace(ctx context.Context, path, sha string, procs int) (*worklo
 	})
 }
 
-// lru is a tiny least-recently-used map with at most size entries; its
-// methods are called with the cache's mutex, which get releases while
-// loading. Sizes are small, so a slice ordered by recency is enough.
+// workloadBytes is the memory of a workload's jobs.
+func workloadBytes(w *workload.Workload) int64 {
+	return int64(cap(w.Jobs)) * int64(unsafe.Sizeof(sim.Job{}))
+}
+
+// lru is a tiny least-recently-used map with at most size entries and,
+// when weigh is set, at most budget bytes of loaded values besides the
+// most recent one (after each get); its methods are called with the cache's mutex, which
+// get releases while loading. Sizes are small, so a slice ordered by
+// recency is enough.
 type lru[K comparable, V any] struct {
 	size    int
+	budget  int64
+	weigh   func(V) int64
 	entries []*lruEntry[K, V] // most recent last
 }
 
 type lruEntry[K comparable, V any] struct {
-	key  K
-	done chan struct{} // closed when val and err are set
-	val  V
-	err  error
+	key    K
+	done   chan struct{} // closed when val and err are set
+	val    V
+	err    error
+	weight int64 // of val, once loaded (under the mutex)
 }
 
 // get returns the value for key, calling load (without holding mu) when
@@ -131,6 +152,9 @@ func (l *lru[K, V]) get(mu *sync.Mutex, key K, load func() (V, error)) (V, error
 	for i, e := range l.entries {
 		if e.key == key {
 			l.entries = append(slices.Delete(l.entries, i, i+1), e)
+			if l.weigh != nil {
+				l.trim()
+			}
 			mu.Unlock()
 			<-e.done
 			return e.val, e.err
@@ -158,8 +182,33 @@ func (l *lru[K, V]) get(mu *sync.Mutex, key K, load func() (V, error)) (V, error
 			l.entries = slices.Delete(l.entries, i, i+1)
 		}
 		mu.Unlock()
+	} else if l.weigh != nil {
+		w := l.weigh(e.val)
+		mu.Lock()
+		e.weight = w
+		l.trim()
+		mu.Unlock()
 	}
 	return e.val, e.err
+}
+
+// trim drops the least recently used loaded entries while the loaded
+// values other than the most recent weigh more than the budget. The
+// caller holds the mutex. A dropped value still in use stays valid: it
+// is only no longer shared with later callers.
+func (l *lru[K, V]) trim() {
+	var total int64
+	for _, e := range l.entries[:max(0, len(l.entries)-1)] {
+		total += e.weight
+	}
+	for i := 0; total > l.budget && i < len(l.entries)-1; {
+		if e := l.entries[i]; e.weight > 0 {
+			total -= e.weight
+			l.entries = slices.Delete(l.entries, i, i+1)
+			continue
+		}
+		i++
+	}
 }
 
 // len returns the number of entries (for tests).

@@ -99,3 +99,58 @@ func TestCache_ErrorsNotCached(t *testing.T) {
 		t.Errorf("%d entries after a failed load, want 0", n)
 	}
 }
+
+// TestLRU_Budget checks the byte budget: loaded values other than the
+// most recent one weigh at most the budget, the least recently used go
+// first, and the most recent stays whatever its weight.
+func TestLRU_Budget(t *testing.T) {
+	var mu sync.Mutex
+	l := lru[int, int64]{size: 8, budget: 10, weigh: func(v int64) int64 { return v }}
+	for _, tt := range []struct {
+		key    int
+		weight int64
+		want   string
+	}{
+		{0, 6, "[0]"},
+		{1, 4, "[0 1]"},
+		{2, 3, "[0 1 2]"}, // 6 + 4 beside the newest: at the budget
+		{3, 5, "[1 2 3]"}, // 6 + 4 + 3 > 10: the oldest goes
+		{4, 100, "[2 3 4]"},
+		{2, 3, "[2]"}, // used again: 5 + 100 beside it
+	} {
+		got, err := l.get(&mu, tt.key, func() (int64, error) { return tt.weight, nil })
+		if err != nil || got != tt.weight {
+			t.Fatalf("get(%d) = %d, %v", tt.key, got, err)
+		}
+		var keys []int
+		for _, e := range l.entries {
+			keys = append(keys, e.key)
+		}
+		if fmt.Sprint(keys) != tt.want {
+			t.Errorf("after get(%d): entries %v, want %s", tt.key, keys, tt.want)
+		}
+	}
+}
+
+// TestCache_WorkloadBudget loads whole-CTC workloads at four loads: the
+// cache keeps the most recent and what fits in the budget beside it, not
+// all four.
+func TestCache_WorkloadBudget(t *testing.T) {
+	c := NewCache(8)
+	for _, load := range []float64{1.0, 1.1, 1.2, 1.3} {
+		w, err := c.Workload(ctcPath, "", workload.Options{Load: load})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := workloadBytes(w); b < 4<<20 {
+			t.Fatalf("a whole-CTC workload weighs %d bytes: too little to test the budget", b)
+		}
+	}
+	var beside int64
+	for _, e := range c.workloads.entries[:len(c.workloads.entries)-1] {
+		beside += e.weight
+	}
+	if n := c.workloads.len(&c.mu); n == 4 || beside > workloadBudget {
+		t.Errorf("%d workloads cached, %d bytes beside the newest: want fewer than 4 within %d", n, beside, workloadBudget)
+	}
+}

@@ -1,0 +1,100 @@
+package schedfarm
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+)
+
+// wholeTraceSpec has six tasks of the whole CTC trace (77,000 jobs each).
+const wholeTraceSpec = `
+name: whole-ctc
+workloads:
+  - trace: ctc
+    estimates: accurate
+    load: [1.0, 1.1, 1.2, 1.3, 1.4, 1.5]
+policies:
+  - name: fcfs
+`
+
+// wholeTraceHeapGrowth is the most the live heap may grow above what was
+// live before `run -w 2` of wholeTraceSpec, under GOGC 25. Measured: 220
+// MB (297 MB before results were encoded as a stream and the workload
+// cache had a byte budget). What the run holds: the two running
+// simulations (the machine's jobs, about 25 MB each, and the result's job
+// records, 22 MB), the workload cache (the most recent workload and at
+// most 16 MiB of others, 7.6 MB each), the result being encoded (one
+// record batch of 16,384 jobs in Arrow form and the compressed bytes,
+// about 2 MB), the coordinator's decoded result and writers, the embedded
+// server and Badger. It fails when a result is encoded whole before it is
+// compressed (a 30 MB Arrow stream per running task, grown by doubling)
+// or when the workload cache keeps every workload of the sweep (six of
+// 7.6 MB).
+const wholeTraceHeapGrowth = 256 << 20
+
+// TestRun_WholeTraceMemory runs six whole-CTC tasks with the embedded
+// server and two workers in this process and bounds the live heap's
+// growth: what each running task holds is bounded, and nothing is kept
+// per finished task.
+func TestRun_WholeTraceMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates six whole-CTC tasks")
+	}
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte(wholeTraceSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	base := liveHeapNow()
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
+	stop := livePeakSampler()
+	out, err := runApp(t, "run", "-w", "2", "--memory-limit", "0", "--state", filepath.Join(dir, "state"), "--out", filepath.Join(dir, "out"), spec)
+	peak := stop()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "jobs.parquet")); err != nil {
+		t.Fatalf("no jobs.parquet: %v\n%s", err, out)
+	}
+	peak = max(peak, base)
+	t.Logf("six whole-CTC tasks: live heap peak %d MB (%d MB before the run)", peak>>20, base>>20)
+	if peak-base > wholeTraceHeapGrowth {
+		t.Errorf("live heap grew by %d MB (to %d MB) in run -w 2 of six whole-CTC tasks, want at most %d MB", (peak-base)>>20, peak>>20, wholeTraceHeapGrowth>>20)
+	}
+}
+
+// liveHeapNow is the live heap as of the latest garbage collection.
+func liveHeapNow() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// livePeakSampler samples the live heap every millisecond until stop is
+// called and returns the largest sample.
+func livePeakSampler() (stop func() uint64) {
+	var (
+		peak uint64
+		wg   sync.WaitGroup
+	)
+	done := make(chan struct{})
+	wg.Go(func() {
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			peak = max(peak, liveHeapNow())
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() uint64 { close(done); wg.Wait(); return peak }
+}
