@@ -31,7 +31,7 @@ func coordinatorCommand() *cli.Command {
 			"coordinator resumes where it stopped when started again with the same spec; results\n" +
 			"already in the state are reused (--force recomputes them). Exits non-zero if tasks failed,\n" +
 			"after writing all outputs.",
-		Flags: append(append(natsFlags(), sweepFlags()...), memoryLimitFlag(), memProfileFlag()),
+		Flags: append(append(natsFlags(), sweepFlags()...), memoryLimitFlag(defaultMemoryLimitMiB, "the coordinator's"), memProfileFlag()),
 		Action: func(c *cli.Context) (err error) {
 			stopProfile := startMemProfile(c)
 			defer func() { err = errors.Join(err, stopProfile()) }()
@@ -84,10 +84,11 @@ func sweepFlags() []cli.Flag {
 // frequent collections.
 const defaultMemoryLimitMiB = 170
 
-// memoryLimitFlag is the coordinator's --memory-limit.
-func memoryLimitFlag() cli.Flag {
-	return &cli.IntFlag{Name: "memory-limit", Value: defaultMemoryLimitMiB,
-		Usage: "soft limit of the coordinator's Go memory in `MiB`, so it collects garbage before the heap doubles (0: no limit; GOMEMLIMIT in the environment takes precedence)"}
+// memoryLimitFlag is the --memory-limit of the coordinator and of run,
+// with its default in MiB; whose says whose memory it limits.
+func memoryLimitFlag(def int, whose string) cli.Flag {
+	return &cli.IntFlag{Name: "memory-limit", Value: def,
+		Usage: "soft limit of " + whose + " Go memory in `MiB`, so it collects garbage before the heap doubles (0: no limit; GOMEMLIMIT in the environment takes precedence)"}
 }
 
 // setMemoryLimit applies --memory-limit unless GOMEMLIMIT is set. The

@@ -98,3 +98,35 @@ func livePeakSampler() (stop func() uint64) {
 	})
 	return func() uint64 { close(done); wg.Wait(); return peak }
 }
+
+// TestRun_MemoryLimit checks run's soft memory limit: the default when
+// --memory-limit is not given, none with --memory-limit 0.
+func TestRun_MemoryLimit(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOMEMLIMIT is set: it takes precedence over --memory-limit")
+	}
+	before := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(before)
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte(cliSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		flags []string
+		want  int64
+	}{
+		{nil, defaultRunMemoryLimitMiB << 20},
+		{[]string{"--memory-limit", "0"}, before},
+		{[]string{"--memory-limit", "300"}, 300 << 20},
+	} {
+		debug.SetMemoryLimit(before)
+		args := append([]string{"run", "-w", "1", "--state", filepath.Join(dir, "state"), "--out", filepath.Join(dir, "out")}, tt.flags...)
+		if out, err := runApp(t, append(args, spec)...); err != nil {
+			t.Fatalf("run %v: %v\n%s", tt.flags, err, out)
+		}
+		if got := debug.SetMemoryLimit(-1); got != tt.want {
+			t.Errorf("run %v: memory limit %d, want %d", tt.flags, got, tt.want)
+		}
+	}
+}
