@@ -290,8 +290,35 @@ func (s ProcSet) Each(f func(i int)) {
 // lo..hi-1 in the set, in increasing order: on a large machine its cost
 // follows the number of runs, not of processors.
 func (s ProcSet) EachRun(f func(lo, hi int)) {
-	for _, x := range s.spans() {
-		f(int(x.lo), int(x.hi))
+	if !s.isBits() {
+		for _, x := range s.runs() {
+			f(int(x.lo), int(x.hi))
+		}
+		return
+	}
+	// A bitset's runs are found word by word, without making them.
+	w := s.p.w
+	n := len(w) * 64
+	for i := 0; i < n; {
+		x := w[i>>6] >> (uint(i) & 63) // bits i.. of i's word
+		if x == 0 {
+			i = (i>>6 + 1) << 6
+			continue
+		}
+		i += bits.TrailingZeros64(x)
+		lo := i
+		for i < n {
+			// The clear bits i.. of i's word; the shift's zeros stand
+			// for processors past the word, looked at next.
+			y := ^w[i>>6] >> (uint(i) & 63)
+			if y == 0 {
+				i = (i>>6 + 1) << 6
+				continue
+			}
+			i += bits.TrailingZeros64(y)
+			break
+		}
+		f(lo, min(i, n))
 	}
 }
 

@@ -251,15 +251,23 @@ func checkModel(t *testing.T, s ProcSet, want []bool) {
 }
 
 // TestProcSet_AddRangeEachRun checks AddRange against Add and EachRun
-// against Each, on a bitset (200 processors) and a list of runs (5000).
+// against Each, on bitsets (64, 200 and 4096 processors, runs crossing
+// their words) and a list of runs (5000); a full set is one run.
 func TestProcSet_AddRangeEachRun(t *testing.T) {
+	for _, n := range []int{1, 63, 64, 65, 200, 4096, 5000} {
+		var runs [][2]int
+		FullProcSet(n).EachRun(func(lo, hi int) { runs = append(runs, [2]int{lo, hi}) })
+		if len(runs) != 1 || runs[0] != [2]int{0, n} {
+			t.Fatalf("n %d: the full set's runs are %v", n, runs)
+		}
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{200, 5000} {
+	for _, n := range []int{64, 200, 4096, 5000} {
 		for trial := range 50 {
 			a, b := NewProcSet(n), NewProcSet(n)
 			for range 20 {
 				lo := rng.IntN(n)
-				hi := lo + rng.IntN(min(n-lo, 40)+1)
+				hi := lo + rng.IntN(min(n-lo, 200)+1)
 				a.AddRange(lo, hi)
 				for i := lo; i < hi; i++ {
 					b.Add(i)

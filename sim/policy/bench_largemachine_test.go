@@ -54,7 +54,7 @@ func BenchmarkLargeMachine_Policies(b *testing.B) {
 	}{
 		{"easy", ctc}, {"ss", ctc}, {"tss", ctc}, {"is", ctc},
 		{"multiqueue", ctc}, {"qops", ctc},
-		{"lsf-rtc", pw.Jobs}, {"lsf-preempt", pw.Jobs}, {"lsf-mig", pw.Jobs}, {"lsf-mall-ad", pw.Jobs},
+		{"lsf-rtc", pw.Jobs}, {"lsf-preempt", pw.Jobs}, {"lsf-preempt-ad", pw.Jobs}, {"lsf-mig", pw.Jobs}, {"lsf-mall-ad", pw.Jobs},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var alloc, heap uint64

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/internal/runmap"
 )
 
 // Discipline is one row of Parsons & Sevcik's Table 3.
@@ -295,7 +296,7 @@ type Policy struct {
 	timerAt sim.Time    // pending quantum timer, -1 none
 	lastAt  sim.Time    // time of the last decision, -1 none
 	holding bool        // a decision waits for the end of DecisionInterval
-	counts  []int       // jobs per processor (simple preemption)
+	counts  runmap.Map  // jobs per processor, as runs (simple preemption)
 	crowded sim.ProcSet // processors holding MaxJobsPerProc jobs or more
 	q       queue       // queued jobs (simple preemption)
 	rng     *rand.Rand  // DispatchRandom's draws (nil without them)
@@ -380,7 +381,7 @@ func (p *Policy) Init(m *sim.Machine) error {
 		}
 		p.desired[i] = t.Procs
 	}
-	p.counts = make([]int, m.Size())
+	p.counts.Reset(0)
 	p.crowded = sim.NewProcSet(m.Size())
 	p.stamp = make([]uint32, m.NumTasks())
 	if p.indexed() {

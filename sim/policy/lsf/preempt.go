@@ -9,23 +9,39 @@ import (
 // countJobs fills p.counts, the jobs present (holding processors or
 // suspended on them) on each processor, and p.crowded, the processors
 // holding MaxJobsPerProc of them or more: from the jobs holding processors
-// and the suspended list, not from every job in the system.
+// and the suspended list, not from every job in the system. The counts
+// are runs of processors (runmap.Map) counted from the runs of the jobs'
+// sets, so a decision costs the runs of the jobs present, not the
+// machine size.
 func (p *Policy) countJobs() {
-	clear(p.counts)
-	count := func(i int) { p.counts[i]++ }
+	p.counts.Reset(0)
 	for _, t := range p.m.Active() {
 		switch t.State {
 		case sim.Running, sim.Resuming, sim.Suspending:
-			t.Set.Each(count)
+			p.countOn(t.Set, nil)
 		}
 	}
 	for _, e := range p.q.susp {
-		e.t.Set.Each(count)
+		p.countOn(e.t.Set, nil)
 	}
+	p.findCrowded()
+}
+
+// countOn counts one more job on the processors of set, calling each, if
+// not nil, with every run of set and its new count.
+func (p *Policy) countOn(set sim.ProcSet, each func(lo, hi, v int32)) {
+	set.EachRun(func(lo, hi int) { p.counts.Update(int32(lo), int32(hi), plusOne, each) })
+}
+
+func plusOne(v int32) int32 { return v + 1 }
+
+// findCrowded sets p.crowded to the processors whose count is at least
+// MaxJobsPerProc (>= 1, so never the processors of no job).
+func (p *Policy) findCrowded() {
 	p.crowded = sim.NewProcSet(p.m.Size())
-	for i, c := range p.counts {
-		if c >= p.cfg.MaxJobsPerProc {
-			p.crowded.Add(i)
+	for _, r := range p.counts.Runs() {
+		if int(r.V) >= p.cfg.MaxJobsPerProc {
+			p.crowded.AddRange(int(r.Lo), int(r.Hi))
 		}
 	}
 }
@@ -39,10 +55,9 @@ func (p *Policy) roomy(from sim.ProcSet) sim.ProcSet {
 
 // addCounts counts one more job on the processors of set.
 func (p *Policy) addCounts(set sim.ProcSet) {
-	set.Each(func(i int) {
-		p.counts[i]++
-		if p.counts[i] >= p.cfg.MaxJobsPerProc {
-			p.crowded.Add(i)
+	p.countOn(set, func(lo, hi, v int32) {
+		if int(v) >= p.cfg.MaxJobsPerProc {
+			p.crowded.AddRange(int(lo), int(hi))
 		}
 	})
 }

@@ -16,19 +16,14 @@ import (
 // each processor, and p.crowded, the processors holding MaxJobsPerProc of
 // them or more.
 func (p *Policy) countJobsPlain() {
-	clear(p.counts)
+	p.counts.Reset(0)
 	for _, t := range p.jobs {
 		switch t.State {
 		case sim.Running, sim.Resuming, sim.Suspending, sim.Suspended:
-			t.Set.Each(func(i int) { p.counts[i]++ })
+			p.countOn(t.Set, nil)
 		}
 	}
-	p.crowded = sim.NewProcSet(p.m.Size())
-	for i, c := range p.counts {
-		if c >= p.cfg.MaxJobsPerProc {
-			p.crowded.Add(i)
-		}
-	}
+	p.findCrowded()
 }
 
 // preemptPlain is LSF-PREEMPT as the package doc states it, from the jobs

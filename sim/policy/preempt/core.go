@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
+	"github.com/schedfarm/schedfarm/sim/policy/internal/runmap"
 )
 
 // ErrInvalidConfig is wrapped by the errors of [SSConfig.Validate],
@@ -61,8 +62,8 @@ type core struct {
 	// sparse is set on a machine over denseIndexMax processors: owners
 	// and heldRuns replace owner and heldN, kept as runs.
 	sparse   bool
-	owners   segMap
-	heldRuns segMap
+	owners   runmap.Map
+	heldRuns runmap.Map
 	// changes counts the times a job was given processors or suspended,
 	// and (counted by the policy) ended or ended an overhead: a list of the
 	// running jobs need only be brought up to date when it has moved.
@@ -78,8 +79,8 @@ func (c *core) init(m *sim.Machine, o Overhead) {
 	c.sparse = m.Size() > denseIndexMax
 	if c.sparse {
 		c.heldN, c.owner = nil, nil
-		c.owners = segMap{s: c.owners.s[:0], def: -1}
-		c.heldRuns = segMap{s: c.heldRuns.s[:0]}
+		c.owners.Reset(-1)
+		c.heldRuns.Reset(0)
 	} else {
 		c.heldN = make([]int32, m.Size())
 		c.owner = make([]int32, m.Size())
@@ -176,7 +177,7 @@ func (c *core) own(t *sim.Task) {
 	if c.sparse {
 		v := int32(t.Index)
 		t.Set.EachRun(func(lo, hi int) {
-			c.owners.update(int32(lo), int32(hi), func(int32) int32 { return v }, nil)
+			c.owners.Update(int32(lo), int32(hi), func(int32) int32 { return v }, nil)
 		})
 		return
 	}
@@ -189,14 +190,14 @@ func (c *core) own(t *sim.Task) {
 func (c *core) holdRuns(set sim.ProcSet, delta int32) {
 	if delta > 0 {
 		set.EachRun(func(lo, hi int) {
-			c.heldRuns.update(int32(lo), int32(hi), func(v int32) int32 { return v + delta }, nil)
+			c.heldRuns.Update(int32(lo), int32(hi), func(v int32) int32 { return v + delta }, nil)
 		})
 		c.held.Union(set)
 		return
 	}
 	gone := sim.NewProcSet(c.m.Size())
 	set.EachRun(func(lo, hi int) {
-		c.heldRuns.update(int32(lo), int32(hi), func(v int32) int32 { return v + delta }, func(lo, hi, v int32) {
+		c.heldRuns.Update(int32(lo), int32(hi), func(v int32) int32 { return v + delta }, func(lo, hi, v int32) {
 			if v == 0 {
 				gone.AddRange(int(lo), int(hi))
 			}
@@ -209,7 +210,7 @@ func (c *core) holdRuns(set sim.ProcSet, delta int32) {
 func (c *core) holderOf(i int) *sim.Task {
 	var o int32
 	if c.sparse {
-		o = c.owners.at(i)
+		o = c.owners.At(i)
 	} else {
 		o = c.owner[i]
 	}
