@@ -1,8 +1,10 @@
 package worker
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +37,18 @@ type traceDamaged struct{ err error }
 
 func (e *traceDamaged) Error() string { return e.err.Error() }
 func (e *traceDamaged) Unwrap() error { return e.err }
+
+// ErrTraceStalled means a trace's next chunk did not come from the object
+// store within the stall bound ([WithTraceStall]) while the store still
+// holds it, or could not be asked whether it does: the server is slow or
+// unreachable, which is not proven damage, so nothing is deleted. It is
+// an environment error: the sweep stops, and running it again fetches
+// the trace again.
+var ErrTraceStalled = errors.New("trace fetch stalled")
+
+// probeWait bounds the question, after a stall, whether the store still
+// holds the chunk that did not come.
+const probeWait = 10 * time.Second
 
 // traceCache keeps trace files fetched from the trace object store in a
 // local directory, one sub-directory per sha256 holding the file under its
@@ -137,12 +152,17 @@ func (c *traceCache) local(sha string) (string, error) {
 // fetch downloads the object named sha into the cache, verifying it.
 //
 // A trace the coordinator uploaded before publishing the task and that
-// is now missing, has fewer chunks than its description says, or whose
-// next chunk does not come within the stall bound (the server's store
-// lost it but still counts it: nats.go's object reader would wait for it
-// until the task's time limit) is damaged: the error is a *traceDamaged,
-// the trace bucket is emptied (see damaged) and the coordinator uploads
-// the trace anew when the sweep is run again.
+// is now missing is an environment error (*traceDamaged): the
+// coordinator uploads it anew when the sweep is run again. One whose
+// damage is proven empties the trace bucket (see damaged) besides: its
+// stream counts fewer chunk messages than its description says, its
+// chunks do not add up to its size or to its digest, or its next chunk
+// does not come within the stall bound and the stream holds no further
+// chunk of it (the server's store lost the chunk but still counts it:
+// nats.go's object reader would wait for it until the task's time
+// limit). A chunk that does not come while the stream still holds it, or
+// when the stream cannot be asked, is a stall, not damage: the error
+// wraps [ErrTraceStalled] and nothing is deleted.
 func (c *traceCache) fetch(ctx context.Context, sha string) (string, error) {
 	info, err := c.obs.GetInfo(ctx, sha)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
@@ -180,7 +200,11 @@ func (c *traceCache) fetch(ctx context.Context, sha string) (string, error) {
 	if err := tmp.Close(); err != nil {
 		return "", fmt.Errorf("write trace cache file: %w", err)
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != sha {
+	sum := h.Sum(nil)
+	if err := checkDigest(info, sum); err != nil {
+		return "", c.damaged(ctx, err)
+	}
+	if got := hex.EncodeToString(sum); got != sha {
 		return "", fmt.Errorf("%w: object %s in %s hashes to %s", ErrTraceMismatch, sha, natsutil.TraceBucket, got)
 	}
 	p := filepath.Join(dir, name)
@@ -191,9 +215,11 @@ func (c *traceCache) fetch(ctx context.Context, sha string) (string, error) {
 }
 
 // readChunks writes the chunks of the object of info to w in order, each
-// waited for at most the stall bound. Chunks that do not come, or that
-// do not add up to the object's size, give an error wrapping
-// natsutil.ErrObjectDamaged.
+// waited for at most the stall bound. Chunks that do not add up to the
+// object's size, or a chunk that does not come while the stream holds no
+// further chunk of the object, give an error wrapping
+// natsutil.ErrObjectDamaged; a chunk that does not come otherwise, one
+// wrapping ErrTraceStalled (see stalled).
 func (c *traceCache) readChunks(ctx context.Context, info *jetstream.ObjectInfo, w io.Writer) error {
 	if info.Chunks == 0 {
 		return nil
@@ -204,7 +230,7 @@ func (c *traceCache) readChunks(ctx context.Context, info *jetstream.ObjectInfo,
 	if err != nil {
 		return fmt.Errorf("read object %s: %w", info.Name, err)
 	}
-	var n uint64
+	var n, seq uint64 // bytes so far, stream sequence of the last chunk
 	for k := 0; k < int(info.Chunks); k++ {
 		wait, cancel := context.WithTimeout(ctx, c.stall)
 		m, err := cons.Next(jetstream.FetchContext(wait))
@@ -215,8 +241,7 @@ func (c *traceCache) readChunks(ctx context.Context, info *jetstream.ObjectInfo,
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case err != nil && stalled:
-			return fmt.Errorf("%w: object %s in bucket %s: no chunk for %v after %d of its %d chunks (%d of %d bytes)",
-				natsutil.ErrObjectDamaged, info.Name, info.Bucket, c.stall, k, info.Chunks, n, info.Size)
+			return c.stalled(ctx, info, k, n, seq)
 		case err != nil:
 			return fmt.Errorf("read object %s: %w", info.Name, err)
 		}
@@ -224,10 +249,64 @@ func (c *traceCache) readChunks(ctx context.Context, info *jetstream.ObjectInfo,
 			return err
 		}
 		n += uint64(len(m.Data()))
+		if md, err := m.Metadata(); err == nil {
+			seq = md.Sequence.Stream
+		}
 	}
 	if n != info.Size {
 		return fmt.Errorf("%w: object %s in bucket %s: its %d chunks hold %d bytes, not %d",
 			natsutil.ErrObjectDamaged, info.Name, info.Bucket, info.Chunks, n, info.Size)
+	}
+	return nil
+}
+
+// stalled tells a chunk that did not come within the stall bound, after
+// k chunks (n bytes) the last of which was at stream sequence seq, from
+// a chunk the store lost. It asks the stream for the object's first chunk
+// message after seq: none there, while the stream counts every chunk
+// (natsutil.CheckObject passed), proves the store lost it (an error
+// wrapping natsutil.ErrObjectDamaged); a chunk there, or no answer, is a
+// stall (an error wrapping ErrTraceStalled), which deletes nothing.
+func (c *traceCache) stalled(ctx context.Context, info *jetstream.ObjectInfo, k int, n, seq uint64) error {
+	waited := fmt.Sprintf("no chunk for %v after %d of its %d chunks (%d of %d bytes)", c.stall, k, info.Chunks, n, info.Size)
+	probe, cancel := context.WithTimeout(ctx, probeWait)
+	defer cancel()
+	s, err := c.js.Stream(probe, natsutil.ObjectStream(info.Bucket))
+	if err == nil {
+		_, err = s.GetMsg(probe, seq+1, jetstream.WithGetMsgSubject(natsutil.ChunkSubject(info)))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return fmt.Errorf("%w: object %s in bucket %s: %s, and its stream holds none of the %d chunks left though it counts them",
+				natsutil.ErrObjectDamaged, info.Name, info.Bucket, waited, int(info.Chunks)-k)
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	found := "its stream still holds the next chunk"
+	if err != nil {
+		found = fmt.Sprintf("asking its stream for the next chunk failed (%v)", err)
+	}
+	return fmt.Errorf("%w: object %s in bucket %s: %s; %s, so the store is not proven to have lost it and nothing was deleted: "+
+		"check that the server is up and not overloaded, then run the sweep again",
+		ErrTraceStalled, info.Name, info.Bucket, waited, found)
+}
+
+// checkDigest reports, with an error wrapping natsutil.ErrObjectDamaged,
+// chunks whose SHA-256 sum is not the digest the object's description
+// records (the store changed the bytes it was given). A description
+// without a digest is not checked.
+func checkDigest(info *jetstream.ObjectInfo, sum []byte) error {
+	const prefix = "SHA-256="
+	if !strings.HasPrefix(info.Digest, prefix) {
+		return nil
+	}
+	want, err := base64.URLEncoding.DecodeString(info.Digest[len(prefix):])
+	if err != nil {
+		return nil // not a digest this check knows how to read
+	}
+	if !bytes.Equal(want, sum) {
+		return fmt.Errorf("%w: object %s in bucket %s: its %d chunks hash to %s, not to its recorded digest %s",
+			natsutil.ErrObjectDamaged, info.Name, info.Bucket, info.Chunks, base64.URLEncoding.EncodeToString(sum), info.Digest)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package worker_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -49,6 +51,61 @@ func TestWorker_DamagedTraceObject(t *testing.T) {
 	}
 	if _, err := obs.GetInfo(context.Background(), e.task.Workload.TraceSHA256); !errors.Is(err, jetstream.ErrObjectNotFound) {
 		t.Errorf("damaged object after the error: %v, want the bucket emptied", err)
+	}
+	t.Log(res.Err)
+}
+
+// TestWorker_StalledTraceNotDamaged checks that a trace chunk that does
+// not come within the stall bound while the store still holds it (here a
+// bound already over when each chunk is asked for, on an intact store)
+// is a stall, not damage: an environment error naming the trace, what
+// was waited for and that nothing was deleted, with the trace bucket left
+// as it was (before, any stall emptied it).
+func TestWorker_StalledTraceNotDamaged(t *testing.T) {
+	e := newEnvAt(t, filepath.Join(t.TempDir(), "nats"), true)
+	ctx := context.Background()
+	stream, err := e.js.Stream(ctx, natsutil.ObjectStream(natsutil.TraceBucket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.publish(t, e.task)
+	e.start(t, worker.WithTraceStallForTest(time.Nanosecond))
+	res, msg := e.result(t, time.Minute)
+	if msg.Headers().Get(natsutil.HeaderEnvironment) != "true" {
+		t.Errorf("result of a stalled trace fetch is not an environment error (headers %v): %s", msg.Headers(), res.Err)
+	}
+	for _, want := range []string{"trace " + e.task.Workload.Trace + ":", worker.ErrTraceStalled.Error(), e.task.Workload.TraceSHA256,
+		"no chunk for 1ns after 0 of its", "still holds the next chunk", "nothing was deleted", "run the sweep again"} {
+		if !strings.Contains(res.Err, want) {
+			t.Errorf("error %q lacks %q", res.Err, want)
+		}
+	}
+	for _, bad := range []string{"damaged", "emptied"} {
+		if strings.Contains(res.Err, bad) {
+			t.Errorf("error %q says %q", res.Err, bad)
+		}
+	}
+	after, err := stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.State.Msgs != before.State.Msgs || after.State.Bytes != before.State.Bytes {
+		t.Errorf("trace bucket holds %d messages (%d bytes) after the stall, %d (%d) before", after.State.Msgs, after.State.Bytes, before.State.Msgs, before.State.Bytes)
+	}
+	obs, err := natsutil.TraceStore(ctx, e.js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := obs.GetBytes(ctx, e.task.Workload.TraceSHA256)
+	if err != nil {
+		t.Fatalf("trace after the stall: %v", err)
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != e.task.Workload.TraceSHA256 {
+		t.Errorf("trace after the stall hashes to %x", sum)
 	}
 	t.Log(res.Err)
 }

@@ -23,11 +23,16 @@
 //   - publishes an environment error result (natsutil.HeaderEnvironment),
 //     which stops the sweep with nothing recorded for the task, and
 //     terminates the message when the cause is the machine or the farm's
-//     state, not the task: no space left, permissions, I/O errors, or a
+//     state, not the task: no space left, permissions, I/O errors, a
 //     trace the server's store lost (missing from the object store, or
-//     chunks that do not come within [WithTraceStall]; the worker then
-//     empties the trace bucket, whose damaged stream cannot take the trace
-//     again, and the sweep's next run uploads its traces anew);
+//     proven damaged: fewer chunks than its description, a size or digest
+//     that does not match, or a chunk that does not come within
+//     [WithTraceStall] while the stream holds no further chunk of it; the
+//     worker then empties the trace bucket, whose damaged stream cannot
+//     take the trace again, and the sweep's next run uploads its traces
+//     anew), or a trace fetch that stalled ([ErrTraceStalled]: a chunk that
+//     does not come within [WithTraceStall] while the stream still holds
+//     it; nothing is deleted);
 //   - naks it (with a growing delay) on any other failure, up to the
 //     attempt limit; the last attempt publishes an error result instead.
 //
@@ -237,9 +242,13 @@ func WithFetchWait(d time.Duration) Option {
 }
 
 // WithTraceStall sets how long a trace being fetched from the trace
-// object store may go without a chunk before the worker takes it for
-// damaged (default [DefaultTraceStall], at least 100ms): the server's
-// store can lose chunks it still counts, and the read would wait for them.
+// object store may go without a chunk before the worker gives up on it
+// (default [DefaultTraceStall], at least 100ms): the server's store can
+// lose chunks it still counts, and the read would wait for them. The
+// worker then asks the stream whether it still holds the chunk: if not,
+// the trace is damaged and the trace bucket emptied; if so (a slow or
+// overloaded server), the error wraps [ErrTraceStalled] and nothing is
+// deleted.
 func WithTraceStall(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 100*time.Millisecond {
@@ -616,7 +625,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		w.giveBack(msg)
 	case errors.Is(context.Cause(tctx), errTimeLimit) && err != nil:
 		w.fail(ctx, msg, run, &t, fmt.Errorf("task %d exceeded its time limit of %v (%s): stopped after %v", t.Index, limit, source, wall.Round(time.Millisecond)), wall, log)
-	case IsEnvironment(err), errors.As(err, new(*traceDamaged)):
+	case IsEnvironment(err), errors.As(err, new(*traceDamaged)), errors.Is(err, ErrTraceStalled):
 		w.failEnvironment(ctx, msg, run, &t, err, wall, log)
 	case errors.Is(err, runner.ErrDeterministic), errors.Is(err, errPanic), errors.Is(err, ErrTraceMismatch):
 		w.fail(ctx, msg, run, &t, err, wall, log)
