@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -126,6 +127,25 @@ type Store struct {
 	dir      string
 	db       *badger.DB
 	readOnly bool
+	// touched counts the results read and recorded (see touch).
+	touched atomic.Int64
+}
+
+// pageOutEvery is how many results are read or recorded between two
+// calls of pageOutTables: the store's tables mapped into the process stay
+// resident about as long as it takes to touch this many results (a few
+// MB for small results, their tables for large ones).
+const pageOutEvery = 256
+
+// touch counts n results read or recorded and, every pageOutEvery of
+// them, pages out the store's tables mapped into the process (see
+// pageOutTables), so that the coordinator's resident memory does not grow
+// with the results of a sweep it has read or recorded.
+func (s *Store) touch(n int) {
+	after := s.touched.Add(int64(n))
+	if (after-int64(n))/pageOutEvery != after/pageOutEvery {
+		pageOutTables(filepath.Join(s.dir, badgerDir))
+	}
 }
 
 // OpenStore opens (creating if needed) the state under dir for reading and
@@ -338,6 +358,7 @@ func (s *Store) Cached(want map[string]string) (map[string]bool, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("look up result cache: %w", err)
 	}
+	s.touch(len(want))
 	return out, other, nil
 }
 
@@ -447,6 +468,7 @@ func (s *Store) RecordResults(run string, recs []ResultRecord) error {
 		}
 		start += n
 	}
+	s.touch(len(recs))
 	return nil
 }
 
@@ -542,6 +564,7 @@ func (s *Store) Result(id string, failed bool) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read result of task %s: %w", id, err)
 	}
+	s.touch(1)
 	return out, nil
 }
 
