@@ -17,7 +17,7 @@ import (
 
 // collect receives results until every task of the run is finished.
 func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
-	for len(r.states) < len(r.tasks) || len(r.verifying) > 0 {
+	for r.states.len() < len(r.tasks) || len(r.verifying) > 0 {
 		it, err := cons.Messages(jetstream.PullMaxBytes(r.pullBytes()), jetstream.PullExpiry(max(r.w.every, time.Second)))
 		if err != nil {
 			return fmt.Errorf("receive results: %w", err)
@@ -29,13 +29,13 @@ func (r *run) collect(ctx context.Context, cons jetstream.Consumer) error {
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("sweep %s interrupted with %d of %d tasks finished (run it again to resume): %w",
-				r.spec.Name, len(r.states), len(r.tasks), ctx.Err())
+				r.spec.Name, r.states.len(), len(r.tasks), ctx.Err())
 		}
 		var fatal *fatalError
 		if errors.As(err, &fatal) {
 			if envfault.Is(fatal.err) {
 				return fmt.Errorf("sweep %s stopped with %d of %d tasks finished: %w; nothing acknowledged was lost: fix the cause (free space, permissions, the disk of the state directory %s) and run the sweep again to resume",
-					r.spec.Name, len(r.states), len(r.tasks), fatal.err, r.c.store.Dir())
+					r.spec.Name, r.states.len(), len(r.tasks), fatal.err, r.c.store.Dir())
 			}
 			return fatal.err
 		}
@@ -112,7 +112,7 @@ func (r *run) receive(ctx context.Context, it jetstream.MessagesContext) (err er
 			err = ferr
 		}
 	}()
-	for len(r.states)+len(r.batch) < len(r.tasks) || len(r.verifying) > 0 {
+	for r.states.len()+len(r.batch) < len(r.tasks) || len(r.verifying) > 0 {
 		wait := r.w.every
 		if len(r.batch) > 0 {
 			wait = flushDelay
@@ -163,7 +163,7 @@ func (r *run) flush(ctx context.Context) error {
 	for i := range r.batch {
 		p := &r.batch[i]
 		id, st := p.rec.ID, p.rec.State
-		r.states[id] = st
+		r.states.set(id, st)
 		r.report.Ran++
 		r.ack(p.msg)
 		if p.obj != "" {
@@ -217,7 +217,7 @@ func (r *run) handle(ctx context.Context, msg jetstream.Msg) error {
 	id = t.ID
 	verify := h.Get(natsutil.HeaderVerify)
 	_, verifying := r.verifying[id]
-	if _, done := r.states[id]; verify == "" && (done || r.waiting(id)) || verify != "" && !verifying {
+	if done := r.states.has(id); verify == "" && (done || r.waiting(id)) || verify != "" && !verifying {
 		// The first result's message stays unacked until it is
 		// recorded: acking this one now loses nothing.
 		r.report.Duplicates++

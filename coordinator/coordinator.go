@@ -50,10 +50,12 @@
 // heap for tasks of 77,000 jobs. The results are handed over to the
 // writer ([results.OwnResults]), which decodes the next result into the
 // job records of one it is done with. What does grow with the sweep is small
-// per task: the task list, its state map, and the table rows (one per
-// task, and one aggregate per task and category of the table scheme,
-// which the tables read as they are, without a copy of the task's
-// columns per aggregate: about 25 MB for 10,000 tasks by ss16). The
+// per task: the task list (about 400 bytes a task), its state map (about
+// 250) and what the tables keep of each task (report.Tables: about 100
+// bytes, and 16 per category with jobs). Badger reads its tables through
+// memory maps: the store pages out the tables mapped into the process
+// every few hundred results it reads or records (Linux, MADV_PAGEOUT), so
+// the results of a sweep do not stay resident as file-backed memory. The
 // schedfarm coordinator command sets a soft memory limit (170 MiB by
 // default) so that the heap is collected before it doubles. A worker
 // likewise holds at most one result per slot, and a marshalled result's
@@ -283,7 +285,7 @@ type run struct {
 	byID    map[string]int // task ID -> position in tasks
 	id      string
 	rec     *SweepRecord
-	states  map[string]TaskState
+	states  *taskStates
 	js      jetstream.JetStream
 	results jetstream.ObjectStore
 	prog    *progress
@@ -386,10 +388,10 @@ func (c *Coordinator) Run(ctx context.Context, spec *sweep.Spec) (*Report, error
 			if err := c.store.Forget(r.id, u.task.ID); err != nil {
 				return rep, err
 			}
-			if r.states[u.task.ID].Cached {
+			if r.states.at(u.task.ID).Cached {
 				r.report.Cached--
 			}
-			delete(r.states, u.task.ID)
+			r.states.del(u.task.ID)
 			pending = append(pending, u.task)
 		}
 	}
@@ -408,7 +410,7 @@ func (u *unreadable) Error() string { return fmt.Sprintf("task %d: %v", u.task.I
 // error.
 func (r *run) result(i int) (*results.TaskResult, error) {
 	t := &r.tasks[i]
-	b, err := r.c.store.Result(t.ID, r.states[t.ID].Failed())
+	b, err := r.c.store.Result(t.ID, r.states.at(t.ID).Failed())
 	if errors.Is(err, ErrResultDamaged) {
 		return nil, &unreadable{t, err}
 	}
@@ -449,13 +451,13 @@ func (r *run) unreadableFrom(from int) ([]unreadable, error) {
 // the results that will be used. Each result is decoded and dropped, one
 // at a time.
 func (r *run) checkStored(ctx context.Context) error {
-	if len(r.states) == 0 {
+	if r.states.len() == 0 {
 		return nil
 	}
 	var bad []unreadable
 	cached := true
 	for i := range r.tasks {
-		st, ok := r.states[r.tasks[i].ID]
+		st, ok := r.states.lookup(r.tasks[i].ID)
 		if !ok {
 			continue
 		}
@@ -485,13 +487,13 @@ func (r *run) checkStored(ctx context.Context) error {
 		if err := r.c.store.Forget(r.id, u.task.ID); err != nil {
 			return err
 		}
-		if r.states[u.task.ID].Cached {
+		if r.states.at(u.task.ID).Cached {
 			r.report.Cached--
 			r.rec.Cached--
 		} else {
 			r.report.Done--
 		}
-		delete(r.states, u.task.ID)
+		r.states.del(u.task.ID)
 	}
 	return r.c.store.PutSweep(r.rec)
 }
@@ -508,7 +510,10 @@ func (r *run) begin() error {
 		if err != nil {
 			return err
 		}
-		r.id, r.rec, r.states = rec.RunID, rec, states
+		r.id, r.rec, r.states = rec.RunID, rec, newTaskStates(r.byID, len(r.tasks))
+		for id, st := range states {
+			r.states.set(id, st)
+		}
 		r.report.Resumed = true
 		if c.cfg.outDir != "" && c.cfg.outDir != rec.OutDir {
 			rec.OutDir = c.cfg.outDir
@@ -538,7 +543,7 @@ func (r *run) begin() error {
 	}
 	r.id = newRunID()
 	r.report.RunID = r.id
-	r.states = map[string]TaskState{}
+	r.states = newTaskStates(r.byID, len(r.tasks))
 	if !c.cfg.force {
 		want := make(map[string]string, len(r.tasks))
 		for _, t := range r.tasks {
@@ -553,15 +558,18 @@ func (r *run) begin() error {
 				spec.Name, other, r.tasks[0].SimVersion)
 		}
 		now := time.Now().UTC()
+		found := make(map[string]TaskState, len(cached))
 		for _, t := range r.tasks {
 			if cached[t.ID] {
-				r.states[t.ID] = TaskState{Index: t.Index, Cached: true, At: now}
+				st := TaskState{Index: t.Index, Cached: true, At: now}
+				found[t.ID] = st
+				r.states.set(t.ID, st)
 			}
 		}
-		if err := c.store.MarkFinished(r.id, r.states); err != nil {
+		if err := c.store.MarkFinished(r.id, found); err != nil {
 			return err
 		}
-		r.report.Cached = len(r.states)
+		r.report.Cached = r.states.len()
 	}
 	outDir := c.cfg.outDir
 	if outDir == "" {
@@ -569,7 +577,7 @@ func (r *run) begin() error {
 	}
 	r.rec = &SweepRecord{
 		Name: spec.Name, Hash: spec.Hash, RunID: r.id, Total: len(r.tasks),
-		Cached: len(r.states), Force: c.cfg.force, OutDir: outDir, Started: time.Now().UTC(),
+		Cached: r.states.len(), Force: c.cfg.force, OutDir: outDir, Started: time.Now().UTC(),
 		Unpurged: unpurged,
 	}
 	return c.store.PutSweep(r.rec)
@@ -589,7 +597,7 @@ func (r *run) startSummary() string {
 func (r *run) pending() []*sweep.Task {
 	var out []*sweep.Task
 	for i := range r.tasks {
-		if _, ok := r.states[r.tasks[i].ID]; !ok {
+		if !r.states.has(r.tasks[i].ID) {
 			out = append(out, &r.tasks[i])
 		}
 	}
@@ -680,17 +688,23 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	if err := r.uploadTraces(ctx, pending); err != nil {
 		return err
 	}
-	r.prog = newProgress(r.c.cfg.progress, r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), len(r.states), r.failedCount(), r.c.store.Dir(), r.id, r.c.log)
-	defer r.prog.stop()
-	for id := range r.states {
-		r.prog.preset(id)
+	prog := newProgress(r.c.cfg.progress, r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), r.states.len(), r.failedCount(), r.c.store.Dir(), r.id, r.c.log)
+	r.prog = prog
+	defer func() {
+		prog.stop()
+		// What the display keeps of every task is not needed to write
+		// the outputs.
+		r.prog = nil
+	}()
+	for id := range r.states.all() {
+		prog.preset(id)
 	}
 
 	r.w = newWatch(r.c.cfg.watchEvery, r.c.cfg.idleWarning)
 	sub, err := r.c.nc.Subscribe(natsutil.StartedSubject(r.id), func(m *nats.Msg) {
 		r.w.touch()
 		slots, _ := strconv.Atoi(m.Header.Get(natsutil.HeaderSlots))
-		r.prog.started(string(m.Data), m.Header.Get(natsutil.HeaderWorker), slots)
+		prog.started(string(m.Data), m.Header.Get(natsutil.HeaderWorker), slots)
 	})
 	if err != nil {
 		return fmt.Errorf("subscribe to task starts: %w", err)
@@ -734,7 +748,7 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 
 func (r *run) failedCount() int {
 	n := 0
-	for _, st := range r.states {
+	for _, st := range r.states.all() {
 		if st.Failed() {
 			n++
 		}
@@ -917,7 +931,7 @@ func (r *run) finish(ctx context.Context) ([]unreadable, error) {
 		}
 	}
 	for _, t := range r.tasks {
-		if st := r.states[t.ID]; st.Failed() {
+		if st := r.states.at(t.ID); st.Failed() {
 			r.report.Failures = append(r.report.Failures, TaskFailure{Index: t.Index, ID: t.ID, Task: t.Describe(), Err: st.Err})
 		}
 	}

@@ -60,7 +60,7 @@ func (r *run) resumeVerifications() error {
 	}
 	for i := range r.tasks {
 		t := &r.tasks[i]
-		st, ok := r.states[t.ID]
+		st, ok := r.states.lookup(t.ID)
 		if !ok || st.Cached || st.Failed() || st.Verified != "" || !r.toBeVerified(t) {
 			continue
 		}
@@ -146,7 +146,7 @@ func (r *run) refuse(ctx context.Context, msg jetstream.Msg, obj string, t *swee
 // stops naming both workers.
 func (r *run) checkVerification(ctx context.Context, msg jetstream.Msg, obj string, t *sweep.Task, data []byte, res *results.TaskResult, cause string) error {
 	first := r.verifying[t.ID]
-	st := r.states[t.ID]
+	st := r.states.at(t.ID)
 	fail := func(format string, a ...any) error {
 		r.ack(msg)
 		if obj != "" {
@@ -198,7 +198,7 @@ func (r *run) checkVerification(ctx context.Context, msg jetstream.Msg, obj stri
 	if err := r.c.store.PutState(r.id, t.ID, st); err != nil {
 		return &fatalError{err}
 	}
-	r.states[t.ID] = st
+	r.states.set(t.ID, st)
 	delete(r.verifying, t.ID)
 	r.report.Verified++
 	r.c.log.Info("task verified", "index", t.Index, "first", first, "second", res.Worker)
@@ -234,7 +234,7 @@ func firstDifference(a, b []byte) int {
 // verifiedCount returns how many tasks of the run were verified.
 func (r *run) verifiedCount() int {
 	n := 0
-	for _, st := range r.states {
+	for _, st := range r.states.all() {
 		if st.Verified != "" {
 			n++
 		}

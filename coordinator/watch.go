@@ -64,7 +64,7 @@ func (r *run) rememberStreams(ctx context.Context) error {
 // recreated since it was last seen.
 func (r *run) tick(ctx context.Context) error {
 	w := r.w
-	if n := len(r.states); n != w.finished {
+	if n := r.states.len(); n != w.finished {
 		w.finished = n
 		w.touch()
 	}
@@ -88,7 +88,7 @@ func (r *run) tick(ctx context.Context) error {
 	}
 	if idle >= w.idle && time.Since(w.warnedAt) >= w.idle {
 		w.warnedAt = time.Now()
-		left := len(r.tasks) - len(r.states)
+		left := len(r.tasks) - r.states.len()
 		where := ""
 		if onServer != nil {
 			where = fmt.Sprintf("; %d task messages of this run on stream %s, %d results on stream %s",
@@ -117,7 +117,7 @@ func (r *run) tick(ctx context.Context) error {
 func (r *run) recover(ctx context.Context, cause error) error {
 	var left []*sweep.Task
 	for i := range r.tasks {
-		if _, done := r.states[r.tasks[i].ID]; !done {
+		if !r.states.has(r.tasks[i].ID) {
 			left = append(left, &r.tasks[i])
 		}
 	}
@@ -183,7 +183,7 @@ func (r *run) countOnServer(ctx context.Context) (serverCounts, error) {
 func (r *run) republishLost(ctx context.Context) error {
 	var left []*sweep.Task
 	for i := range r.tasks {
-		if _, done := r.states[r.tasks[i].ID]; !done {
+		if !r.states.has(r.tasks[i].ID) {
 			left = append(left, &r.tasks[i])
 		}
 	}
