@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -129,6 +130,36 @@ type Store struct {
 	readOnly bool
 	// touched counts the results read and recorded (see touch).
 	touched atomic.Int64
+	// stopPageOut stops the page-outs of pageOutLoop.
+	stopPageOut func()
+}
+
+// pageOutInterval is the interval of the page-outs of a store open for
+// writing (see pageOutLoop).
+const pageOutInterval = 250 * time.Millisecond
+
+// pageOutLoop pages out the store's tables mapped into the process every
+// interval until stop is called (see pageOutTables): Badger's compactions
+// read and write whole tables through memory maps whatever the results
+// read or recorded (see touch), up to 60 MB between two of those while
+// the results of 100,000 small tasks were recorded.
+func (s *Store) pageOutLoop(every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				pageOutTables(filepath.Join(s.dir, badgerDir))
+			}
+		}
+	})
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
 // pageOutEvery is how many results are read or recorded between two
@@ -242,7 +273,11 @@ func openStore(dir string, readOnly bool) (*Store, error) {
 		}
 		return nil, openError(dir, err)
 	}
-	return &Store{dir: dir, db: db, readOnly: readOnly}, nil
+	s := &Store{dir: dir, db: db, readOnly: readOnly}
+	if !readOnly {
+		s.stopPageOut = s.pageOutLoop(pageOutInterval)
+	}
+	return s, nil
 }
 
 // Dir returns the state directory.
@@ -250,6 +285,9 @@ func (s *Store) Dir() string { return s.dir }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	if s.stopPageOut != nil {
+		s.stopPageOut()
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close state: %w", err)
 	}
