@@ -78,9 +78,9 @@ func WriteOutputs(dir string, spec *sweep.Spec, tasks []sweep.Task, res []*TaskR
 // same for every task); the tasks writer, whose rows are few, holds its
 // current row group (of [tasksGroupRows]) in Arrow form.
 // Only one column's encoder and pages are in memory at a time, and freed
-// buffers are reused. The tables keep one task row per task and one
-// aggregate per task and category of the table scheme (not a copy of the
-// task's columns with each). Nothing grows with the number of job rows.
+// buffers are reused. The tables hook keeps what the tables show of each
+// task (report.Tables: about 100 bytes a task and 16 a category with
+// jobs). Nothing grows with the number of job rows.
 //
 // Every file is written to a temporary file in dir first and renamed into
 // place only when all five were written, so a failure (including an error
