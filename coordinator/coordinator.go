@@ -21,9 +21,11 @@
 // A run is one attempt to finish a sweep; its ID scopes the run's subjects
 // and message IDs (see natsutil.MsgID). Starting a sweep whose latest run
 // is unfinished and whose spec is unchanged resumes that run: tasks
-// finished in it are not published again, the others are (the streams'
-// deduplication window drops those still on the stream; a task published
-// again after the window may run twice, and its second result is ignored).
+// finished in it are not published again, the others are, under fresh
+// message IDs (natsutil.PublishMsgID), after the copies an earlier session
+// left on the task stream are purged; a copy a worker was running
+// meanwhile may still deliver its result, and the second result of a task
+// is ignored.
 // Otherwise a new run starts, reusing every cached result unless
 // [WithForce] is given, and the leftovers of an unfinished earlier run of
 // the sweep are purged from the streams.

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -31,10 +32,15 @@ var pageoutUnsupported atomic.Bool
 // read from the file (or the page cache) when touched again. The ranges
 // come from /proc/self/maps; a range unmapped meanwhile (a table a
 // compaction removed) takes no harm, since the call changes no data.
+//
+// dir may be relative (the default state directory is): the paths in
+// /proc/self/maps are absolute with symbolic links resolved, so dir is
+// resolved the same way before it is compared with them.
 func pageOutTables(dir string) {
 	if pageoutUnsupported.Load() {
 		return
 	}
+	dir = mappedPath(dir)
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {
 		return
@@ -62,4 +68,18 @@ func pageOutTables(dir string) {
 			return
 		}
 	}
+}
+
+// mappedPath returns dir as /proc/self/maps names the files under it:
+// absolute, with symbolic links resolved. It returns dir unchanged when it
+// cannot be resolved (the page-out then finds nothing, which is harmless).
+func mappedPath(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
 }

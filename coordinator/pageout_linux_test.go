@@ -51,12 +51,16 @@ func TestStore_TablesPagedOut(t *testing.T) {
 		size  = 3 << 10
 		bound = 12 << 20
 	)
-	dir := t.TempDir()
-	s, err := OpenStore(dir)
+	// The store is opened by a relative path, as the default state
+	// directory is given, while /proc/self/maps names its tables by
+	// absolute paths.
+	t.Chdir(t.TempDir())
+	s, err := OpenStore("state")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	dir := mappedPath("state")
 	rng := rand.New(rand.NewPCG(1, 2))
 	ids := make([]string, n)
 	for lo := 0; lo < n; lo += 256 {
@@ -76,7 +80,7 @@ func TestStore_TablesPagedOut(t *testing.T) {
 	if err := s.db.Flatten(1); err != nil {
 		t.Fatal(err)
 	}
-	pageOutTables(filepath.Join(dir, badgerDir))
+	pageOutTables(filepath.Join("state", badgerDir))
 	if pageoutUnsupported.Load() {
 		t.Skip("the kernel does not know MADV_PAGEOUT")
 	}

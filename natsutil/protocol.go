@@ -100,11 +100,11 @@ func ResultSubject(run string) string { return "schedfarm.results." + run }
 // feeds the coordinator's "running" count.
 func StartedSubject(run string) string { return "schedfarm.started." + run }
 
-// MsgID is the Nats-Msg-Id of a task message and of its result message:
-// the run ID and the task ID. The run ID scopes deduplication to one run,
-// so a later run (--force, or a retry of failed tasks) is not taken for a
-// duplicate of an earlier one, while a resumed coordinator (same run)
-// republishing a task is.
+// MsgID is the run ID and the task ID: the stem of the Nats-Msg-Id of a
+// task's publications ([PublishMsgID]), and the ID a worker gives a
+// result whose task message carried none. The run ID scopes deduplication
+// to one run, so a later run (--force, or a retry of failed tasks) is not
+// taken for a duplicate of an earlier one.
 func MsgID(run, task string) string { return run + "." + task }
 
 // PublishMsgID is the Nats-Msg-Id of the n-th publication of a task in a
