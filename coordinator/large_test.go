@@ -9,13 +9,13 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"
 	simmetrics "github.com/schedfarm/schedfarm/sim/metrics"
@@ -93,8 +93,8 @@ func TestCoordinator_Run_tenThousandTasks(t *testing.T) {
 	// Other tests of the package may leave memory behind: the bound is on
 	// what the run adds to the live heap.
 	runtime.GC()
-	base := liveHeap()
-	stop := livePeak()
+	base := testkit.LiveHeap()
+	stop := testkit.LivePeak()
 	rep, err := c.Run(context.Background(), spec)
 	peak := stop()
 	peak -= min(base, peak)
@@ -233,13 +233,6 @@ func checkLargeOutputs(t *testing.T, out string, tasks []sweep.Task) {
 		}
 	}
 	debug.FreeOSMemory()
-}
-
-// liveHeap returns the live heap as of the latest garbage collection.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
 }
 
 func jobText(r simmetrics.Record) string {

@@ -5,13 +5,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
-	"sync"
 	"testing"
 	"time"
 	"unsafe"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/sim"
 	simmetrics "github.com/schedfarm/schedfarm/sim/metrics"
@@ -54,31 +53,6 @@ func syntheticResult(id string, index, n int) *results.TaskResult {
 	return r
 }
 
-// livePeak samples the live heap (as of the latest garbage collection)
-// until stop is called and returns the largest sample.
-func livePeak() (stop func() uint64) {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var (
-		peak uint64
-		wg   sync.WaitGroup
-	)
-	done := make(chan struct{})
-	wg.Go(func() {
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			metrics.Read(sample)
-			peak = max(peak, sample[0].Value.Uint64())
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	return func() uint64 { close(done); wg.Wait(); return peak }
-}
-
 // TestCoordinator_Run_boundedMemory writes the outputs of a sweep whose
 // job records alone, held together, would need 2.9 million times the size
 // of a record (680 MB with the columns of this writing), under a 288 MB
@@ -113,7 +87,7 @@ func TestCoordinator_Run_boundedMemory(t *testing.T) {
 	runtime.GC()
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
-	stop := livePeak()
+	stop := testkit.LivePeak()
 	out := filepath.Join(dir, "out")
 	rep, err := coordinator.New(st, nil, coordinator.WithOutDir(out)).Run(context.Background(), spec)
 	peak := stop()
@@ -174,9 +148,9 @@ func TestCoordinator_Run_hundredThousandResults(t *testing.T) {
 	storeSynthetic(t, st, tasks, 10)
 	tasks = nil
 	runtime.GC()
-	base := liveHeap()
+	base := testkit.LiveHeap()
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
-	stop := livePeak()
+	stop := testkit.LivePeak()
 	out := filepath.Join(dir, "out")
 	rep, err := coordinator.New(st, nil, coordinator.WithOutDir(out)).Run(context.Background(), spec)
 	peak := stop()

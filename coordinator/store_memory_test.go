@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // TestStore_RecordResults_compactionMemory records 8,000 results of 16 KB
@@ -34,8 +35,8 @@ func TestStore_RecordResults_compactionMemory(t *testing.T) {
 	// Other tests of the package may leave memory behind: the bound is on
 	// what the store adds to the live heap.
 	runtime.GC()
-	base := liveHeap()
-	stop := livePeak()
+	base := testkit.LiveHeap()
+	stop := testkit.LivePeak()
 	st := MustOpenStore(t, filepath.Join(t.TempDir(), "state"))
 	for start := 0; start < n; start += batch {
 		for i := range buf {

@@ -5,10 +5,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
-	"sync"
 	"testing"
-	"time"
+
+	"github.com/schedfarm/schedfarm/internal/testkit"
 )
 
 // wholeTraceSpec has six tasks of the whole CTC trace (77,000 jobs each).
@@ -51,9 +50,9 @@ func TestRun_WholeTraceMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	runtime.GC()
-	base := liveHeapNow()
+	base := testkit.LiveHeap()
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
-	stop := livePeakSampler()
+	stop := testkit.LivePeak()
 	out, err := runApp(t, "run", "-w", "2", "--memory-limit", "0", "--state", filepath.Join(dir, "state"), "--out", filepath.Join(dir, "out"), spec)
 	peak := stop()
 	if err != nil {
@@ -67,36 +66,6 @@ func TestRun_WholeTraceMemory(t *testing.T) {
 	if peak-base > wholeTraceHeapGrowth {
 		t.Errorf("live heap grew by %d MB (to %d MB) in run -w 2 of six whole-CTC tasks, want at most %d MB", (peak-base)>>20, peak>>20, wholeTraceHeapGrowth>>20)
 	}
-}
-
-// liveHeapNow is the live heap as of the latest garbage collection.
-func liveHeapNow() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
-// livePeakSampler samples the live heap every millisecond until stop is
-// called and returns the largest sample.
-func livePeakSampler() (stop func() uint64) {
-	var (
-		peak uint64
-		wg   sync.WaitGroup
-	)
-	done := make(chan struct{})
-	wg.Go(func() {
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			peak = max(peak, liveHeapNow())
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	return func() uint64 { close(done); wg.Wait(); return peak }
 }
 
 // TestRun_MemoryLimit checks run's soft memory limit: the default when
