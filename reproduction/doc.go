@@ -51,8 +51,9 @@
 // by machine size, as the paper file's tss_paper_limits names the tables
 // ([LimitsTable]). The simulator holds no paper's numbers, and the specs
 // do not copy them. The run, coordinator and status commands load a spec
-// in a paper's folder (specs/PAPER/NAME.yaml) through LoadSpec too; a
-// copy elsewhere must give tss_limits, and says so when it does not.
+// in a paper's folder (specs/PAPER/NAME.yaml) the same way
+// ([LoadSpecFile]); a copy elsewhere must give tss_limits, and says so
+// when it does not.
 //
 // [claims]: https://pkg.go.dev/github.com/schedfarm/schedfarm/reproduction/claims
 // [readings]: https://pkg.go.dev/github.com/schedfarm/schedfarm/reproduction/readings

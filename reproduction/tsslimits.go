@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -99,8 +98,11 @@ func PaperLimits(f *claims.File, tables []LimitsTable) (preempt.Limits, error) {
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("%s: the paper file names no tables of TSS limits (%s)", f.Paper, paperLimitsKey)
 	}
-	var parts []string
+	l := preempt.Limits{}
 	for _, t := range tables {
+		if _, dup := l[t.Procs]; dup {
+			return nil, fmt.Errorf("%s: %s names %d processors twice", f.Paper, paperLimitsKey, t.Procs)
+		}
 		cells := map[string]float64{}
 		for _, c := range f.Claims {
 			s := c.Select
@@ -113,15 +115,9 @@ func PaperLimits(f *claims.File, tables []LimitsTable) (preempt.Limits, error) {
 			}
 			cells[s.Category] = c.Expected.Target
 		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "%d:", t.Procs)
-		for cat, v := range cells {
-			fmt.Fprintf(&b, " %s %s;", cat, strconv.FormatFloat(v, 'g', -1, 64))
-		}
-		parts = append(parts, strings.TrimSuffix(b.String(), ";"))
+		l[t.Procs] = cells
 	}
-	l, err := preempt.ParseLimits(strings.Join(parts, "/"))
-	if err != nil {
+	if err := l.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: the claims of %s: %w", f.Paper, tableNames(tables), err)
 	}
 	return l, nil
@@ -154,6 +150,32 @@ func paperTables(paper string) []LimitsTable {
 		}
 	}
 	return nil
+}
+
+// LoadSpecFile loads the spec at path as [LoadSpec] does when the file
+// lies in a paper's folder (ROOT/specs/PAPER/NAME.yaml, found from the
+// path whether it is given relative or absolute), so that `schedfarm run`,
+// `coordinator` and `status` on a shipped paper spec run the tasks
+// reproduce runs, with the same IDs; any other spec is loaded as
+// [sweep.Load] loads it.
+func LoadSpecFile(path string) (*sweep.Spec, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return sweep.Load(path)
+	}
+	paperDir, file := filepath.Split(abs)
+	paperDir = filepath.Clean(paperDir)
+	specsDir := filepath.Dir(paperDir)
+	if filepath.Base(specsDir) != "specs" {
+		return sweep.Load(path)
+	}
+	root := filepath.Dir(specsDir)
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, root); err == nil {
+			root = r
+		}
+	}
+	return LoadSpec(root, filepath.ToSlash(filepath.Join("specs", filepath.Base(paperDir), file)))
 }
 
 // LoadSpec loads a spec of the repository at root (spec is relative to

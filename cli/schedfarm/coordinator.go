@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedfarm/schedfarm/coordinator"
 	"github.com/schedfarm/schedfarm/natsutil"
+	"github.com/schedfarm/schedfarm/reproduction"
 	"github.com/schedfarm/schedfarm/sweep"
 )
 
@@ -136,7 +137,7 @@ func loadSpecArg(c *cli.Context) (*sweep.Spec, error) {
 	if c.NArg() != 1 {
 		return nil, cliUsageError(c, "want one SPEC argument, got %d", c.NArg())
 	}
-	return loadSpec(c.Args().First())
+	return reproduction.LoadSpecFile(c.Args().First())
 }
 
 // checkSweepFlags validates the sweepFlags that need more than a type.

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/reproduction"
 )
 
 func statusCommand() *cli.Command {
@@ -30,7 +31,7 @@ func statusCommand() *cli.Command {
 			}
 			name, hash := c.Args().First(), ""
 			if fi, err := os.Stat(name); name != "" && err == nil && fi.Mode().IsRegular() {
-				spec, err := loadSpec(name)
+				spec, err := reproduction.LoadSpecFile(name)
 				if err != nil {
 					return err
 				}

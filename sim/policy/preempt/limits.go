@@ -31,10 +31,6 @@ type Limits map[int]map[string]float64
 // must give every ss16 category once, each mean a finite number >= 1 (a
 // bounded slowdown is at least 1), and no machine size may come twice.
 func ParseLimits(s string) (Limits, error) {
-	labels, err := ss16Labels()
-	if err != nil {
-		return nil, err
-	}
 	out := Limits{}
 	for _, m := range strings.Split(s, "/") {
 		head, cells, ok := strings.Cut(m, ":")
@@ -48,7 +44,7 @@ func ParseLimits(s string) (Limits, error) {
 		if _, dup := out[procs]; dup {
 			return nil, fmt.Errorf("%w: TSS limits: %d processors given twice", ErrInvalidConfig, procs)
 		}
-		means := make(map[string]float64, len(labels))
+		means := map[string]float64{}
 		for _, c := range strings.Split(cells, ";") {
 			f := strings.Fields(c)
 			var v float64
@@ -58,24 +54,17 @@ func ParseLimits(s string) (Limits, error) {
 			if len(f) < 2 || err != nil {
 				return nil, fmt.Errorf("%w: TSS limits for %d processors: %q is not LABEL MEAN", ErrInvalidConfig, procs, strings.TrimSpace(c))
 			}
-			label, val := strings.Join(f[:len(f)-1], " "), f[len(f)-1]
-			if !slices.Contains(labels, label) {
-				return nil, fmt.Errorf("%w: TSS limits for %d processors: %q is no ss16 category (%s)", ErrInvalidConfig, procs, label, strings.Join(labels, ", "))
-			}
+			label := strings.Join(f[:len(f)-1], " ")
 			if _, dup := means[label]; dup {
 				return nil, fmt.Errorf("%w: TSS limits for %d processors: %s given twice", ErrInvalidConfig, procs, label)
 			}
-			if math.IsInf(v, 0) || !(v >= 1) {
-				return nil, fmt.Errorf("%w: TSS limits for %d processors: %s %s, want a mean bounded slowdown >= 1", ErrInvalidConfig, procs, label, val)
-			}
 			means[label] = v
 		}
-		for _, l := range labels {
-			if _, ok := means[l]; !ok {
-				return nil, fmt.Errorf("%w: TSS limits for %d processors: no mean for %s (every ss16 category needs one)", ErrInvalidConfig, procs, l)
-			}
-		}
 		out[procs] = means
+	}
+	// The text is read; what it says is checked as any Limits are.
+	if err := out.Validate(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -126,7 +115,7 @@ func (l Limits) Validate() error {
 		}
 		for _, lab := range slices.Sorted(maps.Keys(m)) {
 			if !slices.Contains(labels, lab) {
-				return fmt.Errorf("%w: TSS limits for %d processors: %q is no ss16 category", ErrInvalidConfig, procs, lab)
+				return fmt.Errorf("%w: TSS limits for %d processors: %q is no ss16 category (%s)", ErrInvalidConfig, procs, lab, strings.Join(labels, ", "))
 			}
 			if v := m[lab]; math.IsInf(v, 0) || !(v >= 1) {
 				return fmt.Errorf("%w: TSS limits for %d processors: %s %v, want a mean bounded slowdown >= 1", ErrInvalidConfig, procs, lab, v)

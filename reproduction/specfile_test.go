@@ -1,4 +1,4 @@
-package schedfarm
+package reproduction
 
 import (
 	"os"
@@ -7,18 +7,18 @@ import (
 	"testing"
 )
 
-// TestLoadSpec_PaperFolder: a shipped spec whose TSS entries ask for the
+// TestLoadSpecFile_PaperFolder: a shipped spec whose TSS entries ask for the
 // paper's limits loads for run, coordinator and status as it does for
 // reproduce (the limits filled from the claims file), from the repository
 // root and from inside its folder alike; the same file copied out of a
 // paper's folder is refused at the entry's key path.
-func TestLoadSpec_PaperFolder(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+func TestLoadSpecFile_PaperFolder(t *testing.T) {
+	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	spec := filepath.Join(root, "specs", "kettimuthu2005", "fig15-18.yaml")
-	s, err := loadSpec(spec)
+	s, err := LoadSpecFile(spec)
 	if err != nil {
 		t.Fatalf("load %s: %v", spec, err)
 	}
@@ -36,7 +36,7 @@ func TestLoadSpec_PaperFolder(t *testing.T) {
 		t.Fatal("no task of fig15-18 carries tss_limits")
 	}
 	t.Chdir(filepath.Dir(spec))
-	s2, err := loadSpec("fig15-18.yaml")
+	s2, err := LoadSpecFile("fig15-18.yaml")
 	if err != nil {
 		t.Fatalf("load from the spec's folder: %v", err)
 	}
@@ -52,7 +52,7 @@ func TestLoadSpec_PaperFolder(t *testing.T) {
 	if err := os.WriteFile(other, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loadSpec(other); err == nil || !strings.Contains(err.Error(), "tss_paper_limits: true needs the paper's means in tss_limits") {
+	if _, err := LoadSpecFile(other); err == nil || !strings.Contains(err.Error(), "tss_paper_limits: true needs the paper's means in tss_limits") {
 		t.Fatalf("copy outside a paper's folder: got %v, want the missing tss_limits named", err)
 	}
 }
