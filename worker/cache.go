@@ -65,6 +65,10 @@ type traceCache struct {
 	mu       sync.Mutex
 	locks    map[string]*sync.Mutex // one per sha256, held while fetching
 	verified map[string]string      // sha256 -> verified path
+	// emptied is the error of the damage for which this cache emptied
+	// the trace bucket (nil: none, or the bucket has been filled since):
+	// a later task's fetch finds no object and says why.
+	emptied error
 }
 
 func newTraceCache(dir string, js jetstream.JetStream, obs jetstream.ObjectStore, stall time.Duration) *traceCache {
@@ -166,11 +170,20 @@ func (c *traceCache) local(sha string) (string, error) {
 func (c *traceCache) fetch(ctx context.Context, sha string) (string, error) {
 	info, err := c.obs.GetInfo(ctx, sha)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		c.mu.Lock()
+		emptied := c.emptied
+		c.mu.Unlock()
+		if emptied != nil {
+			return "", emptied
+		}
 		return "", &traceDamaged{fmt.Errorf("object %s is not in bucket %s (%w); %s", sha, natsutil.TraceBucket, err, fetchAgain)}
 	}
 	if err != nil {
 		return "", fmt.Errorf("get trace %s from %s: %w", sha, natsutil.TraceBucket, err)
 	}
+	c.mu.Lock()
+	c.emptied = nil // uploaded anew
+	c.mu.Unlock()
 	if err := natsutil.CheckObject(ctx, c.js, info); errors.Is(err, natsutil.ErrObjectDamaged) {
 		return "", c.damaged(ctx, err)
 	} else if err != nil {
@@ -315,7 +328,8 @@ func checkDigest(info *jetstream.ObjectInfo, sum []byte) error {
 const fetchAgain = "run the sweep again: the coordinator uploads a missing trace anew"
 
 // damaged empties the trace bucket's stream after a damaged trace object
-// was found, and returns the error that says so. A stream whose store
+// was found, and returns the error that says so (kept for the fetches
+// that then find the bucket empty: see traceCache.emptied). A stream whose store
 // lost messages it still counts cannot take the trace again (the object
 // stays not found after a new upload); emptied, it can, and the
 // coordinators upload the traces their sweeps need when they run again.
@@ -330,7 +344,11 @@ func (c *traceCache) damaged(ctx context.Context, cause error) error {
 	if err != nil {
 		emptied = fmt.Sprintf("emptying the trace bucket failed (%v): start the server on a fresh store", err)
 	}
-	return &traceDamaged{fmt.Errorf("%w; %s; run the sweep again: the coordinator uploads the traces anew", cause, emptied)}
+	err = &traceDamaged{fmt.Errorf("%w; %s; run the sweep again: the coordinator uploads the traces anew", cause, emptied)}
+	c.mu.Lock()
+	c.emptied = err
+	c.mu.Unlock()
+	return err
 }
 
 func fileSHA256(path string) (string, error) {

@@ -52,6 +52,18 @@ func TestWorker_DamagedTraceObject(t *testing.T) {
 	if _, err := obs.GetInfo(context.Background(), e.task.Workload.TraceSHA256); !errors.Is(err, jetstream.ErrObjectNotFound) {
 		t.Errorf("damaged object after the error: %v, want the bucket emptied", err)
 	}
+	// A task of the same trace fetched after the bucket was emptied (a
+	// second slot's, waiting for the first fetch) says why the object is
+	// gone, whichever of the two results the coordinator reads first.
+	again := e.task
+	again.ID = strings.Repeat("1", 64)
+	e.publish(t, again)
+	res2, _ := e.result(t, time.Minute)
+	for _, want := range []string{"damaged", "emptied", "run the sweep again"} {
+		if !strings.Contains(res2.Err, want) {
+			t.Errorf("second task's error %q lacks %q", res2.Err, want)
+		}
+	}
 	t.Log(res.Err)
 }
 
