@@ -56,8 +56,18 @@ type EASY struct {
 	changed    bool
 	lastHead   *sim.Task
 	lastShadow sim.Time
-	rk         ranker
-	sjf        queue // with BackfillSJF: the waiting jobs by (estimate, arrival)
+	// With predictions: the running jobs whose corrections are not yet
+	// in the profile (see Timer and flush), and the latest predicted end
+	// a correction set since the profile was last flushed and the head's
+	// shadow time computed (lateEnd, noEnd when none).
+	stale   []*sim.Task
+	lateEnd sim.Time
+	// eager makes Timer change the profile at once and scheduleRanked
+	// read it to tell whether the shadow time moved, as before flush:
+	// tests compare the two.
+	eager bool
+	rk    ranker
+	sjf   queue // with BackfillSJF: the waiting jobs by (estimate, arrival)
 	// sizes counts the waiting jobs by size (list): a pass ends when
 	// fewer processors are left than any of them needs.
 	sizes sizeCount
@@ -81,6 +91,8 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.prof = sim.NewProfile(m.Size(), 0)
 	p.q, p.head, p.sjf = nil, 0, nil
 	p.changed, p.lastHead = true, nil
+	clear(p.stale)
+	p.stale, p.lateEnd = p.stale[:0], noEnd
 	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict || p.Key != nil
 	p.rk.r, p.rk.fn = p.Rank, p.Key
 	p.useDyn = p.list && p.Key == nil && p.rk.dynamic() && !p.sortAll && !p.plain
@@ -126,13 +138,19 @@ func (p *EASY) Arrive(t *sim.Task) {
 	p.idx.Add(t)
 }
 
-// Finish gives back the rest of the job's estimated time.
+// Finish gives back the rest of the job's estimated time. A job whose
+// corrections are not yet in the profile (see flush) has no place left
+// in it: its place ended at its first correction since the last flush.
 func (p *EASY) Finish(t *sim.Task) {
 	p.changed = true
 	now := p.m.Now()
-	p.prof.Advance(now)
-	if end := t.FirstStart + p.est(t); end > now {
-		p.m.Check(p.prof.Release(now, end-now, t.Procs))
+	if p.pr != nil && p.pr.stale[t.Index] {
+		p.pr.stale[t.Index] = false // flush passes it over
+	} else {
+		p.prof.Advance(now)
+		if end := t.FirstStart + p.est(t); end > now {
+			p.m.Check(p.prof.Release(now, end-now, t.Procs))
+		}
 	}
 	if p.pr != nil {
 		p.pr.finish(t)
@@ -148,8 +166,15 @@ func (p *EASY) est(t *sim.Task) sim.Time {
 	return t.Estimate
 }
 
+// noEnd is lateEnd when no correction is waiting to be flushed.
+const noEnd = sim.Time(math.MinInt64)
+
 // Timer is a running job's predicted end (with Predict): if the job is
-// still running, its prediction grows and its place in the profile with it.
+// still running, its prediction grows and its place in the profile with
+// it. The profile is changed when it is next read (flush): most
+// corrections come at instants where the scheduling pass is skipped
+// without reading it (see scheduleRanked), and the corrections of one
+// job until then make one change.
 func (p *EASY) Timer(tag int) {
 	if p.pr == nil {
 		return
@@ -158,10 +183,39 @@ func (p *EASY) Timer(tag int) {
 	if t.State != sim.Running {
 		return
 	}
-	now := p.m.Now()
-	p.prof.Advance(now)
 	_, pred := p.pr.correct(t)
-	p.m.Check(p.prof.Reserve(now, t.FirstStart+pred-now, t.Procs))
+	if !p.pr.stale[t.Index] {
+		p.pr.stale[t.Index] = true
+		p.stale = append(p.stale, t)
+	}
+	p.lateEnd = max(p.lateEnd, t.FirstStart+pred)
+	if p.eager {
+		p.flush(p.m.Now())
+	}
+}
+
+// flush puts the corrections made since the last flush into the profile.
+// A job's place in the profile ends where its first correction since
+// then was made, at or before now, and its corrections since then take
+// the processors from there to its predicted end: after Advance(now),
+// what is left of them is [now, end), as one change. A job that
+// finished since is passed over (Finish took it off the list).
+func (p *EASY) flush(now sim.Time) {
+	if len(p.stale) == 0 {
+		return
+	}
+	p.prof.Advance(now)
+	for _, t := range p.stale {
+		if !p.pr.stale[t.Index] {
+			continue // finished
+		}
+		p.pr.stale[t.Index] = false
+		if end := t.FirstStart + p.est(t); end > now {
+			p.m.Check(p.prof.Reserve(now, end-now, t.Procs))
+		}
+	}
+	clear(p.stale)
+	p.stale = p.stale[:0]
 }
 
 func (p *EASY) start(t *sim.Task) bool {
@@ -315,9 +369,10 @@ func (p *EASY) schedulePlain() {
 // left to run at every instant.
 func (p *EASY) scheduleRanked() {
 	now := p.m.Now()
-	p.prof.Advance(now)
 	promises := p.Rank == RankFCFS && p.pr == nil && p.Key == nil
 	if p.useDyn {
+		p.flush(now)
+		p.prof.Advance(now)
 		if p.m.Free() >= p.sizes.min {
 			p.scheduleDynamic(now)
 		}
@@ -333,11 +388,26 @@ func (p *EASY) scheduleRanked() {
 		// and time has passed, so no job it passed over can start unless
 		// the head's shadow time moved. (No promise is made with
 		// predictions.)
+		//
+		// The shadow time did not move if every correction since it was
+		// computed ends by it (lateEnd): the profile from the shadow
+		// time on is as it was, and before it only fewer processors are
+		// free, so no earlier start fits and the shadow time still does.
+		// The profile need not be read then.
 		h := p.lastHead
+		if !p.eager && p.lateEnd <= p.lastShadow && p.lastShadow > now {
+			return
+		}
+		p.flush(now)
+		p.prof.Advance(now)
 		if s := p.prof.EarliestStart(now, h.Procs, p.est(h)); s == p.lastShadow && s > now {
+			p.lateEnd = noEnd
 			return
 		}
 	}
+	p.flush(now)
+	p.prof.Advance(now)
+	p.lateEnd = noEnd
 	p.changed, p.lastHead = false, nil
 	p.rk.sort(p.q, now)
 	i := 0

@@ -83,3 +83,42 @@ func TestEASY_DynamicAgainstSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestEASY_LazyCorrections runs EASY with runtime predictions (with and
+// without SJBF, in arrival and SJF order) as it schedules (a correction
+// put into the profile when the profile is next read, a pass skipped
+// without reading it when every correction since the head's shadow time
+// was computed ends by it) and putting every correction into the profile
+// at once, on stretches of all four traces at loads 1.0 and 1.6: every
+// job must start at the same time.
+func TestEASY_LazyCorrections(t *testing.T) {
+	count := 15000
+	if testing.Short() {
+		count = 4000
+	}
+	type setting struct {
+		rank backfill.Rank
+		sjbf bool
+	}
+	for _, name := range traceNames {
+		tr := readTrace(t, name)
+		for _, load := range []float64{1, 1.6} {
+			wl, err := tr.Build(workload.Options{Estimates: workload.EstimatePredicted, Count: count, Load: load})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range []setting{{backfill.RankFCFS, true}, {backfill.RankFCFS, false}, {backfill.RankSJF, false}, {backfill.RankWFP3, true}} {
+				t.Run(fmt.Sprintf("%s/load%g/%s/sjbf=%v", name, load, s.rank, s.sjbf), func(t *testing.T) {
+					mk := func() *backfill.EASY {
+						e := backfill.NewEASY()
+						e.Rank, e.BackfillSJF, e.Predict = s.rank, s.sjbf, true
+						return e
+					}
+					eager := mk()
+					backfill.EagerCorrections(eager)
+					sameStarts(t, wl, mk(), eager, "corrections put into the profile at once")
+				})
+			}
+		}
+	}
+}

@@ -22,3 +22,8 @@ func PredictionBasis(e *EASY, f func(t *sim.Task, from []int)) func(t *sim.Task)
 // SortAllEASY makes e sort its whole queue at every pass and skip none,
 // as before scheduleDynamic: tests compare the two.
 func SortAllEASY(e *EASY) { e.sortAll = true }
+
+// EagerCorrections makes e put each correction of a prediction into its
+// profile when it is made and read the profile at every pass it may skip,
+// as before corrections were flushed when needed: tests compare the two.
+func EagerCorrections(e *EASY) { e.eager = true }

@@ -22,6 +22,9 @@ type predictor struct {
 	m     *sim.Machine
 	pred  []sim.Time // by task index: the current prediction
 	steps []uint8    // by task index: corrections made
+	// stale is set, by task index, for a running job whose corrections
+	// EASY has not yet put into its profile.
+	stale []bool
 	// hist holds the histories of the users numbered below limit, by
 	// number; sparse those of the others.
 	hist   []userHistory
@@ -51,6 +54,7 @@ func (p *predictor) init(m *sim.Machine) {
 	p.m = m
 	p.pred = make([]sim.Time, n)
 	p.steps = make([]uint8, n)
+	p.stale = make([]bool, n)
 	p.hist, p.limit, p.sparse = nil, userSlots(n), nil
 }
 
