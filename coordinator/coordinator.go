@@ -55,9 +55,11 @@
 // per task: the task list (about 400 bytes a task), its state map (about
 // 250) and what the tables keep of each task (report.Tables: about 100
 // bytes, and 16 per category with jobs). Badger reads its tables through
-// memory maps: the store pages out the tables mapped into the process
-// every few hundred results it reads or records (Linux, MADV_PAGEOUT), so
-// the results of a sweep do not stay resident as file-backed memory. The
+// memory maps, so the store keeps the results out of them, in segment and
+// spool files read with plain reads, and drops the pages of the tables
+// mapped into the process every few hundred results it reads or records
+// (Linux, MADV_DONTNEED): the results of a sweep do not stay resident as
+// file-backed memory. The
 // schedfarm coordinator command sets a soft memory limit (170 MiB by
 // default) so that the heap is collected before it doubles. A worker
 // likewise holds at most one result per slot, and a marshalled result's

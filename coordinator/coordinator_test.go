@@ -412,7 +412,7 @@ func TestCoordinator_Run_damagedSpool(t *testing.T) {
 		if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2, SimVersion: tasks[2].SimVersion}, b); err != nil {
 			t.Fatal(err)
 		}
-		fs, err := filepath.Glob(filepath.Join(state, "spool", "*"))
+		fs, err := filepath.Glob(filepath.Join(state, "spool", "res-*"))
 		if err != nil || len(fs) != 1 {
 			t.Fatalf("spool files %v, %v; want one", fs, err)
 		}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 // tablesResident returns the resident bytes of the Badger tables (.sst)
@@ -38,13 +40,15 @@ func tablesResident(t *testing.T, dir string) int64 {
 	return total
 }
 
-// TestStore_TablesPagedOut records and reads back 8,192 results of 3 KB
-// (24 MB of Badger tables, read through memory maps) and checks that the
+// TestStore_TablesPagedOut reads back 8,192 results of 3 KB kept in
+// Badger's tables, as the versions before segments kept small results
+// (24 MB of tables, read through memory maps), and checks that the
 // store's tables resident in the process stay below 12 MB: the store
 // pages out its mapped tables every pageOutEvery results read or
 // recorded, so the coordinator's resident memory does not grow with the
-// results of a sweep (100,000 results of small tasks left about 300 MB
-// of tables resident before).
+// results of a sweep (100,000 results of small tasks left about 300 MB of
+// tables resident before). Results recorded now go to segments, and the
+// test checks that the tables then hold a small part of them.
 func TestStore_TablesPagedOut(t *testing.T) {
 	const (
 		n     = 8192
@@ -63,26 +67,30 @@ func TestStore_TablesPagedOut(t *testing.T) {
 	dir := mappedPath("state")
 	rng := rand.New(rand.NewPCG(1, 2))
 	ids := make([]string, n)
-	for lo := 0; lo < n; lo += 256 {
-		recs := make([]ResultRecord, 0, 256)
-		for i := lo; i < lo+256; i++ {
-			ids[i] = fmt.Sprintf("%064x", i)
-			b := make([]byte, size)
-			for k := range b {
-				b[k] = byte(rng.Uint32())
+	for lo := 0; lo < n; lo += 128 {
+		err := s.db.Update(func(txn *badger.Txn) error {
+			for i := lo; i < lo+128; i++ {
+				ids[i] = fmt.Sprintf("%064x", i)
+				b := make([]byte, size)
+				for k := range b {
+					b[k] = byte(rng.Uint32())
+				}
+				if err := txn.Set([]byte(prefixRes+ids[i]), b); err != nil {
+					return err
+				}
 			}
-			recs = append(recs, ResultRecord{ID: ids[i], State: TaskState{Index: i}, Result: b})
-		}
-		if err := s.RecordResults("run", recs); err != nil {
+			return nil
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := s.db.Flatten(1); err != nil {
 		t.Fatal(err)
 	}
-	pageOutTables(filepath.Join("state", badgerDir))
+	pageOutTables(s.db, filepath.Join("state", badgerDir))
 	if pageoutUnsupported.Load() {
-		t.Skip("the kernel does not know MADV_PAGEOUT")
+		t.Skip("the kernel refuses MADV_DONTNEED")
 	}
 	peak := tablesResident(t, filepath.Join(dir, badgerDir))
 	for i, id := range ids {
@@ -99,4 +107,46 @@ func TestStore_TablesPagedOut(t *testing.T) {
 	if peak > bound {
 		t.Errorf("%d KB of the store's tables resident reading %d results of %d bytes, want at most %d KB", peak>>10, n, size, bound>>10)
 	}
+
+	// The same results recorded now, in another state: in segments, the
+	// tables keeping a reference, the state and the provenance of each.
+	s2, err := OpenStore("state2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := 0; lo < n; lo += 256 {
+		recs := make([]ResultRecord, 0, 256)
+		for i := lo; i < lo+256; i++ {
+			recs = append(recs, ResultRecord{ID: ids[i], State: TaskState{Index: i, SimVersion: "v"}, Result: make([]byte, size)})
+		}
+		if err := s2.RecordResults("run", recs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s2.Close(); err != nil { // flushes the memtable
+		t.Fatal(err)
+	}
+	inTables, inSegs := tablesSize(t, "state"), tablesSize(t, "state2")
+	t.Logf("tables of %d KB with the results in them, %d KB with the results in segments", inTables>>10, inSegs>>10)
+	if inSegs > n*size/8 {
+		t.Errorf("tables of %d KB for %d results of %d bytes in segments, want at most %d KB", inSegs>>10, n, size, n*size/8>>10)
+	}
+}
+
+// tablesSize returns the size of the Badger tables of the state dir.
+func tablesSize(t *testing.T, dir string) int64 {
+	t.Helper()
+	fs, err := filepath.Glob(filepath.Join(dir, badgerDir, "*.sst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, f := range fs {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += fi.Size()
+	}
+	return total
 }

@@ -114,8 +114,10 @@ func (s TaskState) Failed() bool { return s.Err != "" }
 
 // Store is a coordinator's durable state: sweeps, per-run task states and
 // the result cache, in a Badger database under a state directory, with
-// large results in spool files beside it (see spoolMin). A result is
-// recorded in one transaction with its task state before the result
+// the results themselves beside it: large ones in spool files of their
+// own (see spoolMin), the others appended to segment files (see
+// segments); Badger keeps a reference to each. A result is written, then
+// recorded in one transaction with its task state, before the result
 // message is acked, so a crash loses nothing acknowledged.
 //
 // Badger locks the directory: one process at a time opens it for writing
@@ -128,6 +130,8 @@ type Store struct {
 	dir      string
 	db       *badger.DB
 	readOnly bool
+	// seg holds the results under spoolMin (see segments).
+	seg *segments
 	// touched counts the results read and recorded (see touch).
 	touched atomic.Int64
 	// stopPageOut stops the page-outs of pageOutLoop.
@@ -154,7 +158,7 @@ func (s *Store) pageOutLoop(every time.Duration) (stop func()) {
 			case <-done:
 				return
 			case <-t.C:
-				pageOutTables(filepath.Join(s.dir, badgerDir))
+				pageOutTables(s.db, filepath.Join(s.dir, badgerDir))
 			}
 		}
 	})
@@ -175,7 +179,7 @@ const pageOutEvery = 256
 func (s *Store) touch(n int) {
 	after := s.touched.Add(int64(n))
 	if (after-int64(n))/pageOutEvery != after/pageOutEvery {
-		pageOutTables(filepath.Join(s.dir, badgerDir))
+		pageOutTables(s.db, filepath.Join(s.dir, badgerDir))
 	}
 }
 
@@ -222,16 +226,16 @@ func OpenStoreReadOnly(dir string) (*Store, error) {
 }
 
 // Badger's memory: its memtables are Go heap arenas of MemTableSize each
-// (64 MB by default), allocated whole. Values are small: results of
-// spoolMin or more are in spool files, so nothing reaches the value
-// threshold (which must stay under 15% of a memtable; results of earlier
-// versions stored under the old 1 MB threshold are still read). The
-// block cache serves little: results are written once and read once, in
-// task order, when the outputs are written. Two 4 MB memtables and a
-// 2 MB block cache keep the store under about 20 MB of the coordinator's
-// memory.
+// (64 MB by default), allocated whole. Values are small: results are in
+// spool files and segments, so nothing reaches the value threshold
+// (which must stay under 15% of a memtable; results of earlier versions
+// stored under the old 1 MB threshold are still read). The block cache
+// serves little: results are written once and read once, in task order,
+// when the outputs are written. Two 4 MB memtables and a 2 MB block cache
+// keep the store under about 20 MB of the coordinator's memory.
 //
-// Results under spoolMin live in Badger's tables, and Badger builds each
+// Earlier versions kept results under spoolMin in Badger's tables, and
+// states they wrote are still read and compacted. Badger builds each
 // table it flushes or compacts in the Go heap, up to ten at once, with
 // allocators it pools (eight kept, none freed while tables are being
 // built). With its defaults that took 250-460 MB of live heap once a
@@ -273,7 +277,7 @@ func openStore(dir string, readOnly bool) (*Store, error) {
 		}
 		return nil, openError(dir, err)
 	}
-	s := &Store{dir: dir, db: db, readOnly: readOnly}
+	s := &Store{dir: dir, db: db, readOnly: readOnly, seg: newSegments(filepath.Join(dir, spoolDir))}
 	if !readOnly {
 		s.stopPageOut = s.pageOutLoop(pageOutInterval)
 	}
@@ -288,8 +292,12 @@ func (s *Store) Close() error {
 	if s.stopPageOut != nil {
 		s.stopPageOut()
 	}
+	serr := s.seg.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close state: %w", err)
+	}
+	if serr != nil {
+		return fmt.Errorf("close state: %w", serr)
 	}
 	return nil
 }
@@ -373,6 +381,7 @@ func (s *Store) Cached(want map[string]string) (map[string]bool, int, error) {
 	other := 0
 	err := s.db.View(func(txn *badger.Txn) error {
 		for id, version := range want {
+			s.touch(1)
 			_, err := txn.Get([]byte(prefixRes + id))
 			if errors.Is(err, badger.ErrKeyNotFound) {
 				continue
@@ -396,7 +405,6 @@ func (s *Store) Cached(want map[string]string) (map[string]bool, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("look up result cache: %w", err)
 	}
-	s.touch(len(want))
 	return out, other, nil
 }
 
@@ -466,6 +474,10 @@ type ResultRecord struct {
 // transaction for a batch of small results costs much less than one per
 // result.
 func (s *Store) RecordResults(run string, recs []ResultRecord) error {
+	// No segment is removed between the results' writing and their
+	// references' commit.
+	s.seg.gc.RLock()
+	defer s.seg.gc.RUnlock()
 	entries, err := s.resultEntries(recs)
 	if err != nil {
 		return err
@@ -519,10 +531,12 @@ type resultEntry struct {
 	spooled         bool
 }
 
-// resultEntries encodes recs' states and writes the large results to
-// spool files.
+// resultEntries encodes recs' states, writes the large results to
+// spool files and the others to a segment.
 func (s *Store) resultEntries(recs []ResultRecord) ([]resultEntry, error) {
 	entries := make([]resultEntry, len(recs))
+	var inSeg []int
+	var vals [][]byte
 	for i, rc := range recs {
 		b, err := json.Marshal(rc.State)
 		if err != nil {
@@ -543,8 +557,20 @@ func (s *Store) resultEntries(recs []ResultRecord) ([]resultEntry, error) {
 			if e.val, err = s.writeSpool(key, rc.Result); err != nil {
 				return nil, fmt.Errorf("record result of task %s: %w", rc.ID, err)
 			}
+		} else {
+			inSeg = append(inSeg, i)
+			vals = append(vals, rc.Result)
 		}
 		entries[i] = e
+	}
+	if len(vals) > 0 {
+		refs, err := s.seg.append(vals)
+		if err != nil {
+			return nil, fmt.Errorf("record results from task %s on: %w", recs[inSeg[0]].ID, err)
+		}
+		for k, i := range inSeg {
+			entries[i].val = refs[k].encode()
+		}
 	}
 	return entries, nil
 }
@@ -588,6 +614,10 @@ func (s *Store) Result(id string, failed bool) ([]byte, error) {
 		key = prefixErr + id
 	}
 	var out []byte
+	// No segment is removed between the reference's reading and the
+	// result's.
+	s.seg.gc.RLock()
+	defer s.seg.gc.RUnlock()
 	err := s.db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get([]byte(key))
 		if err != nil {
@@ -596,8 +626,12 @@ func (s *Store) Result(id string, failed bool) ([]byte, error) {
 		out, err = item.ValueCopy(nil)
 		return err
 	})
-	if err == nil && isSpoolRef(out) {
-		out, err = s.readSpool(key, out)
+	if err == nil {
+		if ref, ok := parseSegRef(out); ok {
+			out, err = s.seg.read(ref)
+		} else if isSpoolRef(out) {
+			out, err = s.readSpool(key, out)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read result of task %s: %w", id, err)
@@ -656,13 +690,64 @@ func (s *Store) DropRun(run string) error {
 	return nil
 }
 
-// CollectGarbage reclaims value log space left by overwritten results; it
-// is cheap when there is nothing to reclaim.
+// CollectGarbage reclaims the space left by replaced and forgotten
+// results: the value log's, and the segments none of whose results is
+// referenced any more (see segments). It is cheap when there is nothing
+// to reclaim. What it cannot remove stays for the next time; nothing
+// stored is lost.
 func (s *Store) CollectGarbage() {
 	if s.readOnly {
 		return
 	}
 	for s.db.RunValueLogGC(0.5) == nil {
+	}
+	s.collectSegments()
+}
+
+// collectSegments removes the segments, but the one being written, that
+// no stored result refers to.
+func (s *Store) collectSegments() {
+	s.seg.gc.Lock()
+	defer s.seg.gc.Unlock()
+	segs, err := s.seg.list()
+	if err != nil || len(segs) == 0 {
+		return
+	}
+	live := map[uint32]bool{}
+	err = s.db.View(func(txn *badger.Txn) error {
+		for _, prefix := range []string{prefixRes, prefixErr} {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(prefix)})
+			for it.Rewind(); it.Valid(); it.Next() {
+				item := it.Item()
+				if item.ValueSize() != int64(segRefLen) {
+					continue
+				}
+				err := item.Value(func(v []byte) error {
+					if r, ok := parseSegRef(v); ok {
+						live[r.seg] = true
+					}
+					return nil
+				})
+				if err != nil {
+					it.Close()
+					return err
+				}
+			}
+			it.Close()
+		}
+		return nil
+	})
+	pageOutTables(s.db, filepath.Join(s.dir, badgerDir))
+	if err != nil {
+		return
+	}
+	writing := s.seg.writing()
+	for _, n := range segs {
+		if n != writing && !live[n] {
+			if s.seg.remove(n) != nil {
+				return
+			}
+		}
 	}
 }
 

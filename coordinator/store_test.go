@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/schedfarm/schedfarm/coordinator"
+	"github.com/schedfarm/schedfarm/sweep"
 	"github.com/schedfarm/schedfarm/worker"
 )
 
@@ -133,7 +134,9 @@ func TestStore_spool(t *testing.T) {
 	}
 	files := func() []string {
 		t.Helper()
-		fs, err := filepath.Glob(filepath.Join(dir, "spool", "*"))
+		// Spool files are named res-ID and err-ID; the segments of
+		// small results seg-N.
+		fs, err := filepath.Glob(filepath.Join(dir, "spool", "res-*"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,4 +183,33 @@ func TestStore_spool(t *testing.T) {
 	if fs := files(); len(fs) != 0 {
 		t.Errorf("spool files %v after Forget, want none", fs)
 	}
+}
+
+// TestCoordinator_Run_damagedSegment checks that a cached result whose
+// bytes in its segment file are cut off (a crash of the machine before
+// they reached the disk) is run again, like a result that does not
+// decode, and the other results of the segment are reused.
+func TestCoordinator_Run_damagedSegment(t *testing.T) {
+	rerunDamaged(t, "the damaged one", func(st *coordinator.Store, tasks []sweep.Task, state string) {
+		b, err := syntheticResult(tasks[2].ID, 2, 10).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.RecordResult("old", tasks[2].ID, coordinator.TaskState{Index: 2, SimVersion: tasks[2].SimVersion}, b); err != nil {
+			t.Fatal(err)
+		}
+		// The result just recorded is the last of the segment being
+		// written.
+		fs, err := filepath.Glob(filepath.Join(state, "spool", "seg-*"))
+		if err != nil || len(fs) != 1 {
+			t.Fatalf("segments %v, %v; want one", fs, err)
+		}
+		fi, err := os.Stat(fs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(fs[0], fi.Size()-1); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
