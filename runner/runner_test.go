@@ -134,7 +134,7 @@ func TestExecute_Errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tk := ts[0]
+			tk := ts[0].Clone()
 			tt.givenTask(&tk)
 			_, err := runner.NewCache(1).Execute(context.Background(), &tk, tt.givenPath)
 			if !errors.Is(err, tt.withError) {

@@ -217,15 +217,11 @@ func (p *parser) expand() {
 // tasks that repeat an earlier one.
 func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 	s := p.spec
-	type origin struct {
-		index int
-		desc  string
-	}
-	ids := map[string]origin{}
+	ids := make(map[string]int, total) // task ID -> index of its task
 	tasks := make([]Task, 0, total)
-	// Every task has the same schemes: one slice for all, as the tasks of
-	// a policy point share their parameters (Spec.Tasks gives each caller
-	// copies of both).
+	// Every task has the same schemes: one slice for all, and the tasks
+	// of a grid point share their point (Spec.Tasks gives each caller
+	// copies).
 	schemes := slices.Clone(s.Categories)
 	traceSeen := map[string]bool{}
 	var dups int
@@ -235,32 +231,34 @@ func (p *parser) makeTasks(wps []wpoint, pps []ppoint, total int) {
 			s.traces = append(s.traces, TraceFile(wp.trace))
 		}
 		for _, pp := range pps {
+			point := &TaskPoint{
+				Sweep:       s.Name,
+				Workload:    wp.w,
+				Policy:      pp.name,
+				Label:       pp.label,
+				Params:      pp.values,
+				Schemes:     schemes,
+				SimVersion:  sim.Version,
+				SeriesStep:  s.Outputs.Timeseries.Step,
+				TimeLimit:   s.TimeLimit,
+				PolicyFiles: pp.files,
+				Command:     pp.command,
+			}
 			for rep := range s.Replications {
 				t := Task{
-					Sweep:       s.Name,
+					TaskPoint:   point,
 					Index:       len(tasks),
-					Workload:    wp.w,
-					Policy:      pp.name,
-					Label:       pp.label,
-					Params:      pp.values,
 					Replication: rep,
 					Seed:        DeriveSeed(s.Seed, wp.w, rep),
-					Schemes:     schemes,
-					SimVersion:  sim.Version,
-					SeriesStep:  s.Outputs.Timeseries.Step,
-					TimeLimit:   s.TimeLimit,
-					PolicyFiles: slices.Clone(pp.files),
-					Command:     pp.command,
 				}
 				t.ID = t.ComputeID()
-				desc := t.Describe()
 				if o, ok := ids[t.ID]; ok {
 					if dups++; dups <= 5 {
-						p.add(pp.path, nil, problem(ErrDuplicateTask, "task %d (%s) is the same task as task %d (%s); remove repeated values or entries", t.Index, desc, o.index, o.desc))
+						p.add(pp.path, nil, problem(ErrDuplicateTask, "task %d (%s) is the same task as task %d (%s); remove repeated values or entries", t.Index, t.Describe(), o, tasks[o].Describe()))
 					}
 					continue
 				}
-				ids[t.ID] = origin{t.Index, desc}
+				ids[t.ID] = t.Index
 				tasks = append(tasks, t)
 			}
 		}

@@ -229,7 +229,8 @@ func Parse(data []byte, baseDir string) (*Spec, error) {
 }
 
 // Tasks returns the spec's tasks in expansion order, with Index 0..n-1 and
-// IDs filled in. The slice and the tasks' maps are the caller's. The error
+// IDs filled in. The slice and the tasks, each with a point of its own
+// ([Task.Clone]), are the caller's. The error
 // is always nil for a Spec returned by [Load] or [Parse].
 func (s *Spec) Tasks() ([]Task, error) {
 	if s.tasks == nil {
@@ -237,9 +238,7 @@ func (s *Spec) Tasks() ([]Task, error) {
 	}
 	out := make([]Task, len(s.tasks))
 	for i, t := range s.tasks {
-		t.Params = t.Params.Clone()
-		t.Schemes = slices.Clone(t.Schemes)
-		out[i] = t
+		out[i] = t.Clone()
 	}
 	return out, nil
 }
@@ -247,8 +246,8 @@ func (s *Spec) Tasks() ([]Task, error) {
 // SharedTasks returns the spec's own tasks, as [Spec.Tasks] does but
 // without a copy: the slice and everything it holds belong to the spec and
 // must not be modified. A sweep of many tasks (up to [MaxTasks]) would
-// otherwise hold its task list twice, in the spec and in the copy (37 MB
-// of 100,000 tasks).
+// otherwise hold its task list twice, in the spec and in the copy; the
+// tasks of a grid point share their [TaskPoint].
 func (s *Spec) SharedTasks() ([]Task, error) {
 	if s.tasks == nil {
 		return nil, fmt.Errorf("expand spec %q: spec was not built by Parse", s.Name)

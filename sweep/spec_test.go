@@ -304,7 +304,7 @@ func TestTask_ComputeID(t *testing.T) {
 		}
 	})
 	t.Run("IgnoresPresentation", func(t *testing.T) {
-		c := tk
+		c := tk.Clone()
 		c.ID, c.Index, c.Sweep, c.Label, c.Schemes = "x", 99, "other", "other", []string{"len4"}
 		if got := c.ComputeID(); got != id {
 			t.Errorf("ComputeID changed with ID/Index/Sweep/Label/Schemes")
@@ -322,7 +322,7 @@ func TestTask_ComputeID(t *testing.T) {
 			"count":       func(c *sweep.Task) { c.Workload.Count = 3 },
 			"estimates":   func(c *sweep.Task) { c.Workload.Estimates = "accurate" },
 		} {
-			c := tk
+			c := tk.Clone()
 			c.Params = maps(tk.Params)
 			change(&c)
 			if c.ComputeID() == id {
@@ -345,9 +345,41 @@ func TestSpec_TasksAreCopies(t *testing.T) {
 	a := MustTasks(t, s)
 	a[0].Params["interval"] = int64(12345)
 	a[0].Schemes[0] = "changed"
+	a[0].Policy = "changed"
+	a[0].Workload.Load = 9
 	b := MustTasks(t, s)
-	if b[0].Params["interval"] == int64(12345) || b[0].Schemes[0] == "changed" {
-		t.Errorf("Tasks() returned shared maps or slices")
+	if b[0].Params["interval"] == int64(12345) || b[0].Schemes[0] == "changed" || b[0].Policy == "changed" || b[0].Workload.Load == 9 {
+		t.Errorf("Tasks() returned shared points, maps or slices")
+	}
+}
+
+// TestSpec_SharedTasksSharePoints checks that the replications of a grid
+// point share one TaskPoint (a task holds only its ID, index, replication
+// and seed of its own) and that Clone gives a task a point of its own.
+func TestSpec_SharedTasksSharePoints(t *testing.T) {
+	s := MustParse(t, "name: c\nworkloads: [{trace: tiny.swf, load: [1.0, 1.5]}]\npolicies: [{name: ss}]\nreplications: 3\n")
+	ts, err := s.SharedTasks()
+	if err != nil || len(ts) != 6 {
+		t.Fatalf("SharedTasks() = %d tasks, %v; want 6", len(ts), err)
+	}
+	for i := range ts {
+		first := &ts[i-i%3]
+		if ts[i].TaskPoint != first.TaskPoint || ts[i].Replication != i%3 {
+			t.Errorf("task %d: point %p, replication %d; want task %d's point %p, replication %d", i, ts[i].TaskPoint, ts[i].Replication, first.Index, first.TaskPoint, i%3)
+		}
+	}
+	if ts[0].TaskPoint == ts[3].TaskPoint || ts[3].Workload.Load != 1.5 {
+		t.Errorf("tasks of two loads share a point")
+	}
+	c := ts[0].Clone()
+	c.Params["interval"] = int64(12345)
+	c.Schemes[0] = "changed"
+	c.Workload.Load = 9
+	if c.TaskPoint == ts[0].TaskPoint || ts[1].Params["interval"] == int64(12345) || ts[1].Schemes[0] == "changed" || ts[1].Workload.Load != 1 {
+		t.Errorf("Clone() shares its point, maps or slices with the original")
+	}
+	if c.ComputeID() == ts[0].ID || ts[0].ComputeID() != ts[0].ID {
+		t.Errorf("the clone's ID does not follow its point, or the original's changed")
 	}
 }
 

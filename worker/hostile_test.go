@@ -39,7 +39,7 @@ func TestWorker_GzipBomb(t *testing.T) {
 		Metadata: map[string]string{natsutil.TraceFilenameKey: "bomb.swf.gz"}}, bytes.NewReader(bomb)); err != nil {
 		t.Fatal(err)
 	}
-	task := e.task
+	task := e.task.Clone()
 	task.ID, task.Index = "bomb", 1
 	task.Workload.Trace, task.Workload.TraceSHA256 = "bomb", sha
 

@@ -647,21 +647,28 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 }
 
 // decode reads the task of a message. A message that does not decode,
-// lacks its run or task ID, or whose IDs differ would fail on every try:
+// lacks its run or task ID or its point (workload, policy, ...), or whose
+// IDs differ would fail on every try:
 // it gets an error result when its run and task ID say whose it is, and is
 // terminated either way (the delivery contract); decode then returns false.
 func (w *Worker) decode(ctx context.Context, msg jetstream.Msg, run, taskID string, log *slog.Logger) (sweep.Task, bool) {
 	var t sweep.Task
 	err := json.Unmarshal(msg.Data(), &t)
-	if err == nil && run != "" && t.ID != "" && t.ID == taskID {
+	if err == nil && run != "" && t.ID != "" && t.ID == taskID && t.TaskPoint != nil {
 		return t, true
 	}
-	if err == nil {
+	switch {
+	case err == nil && t.TaskPoint == nil:
+		err = fmt.Errorf("task message %q without its workload and policy", taskID)
+	case err == nil:
 		err = fmt.Errorf("task message without run or task ID, or IDs differ (header %q, body %q)", taskID, t.ID)
 	}
 	log.Error("bad task message", "err", err)
 	if run != "" && taskID != "" {
 		t.ID = taskID
+		if t.TaskPoint == nil {
+			t.TaskPoint = &sweep.TaskPoint{}
+		}
 		w.fail(ctx, msg, run, &t, fmt.Errorf("decode task: %w", err), 0, log)
 		return t, false
 	}

@@ -213,7 +213,7 @@ func TestWorker_Run(t *testing.T) {
 	t.Run("ErrDeterministic", func(t *testing.T) {
 		e := newEnv(t)
 		e.start(t)
-		task := e.task
+		task := e.task.Clone()
 		task.Policy = "no-such-policy"
 		e.publish(t, task)
 		res, msg := e.result(t, 10*time.Second)
@@ -261,6 +261,25 @@ func TestWorker_Run(t *testing.T) {
 		}
 	})
 
+	t.Run("MessageWithoutPoint", func(t *testing.T) {
+		// A body with the task's ID but none of its point's fields
+		// (workload, policy, ...) gets an error result that says so, not
+		// a panic on the missing point.
+		e := newEnv(t)
+		e.start(t)
+		msg := nats.NewMsg(natsutil.TaskSubject(run))
+		msg.Header.Set(natsutil.HeaderRun, run)
+		msg.Header.Set(natsutil.HeaderTask, e.task.ID)
+		msg.Data = []byte(`{"id":"` + e.task.ID + `","index":0}`)
+		if _, err := e.js.PublishMsg(context.Background(), msg); err != nil {
+			t.Fatal(err)
+		}
+		res, got := e.result(t, 10*time.Second)
+		if res.TaskID != e.task.ID || !strings.Contains(res.Err, "without its workload and policy") || got.Headers().Get(natsutil.HeaderFailed) != "true" {
+			t.Fatalf("result for task %.12s with error %q, want the missing point named for %.12s", res.TaskID, res.Err, e.task.ID)
+		}
+	})
+
 	t.Run("ErrMaxAttempts", func(t *testing.T) {
 		e := newEnv(t)
 		e.start(t, worker.WithMaxAttempts(2), worker.WithExecute(func(context.Context, *sweep.Task, string) (*results.TaskResult, error) {
@@ -280,7 +299,7 @@ func TestWorker_Run(t *testing.T) {
 		// environment error) and its next run uploads the trace.
 		e := newEnv(t)
 		e.start(t)
-		task := e.task
+		task := e.task.Clone()
 		task.Workload.TraceSHA256 = strings.Repeat("0", 64)
 		e.publish(t, task)
 		res, msg := e.result(t, 20*time.Second)
