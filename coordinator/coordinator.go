@@ -692,7 +692,7 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	if err := r.uploadTraces(ctx, pending); err != nil {
 		return err
 	}
-	prog := newProgress(r.c.cfg.progress, r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), r.states.len(), r.failedCount(), r.c.store.Dir(), r.id, r.c.log)
+	prog := newProgress(r.c.cfg.progress, r.c.cfg.tty, r.c.cfg.interval, r.spec.Name, len(r.tasks), r.states.len(), r.failedCount(), r.c.store.Dir(), r.id, r.byID, r.c.log)
 	r.prog = prog
 	defer func() {
 		prog.stop()

@@ -20,7 +20,7 @@ import (
 // is less than the window ago, the last minute's later, and the whole
 // session's when nothing finished in the last minute.
 func TestProgress_rate(t *testing.T) {
-	p := newProgress(io.Discard, false, time.Hour, "s", 100, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
+	p := newProgress(io.Discard, false, time.Hour, "s", 100, 0, 0, t.TempDir(), "r", nil, slog.New(slog.DiscardHandler))
 	defer p.stop()
 	now := time.Now()
 	p.mu.Lock()
@@ -87,7 +87,18 @@ func TestProgress_rate(t *testing.T) {
 // tasks up to its slots (a worker that starts more has moved on from its
 // oldest), a redelivered task once, and drops finished tasks.
 func TestProgress_runningCapped(t *testing.T) {
-	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
+	// The finished tasks are marked by position for the run's task IDs
+	// (byID) and by ID for others ("x", and every ID without byID).
+	for _, byID := range []map[string]int{nil, {"a": 0, "b": 1, "c": 2, "d": 3, "e": 4, "f": 9}} {
+		runningCapped(t, byID)
+	}
+}
+
+// runningCapped is TestProgress_runningCapped with the run's task positions
+// byID.
+func runningCapped(t *testing.T, byID map[string]int) {
+	t.Helper()
+	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, t.TempDir(), "r", byID, slog.New(slog.DiscardHandler))
 	defer p.stop()
 	for _, id := range []string{"a", "b", "c", "d"} {
 		p.started(id, "w1", 2)
@@ -114,6 +125,11 @@ func TestProgress_runningCapped(t *testing.T) {
 	if got := p.snapshot().Running; got != 2 {
 		t.Errorf("with an anonymous start: %d running, want 2", got)
 	}
+	p.preset("f")
+	p.started("f", "w2", 1)
+	if got := p.snapshot().Running; got != 2 {
+		t.Errorf("after a start of f, finished before the session: %d running, want 2", got)
+	}
 }
 
 // TestProgress_linesOncePerChange checks the plain lines: none while
@@ -122,7 +138,7 @@ func TestProgress_runningCapped(t *testing.T) {
 func TestProgress_linesOncePerChange(t *testing.T) {
 	var b testkit.SyncBuffer
 	const interval = 300 * time.Millisecond
-	p := newProgress(&b, false, interval, "s", 40, 0, 0, t.TempDir(), "r", slog.New(slog.DiscardHandler))
+	p := newProgress(&b, false, interval, "s", 40, 0, 0, t.TempDir(), "r", nil, slog.New(slog.DiscardHandler))
 	p.begin()
 	time.Sleep(3 * interval)
 	if b.String() != "" {
@@ -164,7 +180,7 @@ func TestProgress_saveFailureLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logged bytes.Buffer
-	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, state, "r", slog.New(slog.NewTextHandler(&logged, nil)))
+	p := newProgress(io.Discard, false, time.Hour, "s", 10, 0, 0, state, "r", nil, slog.New(slog.NewTextHandler(&logged, nil)))
 	p.stop() // the display goroutine has ended: saves below are this test's only
 	p.save()
 	if n := strings.Count(logged.String(), "progress file not written"); n != 1 {
