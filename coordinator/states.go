@@ -1,24 +1,62 @@
 package coordinator
 
-import "iter"
+import (
+	"iter"
+	"time"
+)
 
 // taskStates holds the states of a run's finished tasks by task ID, in a
-// slice by the task's position rather than a map: 100,000 states take
-// 13 MB instead of about 24. A state of an ID that is not one of the
-// run's tasks (none, while a resumed run's spec is unchanged) is kept
-// aside.
+// slice by the task's position rather than a map, each in a compact form
+// (stateSlot: the worker, simulator version, build and verifier as
+// numbers in a table of the distinct names, which are few): 100,000
+// states take about 10 MB (14 MB as TaskState values, about 24 MB in a
+// map). A state of an ID that is not one of the run's tasks (none, while
+// a resumed run's spec is unchanged) is kept aside.
 type taskStates struct {
 	byID  map[string]int // task ID -> position, shared with the run
 	ids   []string       // the ID of each position with a state
-	st    []TaskState
-	have  []bool
+	st    []stateSlot
 	n     int
 	extra map[string]TaskState
+	// names holds each distinct name once (names[0] is ""), nameIx its
+	// number.
+	names  []string
+	nameIx map[string]uint32
+}
+
+// stateSlot is a TaskState in the form the run keeps it.
+type stateSlot struct {
+	at                                  time.Time
+	wall                                time.Duration
+	err                                 string
+	index                               int
+	worker, simVersion, build, verified uint32 // numbers in names
+	cached, have                        bool
 }
 
 // newTaskStates returns an empty set of states of the n tasks of byID.
 func newTaskStates(byID map[string]int, n int) *taskStates {
-	return &taskStates{byID: byID, ids: make([]string, n), st: make([]TaskState, n), have: make([]bool, n)}
+	return &taskStates{byID: byID, ids: make([]string, n), st: make([]stateSlot, n),
+		names: []string{""}, nameIx: map[string]uint32{"": 0}}
+}
+
+// name returns the number of name s, adding it to the table if new.
+func (s *taskStates) name(v string) uint32 {
+	if i, ok := s.nameIx[v]; ok {
+		return i
+	}
+	i := uint32(len(s.names))
+	s.names = append(s.names, v)
+	s.nameIx[v] = i
+	return i
+}
+
+// state returns the TaskState of slot i.
+func (s *taskStates) state(i int) TaskState {
+	sl := &s.st[i]
+	return TaskState{Index: sl.index, Cached: sl.cached, Err: sl.err, Worker: s.names[sl.worker],
+		WallTime: sl.wall, SimVersion: s.names[sl.simVersion], Build: s.names[sl.build],
+		Verified: s.names[sl.verified], At: sl.at}
 }
 
 // lookup returns the state of task id and whether it has one.
@@ -28,7 +66,10 @@ func (s *taskStates) lookup(id string) (TaskState, bool) {
 		st, ok := s.extra[id]
 		return st, ok
 	}
-	return s.st[i], s.have[i]
+	if !s.st[i].have {
+		return TaskState{}, false
+	}
+	return s.state(i), true
 }
 
 // at returns the state of task id (the zero state if it has none).
@@ -39,7 +80,10 @@ func (s *taskStates) at(id string) TaskState {
 
 // has reports whether task id has a state.
 func (s *taskStates) has(id string) bool {
-	_, ok := s.lookup(id)
+	if i, ok := s.byID[id]; ok {
+		return s.st[i].have
+	}
+	_, ok := s.extra[id]
 	return ok
 }
 
@@ -56,10 +100,13 @@ func (s *taskStates) set(id string, st TaskState) {
 		s.extra[id] = st
 		return
 	}
-	if !s.have[i] {
+	if !s.st[i].have {
 		s.n++
 	}
-	s.ids[i], s.st[i], s.have[i] = id, st, true
+	s.ids[i] = id
+	s.st[i] = stateSlot{at: st.At, wall: st.WallTime, err: st.Err, index: st.Index,
+		worker: s.name(st.Worker), simVersion: s.name(st.SimVersion), build: s.name(st.Build),
+		verified: s.name(st.Verified), cached: st.Cached, have: true}
 }
 
 // del removes the state of task id.
@@ -72,10 +119,10 @@ func (s *taskStates) del(id string) {
 		}
 		return
 	}
-	if s.have[i] {
+	if s.st[i].have {
 		s.n--
 	}
-	s.ids[i], s.st[i], s.have[i] = "", TaskState{}, false
+	s.ids[i], s.st[i] = "", stateSlot{}
 }
 
 // len returns the number of tasks with a state.
@@ -85,8 +132,8 @@ func (s *taskStates) len() int { return s.n }
 // kept aside.
 func (s *taskStates) all() iter.Seq2[string, TaskState] {
 	return func(yield func(string, TaskState) bool) {
-		for i, ok := range s.have {
-			if ok && !yield(s.ids[i], s.st[i]) {
+		for i := range s.st {
+			if s.st[i].have && !yield(s.ids[i], s.state(i)) {
 				return
 			}
 		}
