@@ -52,9 +52,10 @@
 // heap for tasks of 77,000 jobs. The results are handed over to the
 // writer ([results.OwnResults]), which decodes the next result into the
 // job records of one it is done with. What does grow with the sweep is small
-// per task: the task list (about 400 bytes a task), its state map (about
-// 250) and what the tables keep of each task (report.Tables: about 100
-// bytes, and 16 per category with jobs). Badger reads its tables through
+// per task: the task list (about 112 bytes a task with its ID: the tasks
+// of a grid point share one sweep.TaskPoint), its states (96 bytes, in a
+// slice by position) and what the tables keep of each task
+// (report.Tables: about 100 bytes, and 16 per category with jobs). Badger reads its tables through
 // memory maps, so the store keeps the results out of them, in segment and
 // spool files read with plain reads, and drops the pages of the tables
 // mapped into the process every few hundred results it reads or records
