@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -691,10 +692,9 @@ func (s *Store) DropRun(run string) error {
 }
 
 // CollectGarbage reclaims the space left by replaced and forgotten
-// results: the value log's, and the segments none of whose results is
-// referenced any more (see segments). It is cheap when there is nothing
-// to reclaim. What it cannot remove stays for the next time; nothing
-// stored is lost.
+// results: the value log's, and the segments' (see collectSegments). It
+// is cheap when there is nothing to reclaim. What it cannot reclaim stays
+// for the next time; nothing stored is lost.
 func (s *Store) CollectGarbage() {
 	if s.readOnly {
 		return
@@ -704,17 +704,130 @@ func (s *Store) CollectGarbage() {
 	s.collectSegments()
 }
 
+// segSparse is the share of a segment's bytes that stored results must
+// still refer to for it to be kept as it is; a segment below it (and
+// over segSparseMin bytes) has those results copied to the segment being
+// written, and goes.
+const segSparse = 0.5
+
+// segSparseMin is the size under which a segment is kept whatever its
+// share of results referred to (a variable for the tests).
+var segSparseMin int64 = 1 << 20
+
 // collectSegments removes the segments, but the one being written, that
-// no stored result refers to.
+// no stored result refers to, and copies the results still referred to
+// out of the segments mostly dead (see segSparse) before removing them.
+// A crash in between leaves a copy unreferenced or a segment whose results
+// are all referenced elsewhere, both reclaimed the next time.
 func (s *Store) collectSegments() {
 	s.seg.gc.Lock()
 	defer s.seg.gc.Unlock()
+	defer pageOutTables(s.db, filepath.Join(s.dir, badgerDir))
 	segs, err := s.seg.list()
 	if err != nil || len(segs) == 0 {
 		return
 	}
-	live := map[uint32]bool{}
-	err = s.db.View(func(txn *badger.Txn) error {
+	live := map[uint32]int64{}
+	err = s.segRefs(func(_ []byte, r segRef) error {
+		live[r.seg] += int64(r.size)
+		return nil
+	})
+	if err != nil {
+		return
+	}
+	writing := s.seg.writing()
+	sparse := map[uint32]bool{}
+	for _, n := range segs {
+		if n == writing {
+			continue
+		}
+		if live[n] == 0 {
+			if s.seg.remove(n) != nil {
+				return
+			}
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(s.seg.dir, segName(n)))
+		if err == nil && fi.Size() > segSparseMin && float64(live[n]) < segSparse*float64(fi.Size()) {
+			sparse[n] = true
+		}
+	}
+	if len(sparse) == 0 {
+		return
+	}
+	type move struct {
+		key []byte
+		ref segRef
+	}
+	var moves []move
+	err = s.segRefs(func(key []byte, r segRef) error {
+		if sparse[r.seg] {
+			moves = append(moves, move{bytes.Clone(key), r})
+		}
+		return nil
+	})
+	if err != nil {
+		return
+	}
+	const batch = 256
+	for lo := 0; lo < len(moves); lo += batch {
+		var ms []move
+		var vals [][]byte
+		for _, m := range moves[lo:min(len(moves), lo+batch)] {
+			b, err := s.seg.read(m.ref)
+			if err != nil {
+				// A damaged result stays where it is, with its
+				// segment, and is found when it is read.
+				delete(sparse, m.ref.seg)
+				continue
+			}
+			ms = append(ms, m)
+			vals = append(vals, b)
+		}
+		if len(ms) == 0 {
+			continue
+		}
+		refs, err := s.seg.append(vals)
+		if err != nil {
+			return
+		}
+		err = s.db.Update(func(txn *badger.Txn) error {
+			for i, m := range ms {
+				item, err := txn.Get(m.key)
+				if errors.Is(err, badger.ErrKeyNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				cur, err := item.ValueCopy(nil)
+				if err != nil {
+					return err
+				}
+				if !bytes.Equal(cur, m.ref.encode()) {
+					continue // replaced meanwhile
+				}
+				if err := txn.Set(m.key, refs[i].encode()); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return
+		}
+	}
+	for n := range sparse {
+		if s.seg.remove(n) != nil {
+			return
+		}
+	}
+}
+
+// segRefs calls f with the key and reference of every stored result kept
+// in a segment.
+func (s *Store) segRefs(f func(key []byte, r segRef) error) error {
+	return s.db.View(func(txn *badger.Txn) error {
 		for _, prefix := range []string{prefixRes, prefixErr} {
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(prefix)})
 			for it.Rewind(); it.Valid(); it.Next() {
@@ -724,7 +837,7 @@ func (s *Store) collectSegments() {
 				}
 				err := item.Value(func(v []byte) error {
 					if r, ok := parseSegRef(v); ok {
-						live[r.seg] = true
+						return f(item.Key(), r)
 					}
 					return nil
 				})
@@ -737,18 +850,6 @@ func (s *Store) collectSegments() {
 		}
 		return nil
 	})
-	pageOutTables(s.db, filepath.Join(s.dir, badgerDir))
-	if err != nil {
-		return
-	}
-	writing := s.seg.writing()
-	for _, n := range segs {
-		if n != writing && !live[n] {
-			if s.seg.remove(n) != nil {
-				return
-			}
-		}
-	}
 }
 
 func getJSON(txn *badger.Txn, key string, v any) error {

@@ -40,10 +40,11 @@ import (
 // run again, like a damaged spool file ([ErrResultDamaged]). A segment is
 // synced when it is closed.
 //
-// A result replaced or forgotten leaves its bytes in its segment; a
-// segment none of whose results is referenced any more is removed by
-// [Store.CollectGarbage] (a sweep run again with --force replaces all of
-// its results, so its earlier segments go whole).
+// A result replaced or forgotten leaves its bytes in its segment.
+// [Store.CollectGarbage] removes a segment none of whose results is
+// referenced any more (a sweep run again with --force replaces all of
+// its results, so its earlier segments go whole), and one mostly dead has
+// its results still referenced copied to the segment being written first.
 const (
 	// segMagic starts a segment reference (a marshalled result starts
 	// with "SFTR", a spool reference with spoolMagic).

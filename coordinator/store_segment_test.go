@@ -295,3 +295,64 @@ func TestStore_resultsOfEarlierVersion(t *testing.T) {
 		t.Errorf("segments %v, want one", segFiles(t, dir))
 	}
 }
+
+// TestStore_collectSparseSegments checks that CollectGarbage copies the
+// results still referred to out of a segment mostly dead (two of its
+// three results forgotten) to the segment being written and removes it,
+// keeps a segment whose results are all referred to, and that every
+// result reads back the same.
+func TestStore_collectSparseSegments(t *testing.T) {
+	withSegMax(t, 10000)
+	oldMin := segSparseMin
+	segSparseMin = 0
+	t.Cleanup(func() { segSparseMin = oldMin })
+	dir := t.TempDir()
+	ids := []string{"a", "bb", "ccc", "dddd", "eeeee", "ffffff"}
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids { // three results a segment
+		if err := s.RecordResult("r", id, TaskState{}, segResult(len(id), 4000)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	first := segFiles(t, dir)
+	if len(first) != 2 {
+		t.Fatalf("segments %v, want two", first)
+	}
+	s, err = OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, id := range ids[:2] {
+		if err := s.Forget("r", id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.CollectGarbage()
+	left := segFiles(t, dir)
+	if slices.Contains(left, first[0]) || !slices.Contains(left, first[1]) || len(left) != 2 {
+		t.Errorf("segments %v left of %v, want the first replaced by a new one, the second kept", left, first)
+	}
+	for _, id := range ids[2:] {
+		if got, err := s.Result(id, false); err != nil || !bytes.Equal(got, segResult(len(id), 4000)) {
+			t.Errorf("Result(%s)=%d bytes, %v; want the %d recorded", id, len(got), err, 4000)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := OpenStoreReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if got, err := ro.Result("ccc", false); err != nil || !bytes.Equal(got, segResult(3, 4000)) {
+		t.Errorf("Result(ccc) after reopening=%d bytes, %v", len(got), err)
+	}
+}
