@@ -26,8 +26,8 @@ import (
 //
 // MADV_PAGEOUT, used before, also dropped the pages from the page cache,
 // so every result read afterwards read its table block from the disk
-// again: TestCoordinator_Run_hundredThousandResults took 202 s of CPU
-// with those page-outs, 85-96 s with the results in segments and
+// again: TestCoordinator_Run_hundredThousandResults took 202-242 s of
+// CPU with those page-outs, 84-96 s with the results in segments and
 // MADV_DONTNEED (95 s with segments and no page-outs at all).
 const madvDontneed = 4
 
