@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/schedfarm/schedfarm/internal/tick"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -149,23 +150,12 @@ const pageOutInterval = 250 * time.Millisecond
 // read or recorded (see touch), up to 60 MB between two of those while
 // the results of 100,000 small tasks were recorded.
 func (s *Store) pageOutLoop(every time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				pageOutTables(s.db, filepath.Join(s.dir, badgerDir))
-			}
-		}
-	})
-	var once sync.Once
-	return func() { once.Do(func() { close(done); wg.Wait() }) }
+	return tick.Every(every, s.pageOut)
 }
+
+// pageOut pages out the store's tables mapped into the process (see
+// pageOutTables).
+func (s *Store) pageOut() { pageOutTables(s.db, filepath.Join(s.dir, badgerDir)) }
 
 // pageOutEvery is how many results are read or recorded between two
 // calls of pageOutTables: the store's tables mapped into the process stay
@@ -180,7 +170,7 @@ const pageOutEvery = 256
 func (s *Store) touch(n int) {
 	after := s.touched.Add(int64(n))
 	if (after-int64(n))/pageOutEvery != after/pageOutEvery {
-		pageOutTables(s.db, filepath.Join(s.dir, badgerDir))
+		s.pageOut()
 	}
 }
 
@@ -722,7 +712,7 @@ var segSparseMin int64 = 1 << 20
 func (s *Store) collectSegments() {
 	s.seg.gc.Lock()
 	defer s.seg.gc.Unlock()
-	defer pageOutTables(s.db, filepath.Join(s.dir, badgerDir))
+	defer s.pageOut()
 	segs, err := s.seg.list()
 	if err != nil || len(segs) == 0 {
 		return

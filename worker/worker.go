@@ -55,6 +55,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schedfarm/schedfarm/internal/tick"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -708,23 +710,11 @@ func (w *Worker) execute(ctx context.Context, t *sweep.Task) (res *results.TaskR
 // heartbeat sends InProgress for msg every hb until the returned stop
 // function is called.
 func (w *Worker) heartbeat(msg jetstream.Msg, hb time.Duration, log *slog.Logger) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(hb)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if err := msg.InProgress(); err != nil {
-					log.Warn("progress signal", "err", err)
-				}
-			}
+	return tick.Every(hb, func() {
+		if err := msg.InProgress(); err != nil {
+			log.Warn("progress signal", "err", err)
 		}
 	})
-	return func() { close(done); wg.Wait() }
 }
 
 // fail publishes an error result for t and terminates msg.

@@ -194,17 +194,18 @@ func (p *EASY) Timer(tag int) {
 	}
 }
 
-// flush puts the corrections made since the last flush into the profile.
-// A job's place in the profile ends where its first correction since
-// then was made, at or before now, and its corrections since then take
-// the processors from there to its predicted end: after Advance(now),
-// what is left of them is [now, end), as one change. A job that
-// finished since is passed over (Finish took it off the list).
+// flush advances the profile to now and puts the corrections made since
+// the last flush into it. A job's place in the profile ends where its
+// first correction since then was made, at or before now, and its
+// corrections since then take the processors from there to its
+// predicted end: after Advance(now), what is left of them is [now, end),
+// as one change. A job that finished since is passed over (Finish took
+// it off the list).
 func (p *EASY) flush(now sim.Time) {
+	p.prof.Advance(now)
 	if len(p.stale) == 0 {
 		return
 	}
-	p.prof.Advance(now)
 	for _, t := range p.stale {
 		if !p.pr.stale[t.Index] {
 			continue // finished
@@ -372,7 +373,6 @@ func (p *EASY) scheduleRanked() {
 	promises := p.Rank == RankFCFS && p.pr == nil && p.Key == nil
 	if p.useDyn {
 		p.flush(now)
-		p.prof.Advance(now)
 		if p.m.Free() >= p.sizes.min {
 			p.scheduleDynamic(now)
 		}
@@ -399,14 +399,12 @@ func (p *EASY) scheduleRanked() {
 			return
 		}
 		p.flush(now)
-		p.prof.Advance(now)
 		if s := p.prof.EarliestStart(now, h.Procs, p.est(h)); s == p.lastShadow && s > now {
 			p.lateEnd = noEnd
 			return
 		}
 	}
 	p.flush(now)
-	p.prof.Advance(now)
 	p.lateEnd = noEnd
 	p.changed, p.lastHead = false, nil
 	p.rk.sort(p.q, now)
