@@ -53,7 +53,7 @@
 // writer ([results.OwnResults]), which decodes the next result into the
 // job records of one it is done with. What does grow with the sweep is small
 // per task: the task list (about 112 bytes a task with its ID: the tasks
-// of a grid point share one sweep.TaskPoint), its states (96 bytes, in a
+// of a grid point share one sweep.TaskPoint), its states (80 bytes, in a
 // slice by position) and what the tables keep of each task
 // (report.Tables: about 100 bytes, and 16 per category with jobs). Badger reads its tables through
 // memory maps, so the store keeps the results out of them, in segment and
@@ -515,7 +515,7 @@ func (r *run) begin() error {
 		if err != nil {
 			return err
 		}
-		r.id, r.rec, r.states = rec.RunID, rec, newTaskStates(r.byID, len(r.tasks))
+		r.id, r.rec, r.states = rec.RunID, rec, newTaskStates(r.byID, r.taskID, len(r.tasks))
 		for id, st := range states {
 			r.states.set(id, st)
 		}
@@ -548,7 +548,7 @@ func (r *run) begin() error {
 	}
 	r.id = newRunID()
 	r.report.RunID = r.id
-	r.states = newTaskStates(r.byID, len(r.tasks))
+	r.states = newTaskStates(r.byID, r.taskID, len(r.tasks))
 	if !c.cfg.force {
 		want := make(map[string]string, len(r.tasks))
 		for _, t := range r.tasks {
@@ -750,6 +750,9 @@ func (r *run) farm(ctx context.Context, pending []*sweep.Task) error {
 	}
 	return r.collect(ctx, cons)
 }
+
+// taskID returns the ID of the task at position i.
+func (r *run) taskID(i int) string { return r.tasks[i].ID }
 
 func (r *run) failedCount() int {
 	n := 0

@@ -16,7 +16,7 @@ func TestTaskStates_LikeMap(t *testing.T) {
 	for i, id := range ids {
 		byID[id] = i
 	}
-	s := newTaskStates(byID, len(ids))
+	s := newTaskStates(byID, func(i int) string { return ids[i] }, len(ids))
 	want := map[string]TaskState{}
 	check := func(step string) {
 		t.Helper()

@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -141,7 +141,7 @@ func (g *segments) list() ([]uint32, error) {
 			out = append(out, uint32(n))
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out, nil
 }
 
@@ -174,15 +174,8 @@ func (g *segments) append(vals [][]byte) ([]segRef, error) {
 // rotate syncs and closes the current segment, if any, and creates the
 // next. Call with g.mu held.
 func (g *segments) rotate() error {
-	if g.w != nil {
-		err := g.w.Sync()
-		if cerr := g.w.Close(); err == nil {
-			err = cerr
-		}
-		g.w = nil
-		if err != nil {
-			return fmt.Errorf("close segment %s: %w", segName(g.wseg), err)
-		}
+	if err := g.closeWriter(); err != nil {
+		return err
 	}
 	if g.next == 0 {
 		ns, err := g.list()
@@ -200,6 +193,23 @@ func (g *segments) rotate() error {
 	}
 	g.w, g.wseg, g.wsize = f, g.next, 0
 	g.next++
+	return nil
+}
+
+// closeWriter syncs and closes the segment being written, if any. Call
+// with g.mu held.
+func (g *segments) closeWriter() error {
+	if g.w == nil {
+		return nil
+	}
+	err := g.w.Sync()
+	if cerr := g.w.Close(); err == nil {
+		err = cerr
+	}
+	g.w = nil
+	if err != nil {
+		return fmt.Errorf("close segment %s: %w", segName(g.wseg), err)
+	}
 	return nil
 }
 
@@ -271,17 +281,7 @@ func (g *segments) writing() uint32 {
 func (g *segments) close() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var err error
-	if g.w != nil {
-		err = g.w.Sync()
-		if cerr := g.w.Close(); err == nil {
-			err = cerr
-		}
-		g.w = nil
-		if err != nil {
-			err = fmt.Errorf("close segment %s: %w", segName(g.wseg), err)
-		}
-	}
+	err := g.closeWriter()
 	for n, f := range g.readers {
 		f.Close()
 		delete(g.readers, n)
