@@ -9,6 +9,7 @@ import (
 	"github.com/schedfarm/schedfarm/internal/rusage"
 	"github.com/schedfarm/schedfarm/sim"
 	"github.com/schedfarm/schedfarm/sim/policy"
+	"github.com/schedfarm/schedfarm/sim/policy/backfill"
 	"github.com/schedfarm/schedfarm/sim/workload"
 )
 
@@ -24,9 +25,10 @@ var (
 // shows up as a steep row. Conservative runs with both compression orders
 // (conservative-queue_order is compress: queue_order), ss, tss and is also
 // with suspension overhead (ss-overhead, tss-overhead, is-overhead), easy
-// also with the queue orders sjf and wfp3, with SJBF, as EASY++
-// (easy-predicted: predicted estimates, SJBF) and with predicted
-// estimates in queue order (easy-predicted-queue). The
+// also with every other queue order (easy-sjf, easy-wfp3, ...) with the
+// users' estimates and with predicted estimates (easy-sjf-predicted,
+// ...), with SJBF, as EASY++ (easy-predicted: predicted estimates, SJBF)
+// and with predicted estimates in queue order (easy-predicted-queue). The
 // lsf disciplines need elastic jobs: they run on the calibrated
 // parsons1997 workload (20,000 measured jobs) with its arrival rate scaled
 // by the load. Besides the wall time it reports the process's CPU time
@@ -57,11 +59,19 @@ func BenchmarkPolicyLoad(b *testing.B) {
 		case "ss", "tss", "is":
 			vs = append(vs, variant{e.Name + "-overhead", e.Name, map[string]any{"overhead": true}, false, false})
 		case "easy":
-			// A static and a dynamic queue order, EASY-SJBF, and EASY++
-			// (runtime predictions with SJBF).
+			// Every other queue order, with the users' estimates and
+			// with predictions, EASY-SJBF, and EASY++ (runtime
+			// predictions with SJBF).
+			for _, r := range backfill.RankNames() {
+				if r == "fcfs" {
+					continue
+				}
+				order := map[string]any{"order": r}
+				vs = append(vs,
+					variant{"easy-" + r, e.Name, order, false, false},
+					variant{"easy-" + r + "-predicted", e.Name, order, false, true})
+			}
 			vs = append(vs,
-				variant{"easy-sjf", e.Name, map[string]any{"order": "sjf"}, false, false},
-				variant{"easy-wfp3", e.Name, map[string]any{"order": "wfp3"}, false, false},
 				variant{"easy-sjbf", e.Name, map[string]any{"backfill_order": "sjf"}, false, false},
 				variant{"easy-predicted", e.Name, map[string]any{"backfill_order": "sjf"}, false, true},
 				variant{"easy-predicted-queue", e.Name, nil, false, true})

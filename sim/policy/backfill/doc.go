@@ -122,7 +122,18 @@
 // estimate stays the job's kill limit (the workload makes it at least the
 // runtime, so no job is killed). Orders use the predictions too. Under
 // predictions EASY promises no reservation: a running job that outlives
-// its prediction pushes the head's shadow time back. Conservative
+// its prediction pushes the head's shadow time back. A correction is an
+// instant at which EASY schedules again, as at an arrival or a
+// completion: the head's shadow time may have moved and let a job
+// backfill, and under a dynamic order the order itself changes with
+// time. EASY does only the work such an instant needs, and the tests
+// compare every start with a pass over the whole queue at every instant:
+// nothing while fewer processors are free than any waiting job needs
+// (the job's next corrections then make no instants of their own until
+// a job arrives or completes, and are all made then); nothing when the
+// corrections since the last pass all end by the head's shadow time and,
+// under a dynamic order, the head still comes first; and after arrivals
+// alone, only the jobs that arrived are tried. Conservative
 // backfilling, whose reservations are guarantees, refuses predictions.
 // The double estimate model (twice the user's estimate) needs nothing of
 // the policies.

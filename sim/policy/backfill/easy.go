@@ -50,18 +50,30 @@ type EASY struct {
 	// without Key (and not sortAll).
 	dyn    dynQueue
 	useDyn bool
-	// With predictions (static orders): changed is set by an arrival or
-	// a completion and cleared by a scheduling pass, which records its
-	// head and the head's shadow time (see scheduleRanked).
+	// With predictions (static orders): changed is set by a completion
+	// and cleared by a scheduling pass, which records its head and the
+	// head's shadow time (see scheduleRanked); fresh lists the jobs that
+	// arrived since a pass last tried the waiting jobs (see unmoved).
 	changed    bool
 	lastHead   *sim.Task
 	lastShadow sim.Time
+	fresh      []*sim.Task
+	// quick is set where scheduleRanked may pass without trying every
+	// waiting job (see unmoved): with predictions, a static order and
+	// no Key. dozes is set where it skips the pass without reading the
+	// profile when fewer processors are free than any waiting job
+	// needs, so that corrections may wait (see Timer): with
+	// predictions and no Key.
+	quick, dozes bool
 	// With predictions: the running jobs whose corrections are not yet
 	// in the profile (see Timer and flush), and the latest predicted end
 	// a correction set since the profile was last flushed and the head's
 	// shadow time computed (lateEnd, noEnd when none).
 	stale   []*sim.Task
 	lateEnd sim.Time
+	// dormant lists the running jobs whose next correction has no timer
+	// (with quick; see Timer and wake).
+	dormant []*sim.Task
 	// eager makes Timer change the profile at once and scheduleRanked
 	// read it to tell whether the shadow time moved, as before flush:
 	// tests compare the two.
@@ -91,12 +103,18 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.prof = sim.NewProfile(m.Size(), 0)
 	p.q, p.head, p.sjf = nil, 0, nil
 	p.changed, p.lastHead = true, nil
+	clear(p.fresh)
+	p.fresh = p.fresh[:0]
 	clear(p.stale)
 	p.stale, p.lateEnd = p.stale[:0], noEnd
+	clear(p.dormant)
+	p.dormant = p.dormant[:0]
 	p.list = p.plain || p.Rank != RankFCFS || p.BackfillSJF || p.Predict || p.Key != nil
 	p.rk.r, p.rk.fn = p.Rank, p.Key
 	p.useDyn = p.list && p.Key == nil && p.rk.dynamic() && !p.sortAll && !p.plain
 	p.dyn.reset(p.Rank)
+	p.quick = p.Predict && p.Key == nil && !p.sortAll && !p.Rank.Dynamic()
+	p.dozes = p.Predict && p.Key == nil && !p.sortAll
 	p.pr, p.rk.pr = nil, nil
 	if p.Predict {
 		p.pr = &predictor{basis: p.basis}
@@ -113,9 +131,13 @@ func (p *EASY) Init(m *sim.Machine) error {
 
 // Arrive implements [sim.Policy].
 func (p *EASY) Arrive(t *sim.Task) {
-	p.changed = true
 	if p.pr != nil {
 		p.pr.arrive(t)
+	}
+	if p.quick {
+		p.fresh = append(p.fresh, t)
+	} else {
+		p.changed = true
 	}
 	if p.list {
 		p.sizes.add(t.Procs)
@@ -183,15 +205,52 @@ func (p *EASY) Timer(tag int) {
 	if t.State != sim.Running {
 		return
 	}
-	_, pred := p.pr.correct(t)
+	pred := p.pr.grow(t)
+	p.markStale(t, pred)
+	if p.eager {
+		p.pr.arm(t)
+		p.flush(p.m.Now())
+		return
+	}
+	if p.dozes && p.m.Free() < p.sizes.min {
+		// No job can start until one arrives or completes, and the
+		// pass then puts the corrections due by then in (wake): the
+		// job's next corrections need no instants of their own.
+		p.dormant = append(p.dormant, t)
+		return
+	}
+	p.pr.arm(t)
+}
+
+// markStale records that t's prediction grew to pred and is not yet in
+// the profile.
+func (p *EASY) markStale(t *sim.Task, pred sim.Time) {
 	if !p.pr.stale[t.Index] {
 		p.pr.stale[t.Index] = true
 		p.stale = append(p.stale, t)
 	}
 	p.lateEnd = max(p.lateEnd, t.FirstStart+pred)
-	if p.eager {
-		p.flush(p.m.Now())
+}
+
+// wake makes the corrections of the dormant jobs still running that
+// came due by now, as their timers would have (a timer at now fires
+// before the pass), and sets the timer of each one's next correction.
+func (p *EASY) wake(now sim.Time) {
+	for _, t := range p.dormant {
+		if t.State != sim.Running {
+			continue
+		}
+		i := t.Index
+		if pred := p.pr.pred[i]; pred < t.Estimate && t.FirstStart+pred <= now {
+			for pred < t.Estimate && t.FirstStart+pred <= now {
+				pred = p.pr.grow(t)
+			}
+			p.markStale(t, pred)
+		}
+		p.pr.arm(t)
 	}
+	clear(p.dormant)
+	p.dormant = p.dormant[:0]
 }
 
 // flush advances the profile to now and puts the corrections made since
@@ -368,45 +427,37 @@ func (p *EASY) schedulePlain() {
 // promise (the head's reservation is made and taken back): it is skipped,
 // and with it the sort of a dynamic order. The priority policy's key is
 // left to run at every instant.
+
 func (p *EASY) scheduleRanked() {
 	now := p.m.Now()
 	promises := p.Rank == RankFCFS && p.pr == nil && p.Key == nil
-	if p.useDyn {
-		p.flush(now)
-		if p.m.Free() >= p.sizes.min {
-			p.scheduleDynamic(now)
-		}
-		return
-	}
 	if p.Key == nil && !promises && !p.sortAll && p.m.Free() < p.sizes.min {
 		return
 	}
-	if p.pr != nil && p.Key == nil && !p.changed && !p.sortAll && p.lastHead != nil && p.lastHead.State == sim.Waiting {
-		// Only predictions grew since the last pass (no arrival, no
-		// completion): the head is the same, what is free now, and at
-		// and after its shadow time, is at most what the last pass left,
-		// and time has passed, so no job it passed over can start unless
-		// the head's shadow time moved. (No promise is made with
-		// predictions.)
-		//
-		// The shadow time did not move if every correction since it was
-		// computed ends by it (lateEnd): the profile from the shadow
-		// time on is as it was, and before it only fewer processors are
-		// free, so no earlier start fits and the shadow time still does.
-		// The profile need not be read then.
-		h := p.lastHead
-		if !p.eager && p.lateEnd <= p.lastShadow && p.lastShadow > now {
+	if len(p.dormant) > 0 {
+		p.wake(now)
+	}
+	if p.useDyn {
+		if p.pr != nil && p.unmoved(now) {
 			return
 		}
 		p.flush(now)
-		if s := p.prof.EarliestStart(now, h.Procs, p.est(h)); s == p.lastShadow && s > now {
-			p.lateEnd = noEnd
+		p.changed, p.lastHead = false, nil
+		p.scheduleDynamic(now)
+		return
+	}
+	if p.quick {
+		if p.unmoved(now) {
 			return
 		}
+	} else {
+		p.flush(now)
 	}
-	p.flush(now)
-	p.lateEnd = noEnd
+	if len(p.fresh) > 0 && !p.changed {
+	}
 	p.changed, p.lastHead = false, nil
+	clear(p.fresh)
+	p.fresh = p.fresh[:0]
 	p.rk.sort(p.q, now)
 	i := 0
 	for i < len(p.q) && p.q[i].Procs <= p.m.Free() && p.start(p.q[i]) {
@@ -442,6 +493,121 @@ func (p *EASY) scheduleRanked() {
 	if started {
 		p.dropBackfilled(now)
 	}
+}
+
+// unmoved handles a pass at now with predictions when it need not try
+// every waiting job, and reports whether it did; otherwise it puts the
+// corrections into the profile for a whole pass.
+//
+// If no job completed since the last pass, what is free now is what that
+// pass left, and the head's shadow time is the same unless a correction
+// moved it (below). With the shadow time unmoved, no job the last pass
+// tried can start: what is free now and at and after the shadow time is
+// at most what that pass left, and a job that would have run past the
+// shadow time then still would. Under a static order, the head stays the
+// head unless a job that arrived since (fresh) comes before it in the
+// queue's order and does not start in order; see passFresh. Under a
+// dynamic order no job may have arrived, and the head must still come
+// first in the order at now.
+//
+// The shadow time did not move if every correction since it was
+// computed ends by it (lateEnd): the profile from the shadow time on is
+// as it was, and before it only fewer processors are free, so no earlier
+// start fits and the shadow time still does. The profile need not be
+// read then, unless a fresh job is to be tried. (No promise is made with
+// predictions.)
+func (p *EASY) unmoved(now sim.Time) bool {
+	h := p.lastHead
+	// Under eager, which tests compare with, a fresh job makes a whole
+	// pass.
+	if p.changed || h == nil || h.State != sim.Waiting || p.lastShadow <= now || p.eager && len(p.fresh) > 0 {
+		p.flush(now)
+		p.lateEnd = noEnd
+		return false
+	}
+	if p.eager || p.lateEnd > p.lastShadow {
+		p.flush(now)
+		p.lateEnd = noEnd
+		if p.prof.EarliestStart(now, h.Procs, p.est(h)) != p.lastShadow {
+			return false
+		}
+	}
+	if p.useDyn {
+		// The keys changed with time: the head must still come first.
+		if p.dyn.min(&fit{all: true, now: now}) != h.Index {
+			p.flush(now)
+			p.lateEnd = noEnd
+			return false
+		}
+		return true
+	}
+	if len(p.fresh) == 0 {
+		return true
+	}
+	p.flush(now)
+	p.lateEnd = noEnd
+	return p.passFresh(h, now)
+}
+
+// passFresh is the pass of scheduleRanked with head h at its unmoved
+// shadow time (see unmoved) when the only jobs that may start are those
+// that arrived since the last pass (fresh). It reports false, having
+// started nothing, when a whole pass is needed.
+//
+// The fresh jobs that come before h in the queue's order start in order
+// if together they fit what is free and each ends by the shadow time:
+// then h is still the head and its shadow time does not move (the
+// profile from the shadow time on is unchanged, and before it fewer
+// processors are free). Otherwise one of them may become the head or
+// move its shadow time, and a whole pass is needed. The others are then
+// tried as the backfill pass tries them, in its order, each against what
+// is left: the jobs before them in that order cannot start, and a job
+// that cannot start leaves what is left unchanged. The head's
+// reservation is not put into the profile: what is free at the shadow
+// time is read without it and reduced by the head's processors, and a
+// job that starts takes its place in the profile whether the head's is
+// there or not.
+func (p *EASY) passFresh(h *sim.Task, now sim.Time) bool {
+	shadow := p.lastShadow
+	fresh := p.fresh
+	ahead := 0
+	if p.Rank != RankFCFS {
+		slices.SortFunc(fresh, func(a, b *sim.Task) int { return p.rk.compare(a, b, now) })
+		procs := 0
+		for ; ahead < len(fresh) && p.rk.compare(fresh[ahead], h, now) < 0; ahead++ {
+			t := fresh[ahead]
+			procs += t.Procs
+			if procs > p.m.Free() || now+p.est(t) > shadow {
+				return false
+			}
+		}
+	}
+	started := false
+	for _, t := range fresh[:ahead] {
+		started = p.start(t) || started
+	}
+	cands := fresh[ahead:]
+	if p.BackfillSJF {
+		slices.SortFunc(cands, p.compareSJF)
+	}
+	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)-h.Procs
+	for _, t := range cands {
+		free := min(p.m.Free(), freeNow)
+		long := now+p.est(t) > shadow
+		if t.Procs <= free && (!long || t.Procs <= atShadow) && p.start(t) {
+			started = true
+			freeNow -= t.Procs
+			if long {
+				atShadow -= t.Procs
+			}
+		}
+	}
+	clear(p.fresh)
+	p.fresh = p.fresh[:0]
+	if started {
+		p.dropStarted(true, true, now)
+	}
+	return true
 }
 
 // dropBackfilled removes the jobs the backfill pass started from the list
@@ -507,19 +673,31 @@ func (p *EASY) compareSJF(a, b *sim.Task) int {
 func (p *EASY) backfillInOrder(cands []*sim.Task, byEst bool, head *sim.Task, now, shadow sim.Time, freeNow, atShadow int) bool {
 	started := false
 	p.bpos = p.bpos[:0]
+	// A candidate's estimate is read only when it is narrow enough; with
+	// byEst, once one runs past shadow (allLong), so do all after it.
+	allLong := false
 	for k, t := range cands {
 		free := min(p.m.Free(), freeNow)
+		if allLong {
+			free = min(free, atShadow)
+		}
 		if free < p.sizes.min {
 			break
 		}
-		if t == head {
+		if t.Procs > free || t == head {
 			continue
 		}
-		long := now+p.est(t) > shadow
-		if long && byEst && min(free, atShadow) < p.sizes.min {
-			break
+		long := allLong || now+p.est(t) > shadow
+		if long && byEst && !allLong {
+			allLong = true
+			if min(free, atShadow) < p.sizes.min {
+				break
+			}
 		}
-		if t.Procs <= free && t.Procs <= freeNow && (!long || t.Procs <= atShadow) && p.start(t) {
+		if long && t.Procs > atShadow {
+			continue
+		}
+		if p.start(t) {
 			started = true
 			p.bpos = append(p.bpos, k)
 			freeNow -= t.Procs
@@ -562,6 +740,7 @@ func (p *EASY) scheduleDynamic(now sim.Time) {
 	started = false
 	headEst := p.est(head)
 	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
+	p.lastHead, p.lastShadow = head, shadow
 	p.m.Check(p.prof.Reserve(shadow, headEst, head.Procs))
 	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	if p.BackfillSJF {

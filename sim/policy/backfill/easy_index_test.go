@@ -39,10 +39,13 @@ func TestEASY_IndexAgainstPlain(t *testing.T) {
 
 // TestEASY_DynamicAgainstSorted runs EASY under the dynamic orders (with
 // and without SJBF and runtime predictions) and under runtime predictions
-// in arrival order, as it schedules (the head and the candidates that can
-// start taken by key, passes where no job fits skipped) and sorting its
-// whole queue at every pass, on stretches of all four traces at loads 1.0
-// and 1.6: every job must start at the same time.
+// in every static order, as it schedules (the head and the candidates
+// that can start taken by key; passes where no job fits skipped; with
+// predictions, passes where only corrections or arrivals came since the
+// last one skipped or limited to the jobs that arrived, corrections
+// while no job fits deferred) and sorting its whole queue at every pass,
+// on stretches of all four traces at loads 1.0 and 1.6: every job must
+// start at the same time.
 func TestEASY_DynamicAgainstSorted(t *testing.T) {
 	count := 10000
 	if testing.Short() {
@@ -56,6 +59,8 @@ func TestEASY_DynamicAgainstSorted(t *testing.T) {
 		{backfill.RankWFP3, false, false}, {backfill.RankUNICEP, false, false}, {backfill.RankXFactor, false, false},
 		{backfill.RankWFP3, true, false}, {backfill.RankWFP3, false, true}, {backfill.RankXFactor, true, true},
 		{backfill.RankFCFS, true, true}, {backfill.RankFCFS, false, true}, {backfill.RankSJF, false, true},
+		{backfill.RankLJF, false, true}, {backfill.RankSAF, true, true}, {backfill.RankLAF, false, true},
+		{backfill.RankF1, false, true}, {backfill.RankUNICEP, false, true},
 	}
 	for _, name := range traceNames {
 		tr := readTrace(t, name)

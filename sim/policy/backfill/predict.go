@@ -104,11 +104,7 @@ func (p *predictor) estimate(t *sim.Task) sim.Time { return p.pred[t.Index] }
 
 // started sets the timer of t's first correction, if it can be
 // underpredicted.
-func (p *predictor) started(t *sim.Task) {
-	if pred := p.pred[t.Index]; pred < t.Estimate {
-		p.m.SetTaskTimer(t, t.FirstStart+pred, t.Index)
-	}
-}
+func (p *predictor) started(t *sim.Task) { p.arm(t) }
 
 // finish records t in its user's history.
 func (p *predictor) finish(t *sim.Task) {
@@ -121,16 +117,21 @@ func (p *predictor) finish(t *sim.Task) {
 	h.n = min(h.n+1, 2)
 }
 
-// correct grows the prediction of t, which is still running at its
-// predicted end, and returns the old and new predictions.
-func (p *predictor) correct(t *sim.Task) (old, now sim.Time) {
+// grow grows the prediction of t, which is still running at its
+// predicted end, by the next step, and returns it. The next correction's
+// timer is set by arm.
+func (p *predictor) grow(t *sim.Task) sim.Time {
 	i := t.Index
-	old = p.pred[i]
 	step := corrections[min(int(p.steps[i]), len(corrections)-1)]
 	p.steps[i]++
-	p.pred[i] = min(old+step, t.Estimate)
-	if p.pred[i] < t.Estimate {
-		p.m.SetTaskTimer(t, t.FirstStart+p.pred[i], i)
+	p.pred[i] = min(p.pred[i]+step, t.Estimate)
+	return p.pred[i]
+}
+
+// arm sets the timer of t's next correction, at its predicted end, if it
+// can still be underpredicted.
+func (p *predictor) arm(t *sim.Task) {
+	if pred := p.pred[t.Index]; pred < t.Estimate {
+		p.m.SetTaskTimer(t, t.FirstStart+pred, t.Index)
 	}
-	return old, p.pred[i]
 }
