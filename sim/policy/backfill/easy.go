@@ -121,6 +121,11 @@ func (p *EASY) Init(m *sim.Machine) error {
 		p.pr.init(m)
 		p.rk.pr = p.pr
 	}
+	if p.list && (p.Rank != RankFCFS || p.Key != nil) {
+		p.rk.reset(m.NumTasks()) // the queue is kept by insert
+	} else {
+		p.rk.reset(0)
+	}
 	if !p.list {
 		p.idx.Reset(m.NumTasks())
 	} else {

@@ -26,6 +26,7 @@ func NewFCFS() *FCFS { return &FCFS{} }
 func (p *FCFS) Init(m *sim.Machine) error {
 	p.m = m
 	p.rk.r = p.Rank
+	p.rk.reset(m.NumTasks())
 	p.pr, p.rk.pr = nil, nil
 	if p.Predict {
 		p.pr = &predictor{}

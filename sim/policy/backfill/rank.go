@@ -127,6 +127,17 @@ type ranker struct {
 	fn  func(t *sim.Task, now sim.Time) float64 // when set, the key instead of r's (dynamic)
 	pr  *predictor                              // when not nil, the estimates are its predictions
 	buf []ranked                                // scratch for sorting
+	// keys holds, by task index, the key of each job insert put in
+	// under a static rank (it does not change while the job waits).
+	keys []float64
+}
+
+// reset readies k for a run of n jobs.
+func (k *ranker) reset(n int) {
+	k.keys = k.keys[:0]
+	if !k.dynamic() {
+		k.keys = slices.Grow(k.keys, n)[:n]
+	}
 }
 
 // dynamic reports whether the keys change as jobs wait.
@@ -142,9 +153,16 @@ func (k *ranker) key(r Rank, t *sim.Task, now sim.Time) float64 {
 	return rankKeys[r](t, e, now)
 }
 
-// compare orders a and b by key at now, ties by arrival.
+// compare orders a and b by key at now, ties by arrival. Under a static
+// rank both must have been put in by insert.
 func (k *ranker) compare(a, b *sim.Task, now sim.Time) int {
-	if c := cmp.Compare(k.queueKey(a, now), k.queueKey(b, now)); c != 0 {
+	var ka, kb float64
+	if len(k.keys) > 0 {
+		ka, kb = k.keys[a.Index], k.keys[b.Index]
+	} else {
+		ka, kb = k.queueKey(a, now), k.queueKey(b, now)
+	}
+	if c := cmp.Compare(ka, kb); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.Index, b.Index)
@@ -156,6 +174,7 @@ func (k *ranker) insert(q []*sim.Task, t *sim.Task, now sim.Time) []*sim.Task {
 	if k.dynamic() {
 		return append(q, t)
 	}
+	k.keys[t.Index] = k.queueKey(t, now)
 	i, _ := slices.BinarySearchFunc(q, t, func(a, b *sim.Task) int { return k.compare(a, b, now) })
 	return slices.Insert(q, i, t)
 }
