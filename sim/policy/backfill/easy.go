@@ -72,7 +72,7 @@ type EASY struct {
 	stale   []*sim.Task
 	lateEnd sim.Time
 	// dormant lists the running jobs whose next correction has no timer
-	// (with quick; see Timer and wake).
+	// (with dozes; see Timer and wake).
 	dormant []*sim.Task
 	// eager makes Timer change the profile at once and scheduleRanked
 	// read it to tell whether the shadow time moved, as before flush:
@@ -431,8 +431,10 @@ func (p *EASY) schedulePlain() {
 // no job can start and the pass would change nothing where it makes no
 // promise (the head's reservation is made and taken back): it is skipped,
 // and with it the sort of a dynamic order. The priority policy's key is
-// left to run at every instant.
-
+// left to run at every instant. With predictions, a pass where only
+// corrections or arrivals came since the last one may do less (unmoved),
+// and the corrections that waited while no job could start are made
+// first (wake).
 func (p *EASY) scheduleRanked() {
 	now := p.m.Now()
 	promises := p.Rank == RankFCFS && p.pr == nil && p.Key == nil
@@ -457,8 +459,6 @@ func (p *EASY) scheduleRanked() {
 		}
 	} else {
 		p.flush(now)
-	}
-	if len(p.fresh) > 0 && !p.changed {
 	}
 	p.changed, p.lastHead = false, nil
 	clear(p.fresh)
@@ -595,17 +595,8 @@ func (p *EASY) passFresh(h *sim.Task, now sim.Time) bool {
 	if p.BackfillSJF {
 		slices.SortFunc(cands, p.compareSJF)
 	}
-	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)-h.Procs
-	for _, t := range cands {
-		free := min(p.m.Free(), freeNow)
-		long := now+p.est(t) > shadow
-		if t.Procs <= free && (!long || t.Procs <= atShadow) && p.start(t) {
-			started = true
-			freeNow -= t.Procs
-			if long {
-				atShadow -= t.Procs
-			}
-		}
+	if p.backfillInOrder(cands, false, h, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow)-h.Procs) {
+		started = true
 	}
 	clear(p.fresh)
 	p.fresh = p.fresh[:0]
