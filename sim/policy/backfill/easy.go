@@ -50,10 +50,11 @@ type EASY struct {
 	// without Key (and not sortAll).
 	dyn    dynQueue
 	useDyn bool
-	// With predictions (static orders): changed is set by a completion
-	// and cleared by a scheduling pass, which records its head and the
-	// head's shadow time (see scheduleRanked); fresh lists the jobs that
-	// arrived since a pass last tried the waiting jobs (see unmoved).
+	// With predictions: changed is set by a completion (and by an
+	// arrival, unless quick keeps it in fresh) and cleared by a
+	// scheduling pass, which records its head and the head's shadow time
+	// (see scheduleRanked); fresh lists the jobs that arrived since a
+	// pass last tried the waiting jobs (see unmoved).
 	changed    bool
 	lastHead   *sim.Task
 	lastShadow sim.Time
@@ -68,7 +69,9 @@ type EASY struct {
 	// With predictions: the running jobs whose corrections are not yet
 	// in the profile (see Timer and flush), and the latest predicted end
 	// a correction set since the profile was last flushed and the head's
-	// shadow time computed (lateEnd, noEnd when none).
+	// shadow time computed (lateEnd, noEnd when none: flush resets it,
+	// and every flush is followed by computing the shadow time or
+	// finding it unmoved).
 	stale   []*sim.Task
 	lateEnd sim.Time
 	// dormant lists the running jobs whose next correction has no timer
@@ -121,11 +124,11 @@ func (p *EASY) Init(m *sim.Machine) error {
 		p.pr.init(m)
 		p.rk.pr = p.pr
 	}
-	if p.list && (p.Rank != RankFCFS || p.Key != nil) {
-		p.rk.reset(m.NumTasks()) // the queue is kept by insert
-	} else {
-		p.rk.reset(0)
+	keyed := 0 // jobs whose keys the ranker keeps: none when q is in arrival order (see Arrive)
+	if p.list && p.Rank != RankFCFS {
+		keyed = m.NumTasks()
 	}
+	p.rk.reset(keyed)
 	if !p.list {
 		p.idx.Reset(m.NumTasks())
 	} else {
@@ -245,11 +248,11 @@ func (p *EASY) wake(now sim.Time) {
 		if t.State != sim.Running {
 			continue
 		}
-		i := t.Index
-		if pred := p.pr.pred[i]; pred < t.Estimate && t.FirstStart+pred <= now {
-			for pred < t.Estimate && t.FirstStart+pred <= now {
-				pred = p.pr.grow(t)
-			}
+		pred, grew := p.pr.estimate(t), false
+		for pred < t.Estimate && t.FirstStart+pred <= now {
+			pred, grew = p.pr.grow(t), true
+		}
+		if grew {
 			p.markStale(t, pred)
 		}
 		p.pr.arm(t)
@@ -267,6 +270,7 @@ func (p *EASY) wake(now sim.Time) {
 // it off the list).
 func (p *EASY) flush(now sim.Time) {
 	p.prof.Advance(now)
+	p.lateEnd = noEnd
 	if len(p.stale) == 0 {
 		return
 	}
@@ -289,7 +293,7 @@ func (p *EASY) start(t *sim.Task) bool {
 	}
 	p.m.Check(p.prof.Reserve(p.m.Now(), p.est(t), t.Procs))
 	if p.pr != nil {
-		p.pr.started(t)
+		p.pr.arm(t) // the first correction
 	}
 	if !p.list {
 		p.idx.Remove(t)
@@ -445,10 +449,11 @@ func (p *EASY) scheduleRanked() {
 		p.wake(now)
 	}
 	if p.useDyn {
-		if p.pr != nil && p.unmoved(now) {
+		if p.pr == nil {
+			p.flush(now)
+		} else if p.unmoved(now) {
 			return
 		}
-		p.flush(now)
 		p.changed, p.lastHead = false, nil
 		p.scheduleDynamic(now)
 		return
@@ -527,12 +532,10 @@ func (p *EASY) unmoved(now sim.Time) bool {
 	// pass.
 	if p.changed || h == nil || h.State != sim.Waiting || p.lastShadow <= now || p.eager && len(p.fresh) > 0 {
 		p.flush(now)
-		p.lateEnd = noEnd
 		return false
 	}
 	if p.eager || p.lateEnd > p.lastShadow {
 		p.flush(now)
-		p.lateEnd = noEnd
 		if p.prof.EarliestStart(now, h.Procs, p.est(h)) != p.lastShadow {
 			return false
 		}
@@ -541,7 +544,6 @@ func (p *EASY) unmoved(now sim.Time) bool {
 		// The keys changed with time: the head must still come first.
 		if p.dyn.min(&fit{all: true, now: now}) != h.Index {
 			p.flush(now)
-			p.lateEnd = noEnd
 			return false
 		}
 		return true
@@ -550,7 +552,6 @@ func (p *EASY) unmoved(now sim.Time) bool {
 		return true
 	}
 	p.flush(now)
-	p.lateEnd = noEnd
 	return p.passFresh(h, now)
 }
 

@@ -102,10 +102,6 @@ func (p *predictor) arrive(t *sim.Task) {
 // estimate returns t's current prediction.
 func (p *predictor) estimate(t *sim.Task) sim.Time { return p.pred[t.Index] }
 
-// started sets the timer of t's first correction, if it can be
-// underpredicted.
-func (p *predictor) started(t *sim.Task) { p.arm(t) }
-
 // finish records t in its user's history.
 func (p *predictor) finish(t *sim.Task) {
 	h := p.history(t)
