@@ -92,21 +92,29 @@ func (q *dynQueue) add(t *sim.Task, d dynJob) {
 	q.n++
 }
 
-// remove takes out the job with task index idx, if q holds it.
-func (q *dynQueue) remove(idx int) {
+// locate returns the place of the job with task index idx in q: its
+// chunk's index k and its index j in the chunk, ok false when q does not
+// hold it.
+func (q *dynQueue) locate(idx int) (k, j int, ok bool) {
 	// The chunk is the last whose first job arrived no later than idx.
 	k, found := slices.BinarySearchFunc(q.chunks, idx, func(c *dynChunk, idx int) int { return c.e[0].idx - idx })
 	if !found {
 		k--
 	}
 	if k < 0 {
+		return 0, 0, false
+	}
+	j, ok = slices.BinarySearchFunc(q.chunks[k].e, idx, func(e dynEntry, idx int) int { return e.idx - idx })
+	return k, j, ok
+}
+
+// remove takes out the job with task index idx, if q holds it.
+func (q *dynQueue) remove(idx int) {
+	k, j, ok := q.locate(idx)
+	if !ok {
 		return
 	}
 	c := q.chunks[k]
-	j, found := slices.BinarySearchFunc(c.e, idx, func(e dynEntry, idx int) int { return e.idx - idx })
-	if !found {
-		return
-	}
 	c.e = slices.Delete(c.e, j, j+1)
 	q.n--
 	if len(c.e) == 0 {
@@ -114,17 +122,18 @@ func (q *dynQueue) remove(idx int) {
 		q.chunks = slices.Delete(q.chunks, k, k+1)
 		return
 	}
-	// Merge with a neighbour when both fit in one chunk, which keeps the
-	// chunks at least half full on average.
+	// Merge with a neighbour when both fit in half a chunk: the chunks
+	// stay at least a quarter full on average, and a merge copies at most
+	// half a chunk.
 	switch {
-	case k > 0 && len(q.chunks[k-1].e)+len(c.e) <= dynChunkCap:
+	case k > 0 && len(q.chunks[k-1].e)+len(c.e) <= dynChunkCap/2:
 		p := q.chunks[k-1]
 		p.e = append(p.e, c.e...)
 		c.e = c.e[:0]
 		q.spare = append(q.spare, c)
 		q.chunks = slices.Delete(q.chunks, k, k+1)
 		c = p
-	case k+1 < len(q.chunks) && len(q.chunks[k+1].e)+len(c.e) <= dynChunkCap:
+	case k+1 < len(q.chunks) && len(q.chunks[k+1].e)+len(c.e) <= dynChunkCap/2:
 		nx := q.chunks[k+1]
 		c.e = append(c.e, nx.e...)
 		nx.e = nx.e[:0]
@@ -228,4 +237,29 @@ func (q *dynQueue) scan(c *dynChunk, f *fit, now, best float64, bi int) (float64
 		best, bi = key, en.idx
 	}
 	return best, bi
+}
+
+// first reports whether the job with task index h, which q holds, has
+// the smallest key at now (ties by arrival): min with h's key as the
+// best found so far, so that only the chunks whose bound could beat it
+// are scanned.
+func (q *dynQueue) first(h int, now sim.Time) bool {
+	k, j, ok := q.locate(h)
+	if !ok {
+		return false
+	}
+	fnow := float64(now)
+	best := q.chunks[k].e[j].key(q.r, fnow)
+	f := fit{all: true, now: now}
+	for _, c := range q.chunks {
+		// A chunk whose bound equals h's key may hold a tie that arrived
+		// earlier: it is scanned.
+		if q.bound(c, fnow) > best {
+			continue
+		}
+		if _, bi := q.scan(c, &f, fnow, best, h); bi != h {
+			return false
+		}
+	}
+	return true
 }

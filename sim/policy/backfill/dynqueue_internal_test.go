@@ -11,7 +11,8 @@ import (
 // TestDynQueue_Model checks dynQueue against a list searched job by job:
 // random arrivals (many with equal keys: equal submit, estimate and size)
 // and removals, and after each step the smallest key of all jobs and of
-// those passing a random backfill test, for the three dynamic ranks.
+// those passing a random backfill test, and whether first tells the job
+// with the smallest key from another, for the three dynamic ranks.
 func TestDynQueue_Model(t *testing.T) {
 	for _, r := range []Rank{RankWFP3, RankUNICEP, RankXFactor} {
 		t.Run(r.String(), func(t *testing.T) {
@@ -49,6 +50,7 @@ func TestDynQueue_Model(t *testing.T) {
 					}
 					fits = append(fits, f)
 				}
+				wantAll := -1 // the smallest key of all jobs
 				for _, f := range fits {
 					got, want := q.min(&f), -1
 					best := 0.0
@@ -67,9 +69,20 @@ func TestDynQueue_Model(t *testing.T) {
 					if got != want {
 						t.Fatalf("step %d, %+v: job %d, want %d", step, f, got, want)
 					}
+					if f.all {
+						wantAll = want
+					}
+				}
+				if len(model) > 0 {
+					for _, h := range []int{wantAll, model[rng.IntN(len(model))].idx} {
+						if got := q.first(h, now); got != (h == wantAll) {
+							t.Fatalf("step %d: first(%d) = %v, the smallest key is job %d's", step, h, got, wantAll)
+						}
+					}
 				}
 			}
-			if len(q.chunks) > 2*q.n/dynChunkCap+1 {
+			// Neighbours are merged when both fit in half a chunk.
+			if len(q.chunks) > 4*q.n/dynChunkCap+1 {
 				t.Errorf("%d chunks for %d jobs: neighbours not merged", len(q.chunks), q.n)
 			}
 		})

@@ -542,7 +542,7 @@ func (p *EASY) unmoved(now sim.Time) bool {
 	}
 	if p.useDyn {
 		// The keys changed with time: the head must still come first.
-		if p.dyn.min(&fit{all: true, now: now}) != h.Index {
+		if !p.dyn.first(h.Index, now) {
 			p.flush(now)
 			return false
 		}
