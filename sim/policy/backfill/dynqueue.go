@@ -140,11 +140,27 @@ func (q *dynQueue) remove(idx int) {
 		q.spare = append(q.spare, nx)
 		q.chunks = slices.Delete(q.chunks, k+1, k+2)
 	}
-	c.amax, c.minProcs, c.minEst = 0, c.e[0].procs, c.e[0].est
+	c.bounds()
+}
+
+// bounds sets c's largest bound factor, least size and least estimate
+// from its jobs. (Comparisons rather than the max builtin, which also
+// orders NaNs and signed zeros: the factors are positive.)
+func (c *dynChunk) bounds() {
+	amax, minProcs, minEst := 0.0, c.e[0].procs, c.e[0].est
 	for i := range c.e {
 		en := &c.e[i]
-		c.amax, c.minProcs, c.minEst = max(c.amax, en.a), min(c.minProcs, en.procs), min(c.minEst, en.est)
+		if en.a > amax {
+			amax = en.a
+		}
+		if en.procs < minProcs {
+			minProcs = en.procs
+		}
+		if en.est < minEst {
+			minEst = en.est
+		}
 	}
+	c.amax, c.minProcs, c.minEst = amax, minProcs, minEst
 }
 
 // bound returns a lower bound at now on the keys of c's jobs.
