@@ -28,8 +28,8 @@ const boundSlack = 1 + 1e-9
 // keys it compares are the ones the whole-queue sort compares (the same
 // floats), so the job it finds is the one the sort puts first: the bound
 // only decides which jobs need not be looked at. Adjacent chunks that fit
-// in one are merged as jobs start, so under load a search looks at a few
-// dozen bounds and a few chunks instead of thousands of jobs.
+// in half a chunk are merged as jobs start, so under load a search looks
+// at a few dozen bounds and a few chunks instead of thousands of jobs.
 type dynQueue struct {
 	r      Rank
 	chunks []*dynChunk // in arrival order, none empty
