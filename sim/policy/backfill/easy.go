@@ -54,7 +54,8 @@ type EASY struct {
 	// arrival, unless quick keeps it in fresh) and cleared by a
 	// scheduling pass, which records its head and the head's shadow time
 	// (see scheduleRanked); fresh lists the jobs that arrived since a
-	// pass last tried the waiting jobs (see unmoved).
+	// pass last tried the waiting jobs (see unmoved), which with quick
+	// are not yet in q and sjf (see settle).
 	changed    bool
 	lastHead   *sim.Task
 	lastShadow sim.Time
@@ -143,10 +144,16 @@ func (p *EASY) Arrive(t *sim.Task) {
 		p.pr.arrive(t)
 	}
 	if p.quick {
+		// Kept out of the queue until a pass has tried it (see settle):
+		// most start at once.
 		p.fresh = append(p.fresh, t)
-	} else {
-		p.changed = true
+		p.sizes.add(t.Procs)
+		if len(p.rk.keys) > 0 {
+			p.rk.setKey(t, p.m.Now())
+		}
+		return
 	}
+	p.changed = true
 	if p.list {
 		p.sizes.add(t.Procs)
 		switch {
@@ -466,6 +473,7 @@ func (p *EASY) scheduleRanked() {
 		p.flush(now)
 	}
 	p.changed, p.lastHead = false, nil
+	p.settle(p.fresh)
 	clear(p.fresh)
 	p.fresh = p.fresh[:0]
 	p.rk.sort(p.q, now)
@@ -588,23 +596,51 @@ func (p *EASY) passFresh(h *sim.Task, now sim.Time) bool {
 			}
 		}
 	}
-	started := false
 	for _, t := range fresh[:ahead] {
-		started = p.start(t) || started
+		p.start(t)
 	}
 	cands := fresh[ahead:]
 	if p.BackfillSJF {
 		slices.SortFunc(cands, p.compareSJF)
 	}
-	if p.backfillInOrder(cands, false, h, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow)-h.Procs) {
-		started = true
+	p.backfillInOrder(cands, false, h, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow)-h.Procs)
+	// The fresh jobs that started were never in q or sjf.
+	clear(p.started)
+	p.started = p.started[:0]
+	waiting := fresh[:0]
+	for _, t := range fresh {
+		if t.State == sim.Waiting {
+			waiting = append(waiting, t)
+		}
 	}
+	p.settle(waiting)
 	clear(p.fresh)
 	p.fresh = p.fresh[:0]
-	if started {
-		p.dropStarted(true, true, now)
-	}
 	return true
+}
+
+// settle puts the jobs of fresh, which arrived since the last pass and
+// are waiting, into q (and sjf), as Arrive does without predictions. They
+// arrived after every job in q: in arrival order they go at its end.
+func (p *EASY) settle(fresh []*sim.Task) {
+	if len(fresh) == 0 {
+		return
+	}
+	now := p.m.Now()
+	if p.Rank == RankFCFS {
+		slices.SortFunc(fresh, func(a, b *sim.Task) int { return a.Index - b.Index })
+	}
+	for _, t := range fresh {
+		if p.Rank == RankFCFS {
+			p.q = append(p.q, t)
+		} else {
+			p.q = p.rk.insert(p.q, t, now)
+		}
+		if p.BackfillSJF {
+			i, _ := slices.BinarySearchFunc(p.sjf, t, p.compareSJF)
+			p.sjf = slices.Insert(p.sjf, i, t)
+		}
+	}
 }
 
 // dropBackfilled removes the jobs the backfill pass started from the list

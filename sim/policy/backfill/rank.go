@@ -174,9 +174,14 @@ func (k *ranker) insert(q []*sim.Task, t *sim.Task, now sim.Time) []*sim.Task {
 	if k.dynamic() {
 		return append(q, t)
 	}
-	k.keys[t.Index] = k.queueKey(t, now)
+	k.setKey(t, now)
 	i, _ := slices.BinarySearchFunc(q, t, func(a, b *sim.Task) int { return k.compare(a, b, now) })
 	return slices.Insert(q, i, t)
+}
+
+// setKey keeps t's key under a static rank, for compare.
+func (k *ranker) setKey(t *sim.Task, now sim.Time) {
+	k.keys[t.Index] = k.queueKey(t, now)
 }
 
 // sort puts q in order at now: a dynamic rank's keys are computed once
