@@ -10,8 +10,9 @@ import (
 // (stateSlot: the worker, simulator version, build and verifier as
 // numbers in a table of the distinct names, which are few; the ID is
 // the run's, read through id): 80 bytes a state, 8 MB for 100,000 (14 MB
-// as TaskState values, about 24 MB in a map). A state of an ID that is not one of the run's tasks (none, while
-// a resumed run's spec is unchanged) is kept aside.
+// as TaskState values, about 24 MB in a map). A state of an ID that is
+// not one of the run's tasks (none, while a resumed run's spec is
+// unchanged) is kept aside.
 type taskStates struct {
 	byID  map[string]int     // task ID -> position, shared with the run
 	id    func(i int) string // the ID of the task at position i

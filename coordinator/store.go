@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/schedfarm/schedfarm/internal/tick"
-
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
+
+	"github.com/schedfarm/schedfarm/internal/tick"
 )
 
 // Errors of the state store.

@@ -55,11 +55,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schedfarm/schedfarm/internal/tick"
-
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/schedfarm/schedfarm/internal/tick"
 	"github.com/schedfarm/schedfarm/natsutil"
 	"github.com/schedfarm/schedfarm/results"
 	"github.com/schedfarm/schedfarm/runner"

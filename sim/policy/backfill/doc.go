@@ -135,10 +135,9 @@
 // under a dynamic order, the head still comes first; and after arrivals
 // alone, only the jobs that arrived are tried (under a static order a job
 // joins the queue only once a pass has tried it and it did not start).
-// Conservative
-// backfilling, whose reservations are guarantees, refuses predictions.
-// The double estimate model (twice the user's estimate) needs nothing of
-// the policies.
+// Conservative backfilling, whose reservations are guarantees, refuses
+// predictions. The double estimate model (twice the user's estimate)
+// needs nothing of the policies.
 package backfill
 
 import (

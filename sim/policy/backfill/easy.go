@@ -125,11 +125,7 @@ func (p *EASY) Init(m *sim.Machine) error {
 		p.pr.init(m)
 		p.rk.pr = p.pr
 	}
-	keyed := 0 // jobs whose keys the ranker keeps: none when q is in arrival order (see Arrive)
-	if p.list && p.Rank != RankFCFS {
-		keyed = m.NumTasks()
-	}
-	p.rk.reset(keyed)
+	p.rk.reset(m.NumTasks())
 	if !p.list {
 		p.idx.Reset(m.NumTasks())
 	} else {
@@ -143,11 +139,13 @@ func (p *EASY) Arrive(t *sim.Task) {
 	if p.pr != nil {
 		p.pr.arrive(t)
 	}
+	if p.list {
+		p.sizes.add(t.Procs)
+	}
 	if p.quick {
 		// Kept out of the queue until a pass has tried it (see settle):
 		// most start at once.
 		p.fresh = append(p.fresh, t)
-		p.sizes.add(t.Procs)
 		if len(p.rk.keys) > 0 {
 			p.rk.setKey(t, p.m.Now())
 		}
@@ -155,7 +153,6 @@ func (p *EASY) Arrive(t *sim.Task) {
 	}
 	p.changed = true
 	if p.list {
-		p.sizes.add(t.Procs)
 		switch {
 		case p.useDyn:
 			p.dyn.add(t, newDynJob(p.Rank, t, p.est(t)))
@@ -473,9 +470,7 @@ func (p *EASY) scheduleRanked() {
 		p.flush(now)
 	}
 	p.changed, p.lastHead = false, nil
-	p.settle(p.fresh)
-	clear(p.fresh)
-	p.fresh = p.fresh[:0]
+	p.settle()
 	p.rk.sort(p.q, now)
 	i := 0
 	for i < len(p.q) && p.q[i].Procs <= p.m.Free() && p.start(p.q[i]) {
@@ -607,40 +602,37 @@ func (p *EASY) passFresh(h *sim.Task, now sim.Time) bool {
 	// The fresh jobs that started were never in q or sjf.
 	clear(p.started)
 	p.started = p.started[:0]
-	waiting := fresh[:0]
-	for _, t := range fresh {
-		if t.State == sim.Waiting {
-			waiting = append(waiting, t)
-		}
-	}
-	p.settle(waiting)
-	clear(p.fresh)
-	p.fresh = p.fresh[:0]
+	p.settle()
 	return true
 }
 
-// settle puts the jobs of fresh, which arrived since the last pass and
-// are waiting, into q (and sjf), as Arrive does without predictions. They
-// arrived after every job in q: in arrival order they go at its end.
-func (p *EASY) settle(fresh []*sim.Task) {
-	if len(fresh) == 0 {
+// settle puts the jobs of fresh still waiting into q (and sjf), as Arrive
+// does without predictions, and empties fresh. They arrived after every
+// job in q: in arrival order they go at its end.
+func (p *EASY) settle() {
+	if len(p.fresh) == 0 {
 		return
 	}
 	now := p.m.Now()
 	if p.Rank == RankFCFS {
-		slices.SortFunc(fresh, func(a, b *sim.Task) int { return a.Index - b.Index })
+		slices.SortFunc(p.fresh, func(a, b *sim.Task) int { return a.Index - b.Index })
 	}
-	for _, t := range fresh {
+	for _, t := range p.fresh {
+		if t.State != sim.Waiting {
+			continue // started by passFresh
+		}
 		if p.Rank == RankFCFS {
 			p.q = append(p.q, t)
 		} else {
-			p.q = p.rk.insert(p.q, t, now)
+			p.q = p.rk.place(p.q, t, now) // its key was kept at arrival
 		}
 		if p.BackfillSJF {
 			i, _ := slices.BinarySearchFunc(p.sjf, t, p.compareSJF)
 			p.sjf = slices.Insert(p.sjf, i, t)
 		}
 	}
+	clear(p.fresh)
+	p.fresh = p.fresh[:0]
 }
 
 // dropBackfilled removes the jobs the backfill pass started from the list

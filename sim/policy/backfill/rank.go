@@ -127,15 +127,16 @@ type ranker struct {
 	fn  func(t *sim.Task, now sim.Time) float64 // when set, the key instead of r's (dynamic)
 	pr  *predictor                              // when not nil, the estimates are its predictions
 	buf []ranked                                // scratch for sorting
-	// keys holds, by task index, the key of each job insert put in
-	// under a static rank (it does not change while the job waits).
+	// keys holds, by task index, the key setKey gave each job under a
+	// static rank other than fcfs (it does not change while the job
+	// waits; in arrival order the queue needs none).
 	keys []float64
 }
 
 // reset readies k for a run of n jobs.
 func (k *ranker) reset(n int) {
 	k.keys = k.keys[:0]
-	if !k.dynamic() {
+	if !k.dynamic() && k.r != RankFCFS {
 		k.keys = slices.Grow(k.keys, n)[:n]
 	}
 }
@@ -154,7 +155,7 @@ func (k *ranker) key(r Rank, t *sim.Task, now sim.Time) float64 {
 }
 
 // compare orders a and b by key at now, ties by arrival. Under a static
-// rank both must have been put in by insert.
+// rank other than fcfs both must have their keys (setKey).
 func (k *ranker) compare(a, b *sim.Task, now sim.Time) int {
 	var ka, kb float64
 	if len(k.keys) > 0 {
@@ -175,6 +176,11 @@ func (k *ranker) insert(q []*sim.Task, t *sim.Task, now sim.Time) []*sim.Task {
 		return append(q, t)
 	}
 	k.setKey(t, now)
+	return k.place(q, t, now)
+}
+
+// place adds t, whose key setKey has kept, to q in order (a static rank).
+func (k *ranker) place(q []*sim.Task, t *sim.Task, now sim.Time) []*sim.Task {
 	i, _ := slices.BinarySearchFunc(q, t, func(a, b *sim.Task) int { return k.compare(a, b, now) })
 	return slices.Insert(q, i, t)
 }
