@@ -2,10 +2,12 @@
 // EASY (aggressive) backfilling and conservative backfilling.
 //
 // By default all three keep the waiting jobs in arrival order (see Queue
-// orders below for the others) and plan with the jobs'
-// estimates through a [sim.Profile]. They require estimate >= runtime for
-// every job (the workload package guarantees it: the trace model takes
-// max(requested time, runtime)); with that, no reservation is ever broken.
+// orders below for the others) and plan with the jobs' estimates:
+// conservative through a [sim.Profile], EASY through the running jobs'
+// planned ends, all it reads of a profile (see runningEnds). They require
+// estimate >= runtime for every job (the workload package guarantees it:
+// the trace model takes max(requested time, runtime)); with that, no
+// reservation is ever broken.
 //
 //   - FCFS starts jobs in arrival order while the head job fits; it never
 //     lets a later job pass the head.

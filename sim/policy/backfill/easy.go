@@ -35,7 +35,7 @@ type EASY struct {
 	basis func(t *sim.Task, from []int)
 	idx   waitindex.Index // the waiting jobs
 	head  int             // no job before this arrival index is waiting
-	prof  *sim.Profile    // running jobs by estimate
+	run   runningEnds     // running jobs by planned end: the profile
 	// plain makes Schedule scan the waiting jobs in a list, the reference
 	// the tests compare with.
 	plain bool
@@ -104,7 +104,7 @@ func NewEASY() *EASY { return &EASY{} }
 // Init implements [sim.Policy].
 func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
-	p.prof = sim.NewProfile(m.Size(), 0)
+	p.run.reset(m.Size(), m.NumTasks())
 	p.q, p.head, p.sjf = nil, 0, nil
 	p.changed, p.lastHead = true, nil
 	clear(p.fresh)
@@ -172,21 +172,14 @@ func (p *EASY) Arrive(t *sim.Task) {
 	p.idx.Add(t)
 }
 
-// Finish gives back the rest of the job's estimated time. A job whose
-// corrections are not yet in the profile (see flush) has no place left
-// in it: its place ended at its first correction since the last flush.
+// Finish gives back the rest of the job's estimated time: its planned end
+// leaves the profile. (A job whose corrections are not yet in the profile,
+// see flush, is there at the end it had before them, already passed.)
 func (p *EASY) Finish(t *sim.Task) {
 	p.changed = true
-	now := p.m.Now()
-	if p.pr != nil && p.pr.stale[t.Index] {
-		p.pr.stale[t.Index] = false // flush passes it over
-	} else {
-		p.prof.Advance(now)
-		if end := t.FirstStart + p.est(t); end > now {
-			p.m.Check(p.prof.Release(now, end-now, t.Procs))
-		}
-	}
+	p.run.remove(t)
 	if p.pr != nil {
+		p.pr.stale[t.Index] = false // flush passes it over
 		p.pr.finish(t)
 	}
 }
@@ -198,6 +191,17 @@ func (p *EASY) est(t *sim.Task) sim.Time {
 		return p.pr.estimate(t)
 	}
 	return t.Estimate
+}
+
+// plan returns the shadow time of a head of procs processors and what is
+// left free now and at the shadow time once the head has its reservation
+// there (see runningEnds: the reservation itself is not made).
+func (p *EASY) plan(now sim.Time, procs int) (shadow sim.Time, freeNow, atShadow int) {
+	shadow, atShadow, freeNow = p.run.shadow(now, procs)
+	if shadow == now {
+		freeNow -= procs
+	}
+	return shadow, freeNow, atShadow - procs
 }
 
 // noEnd is lateEnd when no correction is waiting to be flushed.
@@ -221,7 +225,7 @@ func (p *EASY) Timer(tag int) {
 	p.markStale(t, pred)
 	if p.eager {
 		p.pr.arm(t)
-		p.flush(p.m.Now())
+		p.flush()
 		return
 	}
 	if p.dozes && p.m.Free() < p.sizes.min {
@@ -265,15 +269,13 @@ func (p *EASY) wake(now sim.Time) {
 	p.dormant = p.dormant[:0]
 }
 
-// flush advances the profile to now and puts the corrections made since
-// the last flush into it. A job's place in the profile ends where its
-// first correction since then was made, at or before now, and its
-// corrections since then take the processors from there to its
-// predicted end: after Advance(now), what is left of them is [now, end),
-// as one change. A job that finished since is passed over (Finish took
+// flush puts the corrections made since the last flush into the
+// profile: each job's planned end moves to its predicted end, as one
+// change however many corrections it had. Until then the job is in the
+// profile at the end it had before them, at or before now, and counts as
+// free from there. A job that finished since is passed over (Finish took
 // it off the list).
-func (p *EASY) flush(now sim.Time) {
-	p.prof.Advance(now)
+func (p *EASY) flush() {
 	p.lateEnd = noEnd
 	if len(p.stale) == 0 {
 		return
@@ -283,9 +285,7 @@ func (p *EASY) flush(now sim.Time) {
 			continue // finished
 		}
 		p.pr.stale[t.Index] = false
-		if end := t.FirstStart + p.est(t); end > now {
-			p.m.Check(p.prof.Reserve(now, end-now, t.Procs))
-		}
+		p.run.move(t, t.FirstStart+p.est(t))
 	}
 	clear(p.stale)
 	p.stale = p.stale[:0]
@@ -295,7 +295,7 @@ func (p *EASY) start(t *sim.Task) bool {
 	if p.m.Start(t) != nil {
 		return false
 	}
-	p.m.Check(p.prof.Reserve(p.m.Now(), p.est(t), t.Procs))
+	p.run.add(t, p.m.Now()+p.est(t))
 	if p.pr != nil {
 		p.pr.arm(t) // the first correction
 	}
@@ -332,7 +332,6 @@ func (p *EASY) Schedule() {
 		return
 	}
 	now := p.m.Now()
-	p.prof.Advance(now)
 	var head *sim.Task
 	for {
 		i := p.idx.First(p.head)
@@ -346,15 +345,14 @@ func (p *EASY) Schedule() {
 		}
 	}
 	if p.idx.Len() == 1 {
-		p.m.Promise(head, p.prof.EarliestStart(now, head.Procs, head.Estimate))
+		shadow, _, _ := p.run.shadow(now, head.Procs)
+		p.m.Promise(head, shadow)
 		return
 	}
-	shadow := p.prof.EarliestStart(now, head.Procs, head.Estimate)
+	shadow, freeNow, atShadow := p.plan(now, head.Procs)
 	p.m.Promise(head, shadow)
-	p.m.Check(p.prof.Reserve(shadow, head.Estimate, head.Procs))
 	// As in schedulePlain: a job may start if it is as narrow as what is
 	// free now and, unless it ends by the shadow time, at the shadow time.
-	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	for i := head.Index + 1; ; i++ {
 		free := p.m.Free()
 		if free == 0 {
@@ -376,13 +374,11 @@ func (p *EASY) Schedule() {
 			}
 		}
 	}
-	p.m.Check(p.prof.Release(shadow, head.Estimate, head.Procs))
 }
 
 // schedulePlain is Schedule looking at every waiting job in a list.
 func (p *EASY) schedulePlain() {
 	now := p.m.Now()
-	p.prof.Advance(now)
 	i := 0
 	for i < len(p.q) && p.q[i].Procs <= p.m.Free() && p.start(p.q[i]) {
 		i++
@@ -393,21 +389,20 @@ func (p *EASY) schedulePlain() {
 	if len(p.q) < 2 {
 		if len(p.q) == 1 {
 			head := p.q[0]
-			p.m.Promise(head, p.prof.EarliestStart(now, head.Procs, head.Estimate))
+			shadow, _, _ := p.run.shadow(now, head.Procs)
+			p.m.Promise(head, shadow)
 		}
 		return
 	}
 	head := p.q[0]
-	shadow := p.prof.EarliestStart(now, head.Procs, head.Estimate)
+	shadow, freeNow, atShadow := p.plan(now, head.Procs)
 	p.m.Promise(head, shadow)
-	p.m.Check(p.prof.Reserve(shadow, head.Estimate, head.Procs))
 	// The profile holds the running jobs, whose free processors never
-	// decrease with time, and the head's reservation: the least free
-	// during a job's run is what is free now or, if it runs past the
-	// shadow time, what is free then. Both are kept up to date as jobs
-	// start, so each waiting job costs O(1) (Fits would scan the profile).
+	// decrease with time, and the head's reservation (as plan reckons
+	// it): the least free during a job's run is what is free now or, if
+	// it runs past the shadow time, what is free then. Both are kept up
+	// to date as jobs start, so each waiting job costs O(1).
 	started := false
-	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	for _, t := range p.q[1:] {
 		free := p.m.Free()
 		if free == 0 {
@@ -422,7 +417,6 @@ func (p *EASY) schedulePlain() {
 			}
 		}
 	}
-	p.m.Check(p.prof.Release(shadow, head.Estimate, head.Procs))
 	if started {
 		p.q = p.q.removeStarted()
 	}
@@ -453,9 +447,7 @@ func (p *EASY) scheduleRanked() {
 		p.wake(now)
 	}
 	if p.useDyn {
-		if p.pr == nil {
-			p.flush(now)
-		} else if p.unmoved(now) {
+		if p.pr != nil && p.unmoved(now) {
 			return
 		}
 		p.changed, p.lastHead = false, nil
@@ -467,7 +459,7 @@ func (p *EASY) scheduleRanked() {
 			return
 		}
 	} else {
-		p.flush(now)
+		p.flush()
 	}
 	p.changed, p.lastHead = false, nil
 	p.settle()
@@ -486,8 +478,7 @@ func (p *EASY) scheduleRanked() {
 		return
 	}
 	head := p.q[0]
-	headEst := p.est(head)
-	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
+	shadow, freeNow, atShadow := p.plan(now, head.Procs)
 	p.lastHead, p.lastShadow = head, shadow
 	if promises {
 		p.m.Promise(head, shadow)
@@ -495,15 +486,12 @@ func (p *EASY) scheduleRanked() {
 	if len(p.q) == 1 {
 		return
 	}
-	p.m.Check(p.prof.Reserve(shadow, headEst, head.Procs))
 	cands := p.q[1:]
 	if p.BackfillSJF {
 		cands = p.sjf // the head among them
 	}
 	byEst := p.BackfillSJF || (p.Rank == RankSJF && p.Key == nil)
-	started := p.backfillInOrder(cands, byEst, head, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow))
-	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
-	if started {
+	if p.backfillInOrder(cands, byEst, head, now, shadow, freeNow, atShadow) {
 		p.dropBackfilled(now)
 	}
 }
@@ -534,19 +522,19 @@ func (p *EASY) unmoved(now sim.Time) bool {
 	// Under eager, which tests compare with, a fresh job makes a whole
 	// pass.
 	if p.changed || h == nil || h.State != sim.Waiting || p.lastShadow <= now || p.eager && len(p.fresh) > 0 {
-		p.flush(now)
+		p.flush()
 		return false
 	}
 	if p.eager || p.lateEnd > p.lastShadow {
-		p.flush(now)
-		if p.prof.EarliestStart(now, h.Procs, p.est(h)) != p.lastShadow {
+		p.flush()
+		if shadow, _, _ := p.run.shadow(now, h.Procs); shadow != p.lastShadow {
 			return false
 		}
 	}
 	if p.useDyn {
 		// The keys changed with time: the head must still come first.
 		if !p.dyn.first(h.Index, now) {
-			p.flush(now)
+			p.flush()
 			return false
 		}
 		return true
@@ -554,7 +542,7 @@ func (p *EASY) unmoved(now sim.Time) bool {
 	if len(p.fresh) == 0 {
 		return true
 	}
-	p.flush(now)
+	p.flush()
 	return p.passFresh(h, now)
 }
 
@@ -571,11 +559,9 @@ func (p *EASY) unmoved(now sim.Time) bool {
 // move its shadow time, and a whole pass is needed. The others are then
 // tried as the backfill pass tries them, in its order, each against what
 // is left: the jobs before them in that order cannot start, and a job
-// that cannot start leaves what is left unchanged. The head's
-// reservation is not put into the profile: what is free at the shadow
-// time is read without it and reduced by the head's processors, and a
-// job that starts takes its place in the profile whether the head's is
-// there or not.
+// that cannot start leaves what is left unchanged. What is left at the
+// shadow time is what is free then less the head's processors, as in a
+// whole pass (plan).
 func (p *EASY) passFresh(h *sim.Task, now sim.Time) bool {
 	shadow := p.lastShadow
 	fresh := p.fresh
@@ -598,7 +584,8 @@ func (p *EASY) passFresh(h *sim.Task, now sim.Time) bool {
 	if p.BackfillSJF {
 		slices.SortFunc(cands, p.compareSJF)
 	}
-	p.backfillInOrder(cands, false, h, now, shadow, p.prof.FreeAt(now), p.prof.FreeAt(shadow)-h.Procs)
+	freeNow, atShadow := p.run.freeAt(now, shadow)
+	p.backfillInOrder(cands, false, h, now, shadow, freeNow, atShadow-h.Procs)
 	// The fresh jobs that started were never in q or sjf.
 	clear(p.started)
 	p.started = p.started[:0]
@@ -763,11 +750,8 @@ func (p *EASY) scheduleDynamic(now sim.Time) {
 		return
 	}
 	started = false
-	headEst := p.est(head)
-	shadow := p.prof.EarliestStart(now, head.Procs, headEst)
+	shadow, freeNow, atShadow := p.plan(now, head.Procs)
 	p.lastHead, p.lastShadow = head, shadow
-	p.m.Check(p.prof.Reserve(shadow, headEst, head.Procs))
-	freeNow, atShadow := p.prof.FreeAt(now), p.prof.FreeAt(shadow)
 	if p.BackfillSJF {
 		// The head among them.
 		started = p.backfillInOrder(p.sjf, true, head, now, shadow, freeNow, atShadow)
@@ -799,7 +783,6 @@ func (p *EASY) scheduleDynamic(now sim.Time) {
 			}
 		}
 	}
-	p.m.Check(p.prof.Release(shadow, headEst, head.Procs))
 	if started && p.BackfillSJF {
 		p.dropBackfilled(now)
 	}

@@ -1,0 +1,160 @@
+package backfill
+
+import (
+	"slices"
+
+	"github.com/schedfarm/schedfarm/sim"
+)
+
+// runningEnds is the availability profile EASY plans with, kept as what
+// it is: the running jobs' planned ends. EASY's profile holds only the
+// running jobs, each from now to its planned end (its start plus its
+// estimate or prediction), and the head's reservation for the length of
+// a pass. From now on, then, the free processors never decrease: they
+// are those free now plus those of the jobs whose planned ends have
+// passed. The head's shadow time is the first planned end at which
+// enough are free, what is free at that time follows from the same walk,
+// and the head's reservation need not be made at all: what is left at
+// the shadow time is what is free then less the head's processors.
+//
+// Starting a job adds its planned end, a completion removes it and a
+// correction moves it: a binary search and a copy of the distinct ends
+// (one per running job at most), where a [sim.Profile] adds to every step
+// the job spans. A job whose planned end has passed while it still runs
+// (a prediction's correction not yet made, see [EASY.flush]) counts as
+// free from that end, as a profile advanced past its place would count it.
+type runningEnds struct {
+	size int
+	busy int // processors of the jobs in it
+	// steps[lo:] are the distinct planned ends, increasing, each with the
+	// processors it frees. An end is taken out or put in by moving the
+	// steps on the shorter side of it: the ends at or before now, which
+	// corrections move, are at the front.
+	steps []endStep
+	lo    int
+	// planned holds, by task index, the end each job in it was added
+	// with.
+	planned []sim.Time
+}
+
+// endStep is a planned end and the processors it frees.
+type endStep struct {
+	end  sim.Time
+	free int
+}
+
+// reset empties r for a machine of size processors and n jobs.
+func (r *runningEnds) reset(size, n int) {
+	r.size, r.busy = size, 0
+	clear(r.steps)
+	r.steps, r.lo = r.steps[:0], 0
+	r.planned = slices.Grow(r.planned[:0], n)[:n]
+}
+
+// search returns the place of end in steps: the first i >= lo with
+// steps[i].end >= end.
+func (r *runningEnds) search(end sim.Time) int {
+	lo, hi := r.lo, len(r.steps)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if r.steps[m].end < end {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// add records that t, which just started, runs until end.
+func (r *runningEnds) add(t *sim.Task, end sim.Time) {
+	r.planned[t.Index] = end
+	r.busy += t.Procs
+	i := r.search(end)
+	if i < len(r.steps) && r.steps[i].end == end {
+		r.steps[i].free += t.Procs
+		return
+	}
+	s := endStep{end, t.Procs}
+	if r.lo > 0 && i-r.lo < len(r.steps)-i {
+		copy(r.steps[r.lo-1:i-1], r.steps[r.lo:i])
+		r.lo--
+		r.steps[i-1] = s
+		return
+	}
+	r.steps = slices.Insert(r.steps, i, s)
+}
+
+// remove takes t, which was added, out.
+func (r *runningEnds) remove(t *sim.Task) {
+	r.busy -= t.Procs
+	i := r.search(r.planned[t.Index])
+	if r.steps[i].free -= t.Procs; r.steps[i].free > 0 {
+		return
+	}
+	switch n := len(r.steps); {
+	case i-r.lo < n-1-i:
+		copy(r.steps[r.lo+1:i+1], r.steps[r.lo:i])
+		r.steps[r.lo] = endStep{}
+		r.lo++
+		if r.lo == n {
+			r.steps, r.lo = r.steps[:0], 0
+		} else if r.lo > 64 && r.lo > n/2 {
+			// Most of the slice is before the steps: move them down.
+			k := copy(r.steps, r.steps[r.lo:])
+			clear(r.steps[k:])
+			r.steps, r.lo = r.steps[:k], 0
+		}
+	default:
+		r.steps = slices.Delete(r.steps, i, i+1)
+	}
+}
+
+// move changes the planned end of t, which was added, to end.
+func (r *runningEnds) move(t *sim.Task, end sim.Time) {
+	if r.planned[t.Index] != end {
+		r.remove(t)
+		r.add(t, end)
+	}
+}
+
+// freeNow returns the processors free at now and the place of the first
+// planned end after now.
+func (r *runningEnds) freeNow(now sim.Time) (int, int) {
+	free, i := r.size-r.busy, r.lo
+	for ; i < len(r.steps) && r.steps[i].end <= now; i++ {
+		free += r.steps[i].free
+	}
+	return free, i
+}
+
+// shadow returns the earliest time from now on at which procs processors
+// (at most the machine's size) are free, what is free then, and what is
+// free now: what [sim.Profile.EarliestStart] and [sim.Profile.FreeAt]
+// give on the profile of the running jobs, for any duration (the free
+// processors never decrease).
+func (r *runningEnds) shadow(now sim.Time, procs int) (at sim.Time, atShadow, atNow int) {
+	free, i := r.freeNow(now)
+	if free >= procs {
+		return now, free, free
+	}
+	atNow = free
+	for ; i < len(r.steps); i++ {
+		if free += r.steps[i].free; free >= procs {
+			return r.steps[i].end, free, atNow
+		}
+	}
+	// Unreachable: every job in it has ended by its last planned end,
+	// and procs fits the machine.
+	return sim.Never, free, atNow
+}
+
+// freeAt returns what is free at now and at t >= now.
+func (r *runningEnds) freeAt(now, t sim.Time) (atNow, atT int) {
+	free, i := r.freeNow(now)
+	atNow = free
+	for ; i < len(r.steps) && r.steps[i].end <= t; i++ {
+		free += r.steps[i].free
+	}
+	return atNow, free
+}
