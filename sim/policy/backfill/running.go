@@ -21,7 +21,7 @@ import (
 // correction moves it: a binary search and a copy of the distinct ends
 // (one per running job at most), where a [sim.Profile] adds to every step
 // the job spans. A job whose planned end has passed while it still runs
-// (a prediction's correction not yet made, see [EASY.flush]) counts as
+// (a prediction's correction not yet made, see EASY.flush) counts as
 // free from that end, as a profile advanced past its place would count it.
 type runningEnds struct {
 	size int
