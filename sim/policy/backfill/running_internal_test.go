@@ -96,6 +96,6 @@ func TestRunningEnds_Profile(t *testing.T) {
 		}
 	}
 	if fronts < 1000 {
-		t.Fatalf("only %d jobs ended near the front: the test does not reach the front moves", fronts)
+		t.Fatalf("only %d jobs ended near the front: the test does not reach removals at the front of the slice", fronts)
 	}
 }
