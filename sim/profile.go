@@ -13,8 +13,10 @@ var ErrProfile = errors.New("profile over- or under-committed")
 // Profile is an availability profile: the number of free processors as a
 // step function of time, from an origin (the current time) to infinity. It
 // is the shared planning structure of the reservation-based policies
-// (EASY, conservative, QoPS, moldable): running jobs and reservations are
-// subtracted from it for their estimated durations.
+// (conservative, QoPS, multiqueue, moldable): running jobs and
+// reservations are subtracted from it for their estimated durations.
+// (EASY, which reads only its running jobs' planned ends from a profile,
+// keeps just those.)
 //
 // It is stored as sorted breakpoints: free[i] processors are free from
 // times[i] until times[i+1] (the last step lasts forever). Adjacent steps
