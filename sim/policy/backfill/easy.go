@@ -104,7 +104,7 @@ func NewEASY() *EASY { return &EASY{} }
 // Init implements [sim.Policy].
 func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
-	p.run.reset(m.Size(), m.NumTasks())
+	p.run.reset(m.NumTasks())
 	p.q, p.head, p.sjf = nil, 0, nil
 	p.changed, p.lastHead = true, nil
 	clear(p.fresh)
@@ -197,7 +197,7 @@ func (p *EASY) est(t *sim.Task) sim.Time {
 // left free now and at the shadow time once the head has its reservation
 // there (see runningEnds: the reservation itself is not made).
 func (p *EASY) plan(now sim.Time, procs int) (shadow sim.Time, freeNow, atShadow int) {
-	shadow, atShadow, freeNow = p.run.shadow(now, procs)
+	shadow, atShadow, freeNow = p.run.shadow(now, p.m.Free(), procs)
 	if shadow == now {
 		freeNow -= procs
 	}
@@ -345,7 +345,7 @@ func (p *EASY) Schedule() {
 		}
 	}
 	if p.idx.Len() == 1 {
-		shadow, _, _ := p.run.shadow(now, head.Procs)
+		shadow, _, _ := p.run.shadow(now, p.m.Free(), head.Procs)
 		p.m.Promise(head, shadow)
 		return
 	}
@@ -389,7 +389,7 @@ func (p *EASY) schedulePlain() {
 	if len(p.q) < 2 {
 		if len(p.q) == 1 {
 			head := p.q[0]
-			shadow, _, _ := p.run.shadow(now, head.Procs)
+			shadow, _, _ := p.run.shadow(now, p.m.Free(), head.Procs)
 			p.m.Promise(head, shadow)
 		}
 		return
@@ -527,7 +527,7 @@ func (p *EASY) unmoved(now sim.Time) bool {
 	}
 	if p.eager || p.lateEnd > p.lastShadow {
 		p.flush()
-		if shadow, _, _ := p.run.shadow(now, h.Procs); shadow != p.lastShadow {
+		if shadow, _, _ := p.run.shadow(now, p.m.Free(), h.Procs); shadow != p.lastShadow {
 			return false
 		}
 	}
@@ -584,7 +584,7 @@ func (p *EASY) passFresh(h *sim.Task, now sim.Time) bool {
 	if p.BackfillSJF {
 		slices.SortFunc(cands, p.compareSJF)
 	}
-	freeNow, atShadow := p.run.freeAt(now, shadow)
+	freeNow, atShadow := p.run.freeAt(now, shadow, p.m.Free())
 	p.backfillInOrder(cands, false, h, now, shadow, freeNow, atShadow-h.Procs)
 	// The fresh jobs that started were never in q or sjf.
 	clear(p.started)

@@ -17,7 +17,7 @@ func TestRunningEnds_Profile(t *testing.T) {
 	const size, n = 1000, 200000
 	rng := rand.New(rand.NewPCG(5, 6))
 	var r runningEnds
-	r.reset(size, n)
+	r.reset(n)
 	prof := sim.NewProfile(size, 0)
 	tasks := make([]sim.Task, n)
 	var running []*sim.Task
@@ -78,7 +78,7 @@ func TestRunningEnds_Profile(t *testing.T) {
 			continue
 		}
 		procs := 1 + rng.IntN(size)
-		at, atShadow, atNow := r.shadow(now, procs)
+		at, atShadow, atNow := r.shadow(now, size-busy, procs)
 		for _, dur := range []sim.Time{1, 1 + sim.Time(rng.IntN(1000)), sim.Never / 4} {
 			if want := prof.EarliestStart(now, procs, dur); at != want {
 				t.Fatalf("step %d: shadow of %d processors for %d s at %d, profile %d (%v)", step, procs, dur, at, want, prof)
@@ -91,7 +91,7 @@ func TestRunningEnds_Profile(t *testing.T) {
 			t.Fatalf("step %d: %d free now, profile %d", step, atNow, want)
 		}
 		later := now + sim.Time(rng.IntN(600))
-		if a, b := r.freeAt(now, later); a != prof.FreeAt(now) || b != prof.FreeAt(later) {
+		if a, b := r.freeAt(now, later, size-busy); a != prof.FreeAt(now) || b != prof.FreeAt(later) {
 			t.Fatalf("step %d: %d free now and %d at %d, profile %d and %d", step, a, b, later, prof.FreeAt(now), prof.FreeAt(later))
 		}
 	}
