@@ -137,6 +137,12 @@
 // under a dynamic order, the head still comes first; and after arrivals
 // alone, only the jobs that arrived are tried (under a static order a job
 // joins the queue only once a pass has tried it and it did not start).
+// Under a static order the corrections that could only find nothing to
+// do make no instants at all: each job's corrections follow from its
+// start, so after each pass one timer is set at the first correction
+// that moves a planned end past the head's shadow time, none while too
+// few processors are free, and the corrections before it are made at the
+// next pass (correctionAlarm).
 // Conservative backfilling, whose reservations are guarantees, refuses
 // predictions. The double estimate model (twice the user's estimate)
 // needs nothing of the policies.

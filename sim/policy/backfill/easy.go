@@ -76,7 +76,7 @@ type EASY struct {
 	stale   []*sim.Task
 	lateEnd sim.Time
 	// dormant lists the running jobs whose next correction has no timer
-	// (with dozes; see Timer and wake).
+	// (with dozes but not alarms; see Timer and wake).
 	dormant []*sim.Task
 	// eager makes Timer change the profile at once and scheduleRanked
 	// read it to tell whether the shadow time moved, as before flush:
@@ -94,6 +94,10 @@ type EASY struct {
 	started []*sim.Task
 	pos     []int
 	bpos    []int
+	// alarms makes the corrections with one timer, corr (with quick,
+	// unless eager; see correctionAlarm).
+	alarms bool
+	corr   correctionAlarm
 }
 
 var _ sim.Policy = (*EASY)(nil)
@@ -119,6 +123,8 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.dyn.reset(p.Rank)
 	p.quick = p.Predict && p.Key == nil && !p.sortAll && !p.Rank.Dynamic()
 	p.dozes = p.Predict && p.Key == nil && !p.sortAll
+	p.alarms = p.quick && !p.eager
+	p.corr.reset()
 	p.pr, p.rk.pr = nil, nil
 	if p.Predict {
 		p.pr = &predictor{basis: p.basis}
@@ -179,6 +185,9 @@ func (p *EASY) Finish(t *sim.Task) {
 	p.changed = true
 	p.run.remove(t)
 	if p.pr != nil {
+		if p.corr.job == t {
+			p.corr.known = false
+		}
 		p.pr.stale[t.Index] = false // flush passes it over
 		p.pr.finish(t)
 	}
@@ -207,13 +216,19 @@ func (p *EASY) plan(now sim.Time, procs int) (shadow sim.Time, freeNow, atShadow
 // noEnd is lateEnd when no correction is waiting to be flushed.
 const noEnd = sim.Time(math.MinInt64)
 
-// Timer is a running job's predicted end (with Predict): if the job is
-// still running, its prediction grows and its place in the profile with
-// it. The profile is changed when it is next read (flush): most
-// corrections come at instants where the scheduling pass is skipped
-// without reading it (see scheduleRanked), and the corrections of one
-// job until then make one change.
+// Timer is a running job's predicted end (with Predict, except under a
+// static order): if the job is still running, its prediction grows and
+// its place in the profile with it. The profile is changed when it is
+// next read (flush): most corrections come at instants where the
+// scheduling pass is skipped without reading it (see scheduleRanked),
+// and the corrections of one job until then make one change. Under a
+// static order it is the alarm (see correctionAlarm), and the pass makes
+// the corrections due (catchUp).
 func (p *EASY) Timer(tag int) {
+	if tag == alarmTag {
+		p.corr.at = sim.Never // the pass makes the corrections due
+		return
+	}
 	if p.pr == nil {
 		return
 	}
@@ -297,7 +312,7 @@ func (p *EASY) start(t *sim.Task) bool {
 	}
 	p.run.add(t, p.m.Now()+p.est(t))
 	if p.pr != nil {
-		p.pr.arm(t) // the first correction
+		p.firstCorrection(t)
 	}
 	if !p.list {
 		p.idx.Remove(t)
@@ -329,6 +344,9 @@ func (p *EASY) Schedule() {
 	}
 	if p.list {
 		p.scheduleRanked()
+		if p.alarms {
+			p.setAlarm(p.m.Now())
+		}
 		return
 	}
 	now := p.m.Now()
@@ -443,7 +461,11 @@ func (p *EASY) scheduleRanked() {
 	if p.Key == nil && !promises && !p.sortAll && p.m.Free() < p.sizes.min {
 		return
 	}
-	if len(p.dormant) > 0 {
+	if p.alarms {
+		if c := &p.corr; c.lo < len(c.due) && c.due[c.lo].at <= now {
+			p.catchUp(now)
+		}
+	} else if len(p.dormant) > 0 {
 		p.wake(now)
 	}
 	if p.useDyn {

@@ -90,12 +90,14 @@ func TestEASY_DynamicAgainstSorted(t *testing.T) {
 }
 
 // TestEASY_LazyCorrections runs EASY with runtime predictions (with and
-// without SJBF, in arrival and SJF order) as it schedules (a correction
-// put into the profile when the profile is next read, a pass skipped
-// without reading it when every correction since the head's shadow time
-// was computed ends by it) and putting every correction into the profile
-// at once, on stretches of all four traces at loads 1.0 and 1.6: every
-// job must start at the same time.
+// without SJBF, in arrival, sjf, f1, saf and wfp3 order) as it schedules
+// (a correction put into the profile when the profile is next read, a
+// pass skipped without reading it when every correction since the head's
+// shadow time was computed ends by it, and under a static order an
+// instant only for the corrections that may start a job) and with a
+// timer for every correction, put into the profile at once, on stretches
+// of all four traces at loads 1.0 and 1.6: every job must start at the
+// same time.
 func TestEASY_LazyCorrections(t *testing.T) {
 	count := 15000
 	if testing.Short() {
@@ -112,7 +114,7 @@ func TestEASY_LazyCorrections(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, s := range []setting{{backfill.RankFCFS, true}, {backfill.RankFCFS, false}, {backfill.RankSJF, false}, {backfill.RankWFP3, true}} {
+			for _, s := range []setting{{backfill.RankFCFS, true}, {backfill.RankFCFS, false}, {backfill.RankSJF, false}, {backfill.RankF1, false}, {backfill.RankSAF, true}, {backfill.RankWFP3, true}} {
 				t.Run(fmt.Sprintf("%s/load%g/%s/sjbf=%v", name, load, s.rank, s.sjbf), func(t *testing.T) {
 					mk := func() *backfill.EASY {
 						e := backfill.NewEASY()

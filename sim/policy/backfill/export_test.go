@@ -13,10 +13,21 @@ func PlainEASY(e *EASY) { e.plain = true }
 
 // PredictionBasis makes e call f with every prediction it makes and the
 // indices of the jobs it made it from, and returns a function that gives
-// the current prediction of a job.
+// a job's prediction: the one made at its arrival until it starts, and
+// for a job that has completed, that one with every correction that came
+// due while it ran. (Under a static order a correction that could
+// start no job is made only when a pass next reads the prediction, see
+// correctionAlarm, and a job may complete first.)
 func PredictionBasis(e *EASY, f func(t *sim.Task, from []int)) func(t *sim.Task) sim.Time {
 	e.basis = f
-	return func(t *sim.Task) sim.Time { return e.pr.estimate(t) }
+	return func(t *sim.Task) sim.Time {
+		pred, k := e.pr.estimate(t), int(e.pr.steps[t.Index])
+		for pred < t.Estimate && t.FirstStart+pred < t.End {
+			pred = min(pred+corrections[min(k, len(corrections)-1)], t.Estimate)
+			k++
+		}
+		return pred
+	}
 }
 
 // SortAllEASY makes e sort its whole queue at every pass and skip none,

@@ -75,6 +75,64 @@ func TestEASY_Predicted(t *testing.T) {
 	}
 }
 
+// TestEASY_CorrectionAlarm: corrections that cannot start a job get no
+// instant of their own (see correctionAlarm), with the same schedule as
+// one timer per correction (4 processors, order sjf with predictions):
+//
+//	job user submit runtime estimate procs
+//	K   4    0      2000    2000     2     no history: predicted 2000
+//	J1  1    0      10      100      1     no history: predicted 100
+//	J2  1    20     500     1000     1     mean(J1) = 10: planned end 30
+//	J3  2    25     100     100      4     head: K ends at 2000
+//	J4  3    26     3000    3000     1     runs past 2000: cannot backfill
+//
+// J3's shadow time is 2000, when K ends. J2 outlives its prediction at 30,
+// 90 and 390 (corrections of 60, 300 and 900 s, the last capped by its
+// estimate: planned ends 90, 390 and 1020), all before 2000: none can
+// start J4, which fits what is free, and none gets an instant. J2 ends at
+// 520, K at 2000: J3 starts then and J4 when J3 ends (2100). The instants
+// are the arrivals (0, 20, 25, 26) and completions (10, 520, 2000, 2100,
+// 5100): 9, against 12 with a timer for each correction.
+func TestEASY_CorrectionAlarm(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 2000, Estimate: 2000, Procs: 2, Info: sim.JobInfo{User: 4}},
+		{ID: 2, Submit: 0, Runtime: 10, Estimate: 100, Procs: 1, Info: sim.JobInfo{User: 1}},
+		{ID: 3, Submit: 20, Runtime: 500, Estimate: 1000, Procs: 1, Info: sim.JobInfo{User: 1}},
+		{ID: 4, Submit: 25, Runtime: 100, Estimate: 100, Procs: 4, Info: sim.JobInfo{User: 2}},
+		{ID: 5, Submit: 26, Runtime: 3000, Estimate: 3000, Procs: 1, Info: sim.JobInfo{User: 3}},
+	}
+	starts := []sim.Time{0, 0, 20, 2000, 2100}
+	for _, c := range []struct {
+		eager    bool
+		instants int
+	}{{false, 9}, {true, 12}} {
+		p := backfill.NewEASY()
+		p.Rank, p.Predict = backfill.RankSJF, true
+		if c.eager {
+			backfill.EagerCorrections(p)
+		}
+		pred := backfill.PredictionBasis(p, func(*sim.Task, []int) {})
+		res, err := sim.Run(context.Background(), 4, jobs, p, sim.Options{Segments: true, CheckEvery: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := simcheck.Check(jobs, res); err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range starts {
+			if got := res.Tasks[i].FirstStart; got != want {
+				t.Errorf("eager=%v: job %d starts at %d, want %d", c.eager, res.Tasks[i].ID, got, want)
+			}
+		}
+		if res.Instants != c.instants {
+			t.Errorf("eager=%v: %d instants, want %d", c.eager, res.Instants, c.instants)
+		}
+		if got := pred(&res.Tasks[2]); got != 1000 {
+			t.Errorf("eager=%v: job 3's prediction %d at its end, want 1000", c.eager, got)
+		}
+	}
+}
+
 // TestPredicted_Causal: on the CTC and SDSC traces at load 1.2, every
 // prediction is made from jobs of the same user that completed by the
 // predicted job's arrival, the two most recent of them, and its value is
