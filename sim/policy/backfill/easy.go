@@ -710,21 +710,29 @@ func (p *EASY) backfillInOrder(cands []*sim.Task, byEst bool, head *sim.Task, no
 	// A candidate's estimate is read only when it is narrow enough; with
 	// byEst, once one runs past shadow (allLong), so do all after it.
 	allLong := false
-	for k, t := range cands {
-		free := min(p.m.Free(), freeNow)
-		if allLong {
-			free = min(free, atShadow)
-		}
+	// What a candidate may use (free now, and at shadow once allLong)
+	// changes only when one starts or allLong is set.
+	free := min(p.m.Free(), freeNow)
+	for k := 0; k < len(cands); k++ {
 		if free < p.sizes.min {
 			break
 		}
-		if t.Procs > free || t == head {
+		// Under load most candidates are too wide: pass over them
+		// reading nothing else.
+		for k < len(cands) && cands[k].Procs > free {
+			k++
+		}
+		if k == len(cands) {
+			break
+		}
+		t := cands[k]
+		if t == head {
 			continue
 		}
 		long := allLong || now+p.est(t) > shadow
 		if long && byEst && !allLong {
 			allLong = true
-			if min(free, atShadow) < p.sizes.min {
+			if free = min(free, atShadow); free < p.sizes.min {
 				break
 			}
 		}
@@ -737,6 +745,10 @@ func (p *EASY) backfillInOrder(cands []*sim.Task, byEst bool, head *sim.Task, no
 			freeNow -= t.Procs
 			if long {
 				atShadow -= t.Procs
+			}
+			free = min(p.m.Free(), freeNow)
+			if allLong {
+				free = min(free, atShadow)
 			}
 		}
 	}
