@@ -38,7 +38,8 @@ type correctionAlarm struct {
 	// moving the jobs on the shorter side of its place.
 	due []dueJob
 	lo  int
-	// at is the alarm's instant, sim.Never when none is set.
+	// timer is the alarm, and at its instant (sim.Never when none is
+	// set).
 	timer sim.Timer
 	at    sim.Time
 	// With known: first is the first instant at which a correction moves
