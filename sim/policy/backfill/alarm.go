@@ -133,10 +133,7 @@ func (p *EASY) catchUp(now sim.Time) {
 		if t.State != sim.Running {
 			continue // completed first
 		}
-		pred := p.pr.estimate(t)
-		for pred < t.Estimate && t.FirstStart+pred <= now {
-			pred = p.pr.grow(t)
-		}
+		pred, _ := p.pr.growTo(t, now) // its next correction came due
 		p.markStale(t, pred)
 		if pred < t.Estimate {
 			c.push(t, t.FirstStart+pred)
@@ -201,7 +198,7 @@ func (p *EASY) crossing(t *sim.Task, s sim.Time) sim.Time {
 	pred, k := p.pr.estimate(t), int(p.pr.steps[t.Index])
 	at := t.FirstStart + pred
 	for at <= s {
-		next := min(pred+corrections[min(k, len(corrections)-1)], t.Estimate)
+		next := corrected(pred, k, t.Estimate)
 		if t.FirstStart+next > s {
 			return at
 		}

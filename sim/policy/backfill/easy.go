@@ -271,11 +271,7 @@ func (p *EASY) wake(now sim.Time) {
 		if t.State != sim.Running {
 			continue
 		}
-		pred, grew := p.pr.estimate(t), false
-		for pred < t.Estimate && t.FirstStart+pred <= now {
-			pred, grew = p.pr.grow(t), true
-		}
-		if grew {
+		if pred, grew := p.pr.growTo(t, now); grew {
 			p.markStale(t, pred)
 		}
 		p.pr.arm(t)

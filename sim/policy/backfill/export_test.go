@@ -23,7 +23,7 @@ func PredictionBasis(e *EASY, f func(t *sim.Task, from []int)) func(t *sim.Task)
 	return func(t *sim.Task) sim.Time {
 		pred, k := e.pr.estimate(t), int(e.pr.steps[t.Index])
 		for pred < t.Estimate && t.FirstStart+pred < t.End {
-			pred = min(pred+corrections[min(k, len(corrections)-1)], t.Estimate)
+			pred = corrected(pred, k, t.Estimate)
 			k++
 		}
 		return pred

@@ -113,15 +113,35 @@ func (p *predictor) finish(t *sim.Task) {
 	h.n = min(h.n+1, 2)
 }
 
+// corrected returns the prediction pred after correction number k (from
+// 0) of a job with the given estimate: pred grown by the k-th step, never
+// beyond the estimate.
+func corrected(pred sim.Time, k int, estimate sim.Time) sim.Time {
+	return min(pred+corrections[min(k, len(corrections)-1)], estimate)
+}
+
 // grow grows the prediction of t, which is still running at its
-// predicted end, by the next step, and returns it. The next correction's
-// timer is set by arm.
+// predicted end, by the next step, and returns it: corrected, written
+// out (with grow calling it, whole runs of the dynamic orders with
+// predictions measured 3-7% slower in three builds, at about the same
+// instruction count). The next correction's timer is set by arm.
 func (p *predictor) grow(t *sim.Task) sim.Time {
 	i := t.Index
 	step := corrections[min(int(p.steps[i]), len(corrections)-1)]
 	p.steps[i]++
 	p.pred[i] = min(p.pred[i]+step, t.Estimate)
 	return p.pred[i]
+}
+
+// growTo makes the corrections of t, running, that came due by now (a
+// correction at now included), and returns its prediction and whether it
+// grew.
+func (p *predictor) growTo(t *sim.Task, now sim.Time) (pred sim.Time, grew bool) {
+	pred = p.pred[t.Index]
+	for pred < t.Estimate && t.FirstStart+pred <= now {
+		pred, grew = p.grow(t), true
+	}
+	return pred, grew
 }
 
 // arm sets the timer of t's next correction, at its predicted end, if it
