@@ -1,10 +1,6 @@
 package backfill
 
-import (
-	"slices"
-
-	"github.com/schedfarm/schedfarm/sim"
-)
+import "github.com/schedfarm/schedfarm/sim"
 
 // alarmTag is the tag of the alarm's timer (see correctionAlarm); the
 // other timers' tags are job indices.
@@ -30,14 +26,22 @@ const alarmTag = -1
 // Each job's corrections follow from its start, its prediction and its
 // estimate, so where its planned end first passes the shadow time is
 // known in advance.
+//
+// The corrections are put into the profile as the pass makes them: the
+// profile lists each planned end's jobs, and a job's next correction
+// comes at its planned end, so the running jobs whose corrections are
+// due are those whose planned ends have passed, and the search for the
+// first crossing walks the profile's ends.
 type correctionAlarm struct {
-	// due[lo:] are the running jobs that may still be underpredicted,
-	// by the instant of their next correction (their predicted end),
-	// ties in the order they came; jobs that completed are dropped when
-	// they come first, and passed over by a search. A job is put in by
-	// moving the jobs on the shorter side of its place.
-	due []dueJob
-	lo  int
+	// The running jobs that may still be underpredicted are those of
+	// the profile (EASY.run, which lists each end's jobs) whose
+	// predictions are below their estimates: a job's next correction
+	// comes at its predicted end, which is its planned end, so the
+	// profile holds them by the instant of their next correction. under
+	// counts them.
+	under int
+	// ended holds the task indices of the jobs catchUp corrects.
+	ended []int
 	// timer is the alarm, and at its instant (sim.Never when none is
 	// set).
 	timer sim.Timer
@@ -53,34 +57,28 @@ type correctionAlarm struct {
 	job    *sim.Task
 }
 
-// dueJob is a running job in correctionAlarm.due and the instant of its
-// next correction.
-type dueJob struct {
-	at  sim.Time
-	idx int // task index
-}
-
 // reset empties c.
 func (c *correctionAlarm) reset() {
-	clear(c.due)
-	c.due, c.lo = c.due[:0], 0
+	c.under = 0
+	clear(c.ended)
+	c.ended = c.ended[:0]
 	c.timer, c.at = sim.Timer{}, sim.Never
 	c.known, c.job = false, nil
 }
 
 // firstCorrection arranges the first correction of t, which just
-// started: a timer at its predicted end, or with alarms its place in due.
+// started: a timer at its predicted end, or with alarms nothing more
+// than its place in the profile.
 func (p *EASY) firstCorrection(t *sim.Task) {
 	if !p.alarms {
 		p.pr.arm(t)
 		return
 	}
-	pred := p.pr.estimate(t)
-	if pred >= t.Estimate {
+	if p.pr.estimate(t) >= t.Estimate {
 		return // never underpredicted
 	}
 	c := &p.corr
-	c.push(t, t.FirstStart+pred)
+	c.under++
 	if c.known {
 		if f := p.crossing(t, c.shadow); f < c.first {
 			c.first, c.job = f, t
@@ -88,56 +86,22 @@ func (p *EASY) firstCorrection(t *sim.Task) {
 	}
 }
 
-// push adds t, whose next correction comes at at.
-func (c *correctionAlarm) push(t *sim.Task, at sim.Time) {
-	d := c.due
-	lo, hi := c.lo, len(d)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if d[m].at <= at {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	i, x := lo, dueJob{at, t.Index}
-	if c.lo > 0 && i-c.lo < len(d)-i {
-		copy(d[c.lo-1:i-1], d[c.lo:i])
-		c.lo--
-		d[i-1] = x
-		return
-	}
-	c.due = slices.Insert(d, i, x)
-}
-
-// pop removes the first job.
-func (c *correctionAlarm) pop() {
-	c.due[c.lo] = dueJob{}
-	c.lo++
-	if n := len(c.due); c.lo == n {
-		c.due, c.lo = c.due[:0], 0
-	} else if c.lo > 64 && c.lo > n/2 {
-		k := copy(c.due, c.due[c.lo:])
-		clear(c.due[k:])
-		c.due, c.lo = c.due[:k], 0
-	}
-}
-
 // catchUp makes the corrections due by now of the running jobs, as their
-// timers would have (a timer at now fires before the pass).
+// timers would have (a timer at now fires before the pass), and moves
+// their planned ends in the profile: the jobs whose planned ends are at
+// or before now and still run are those.
 func (p *EASY) catchUp(now sim.Time) {
 	c := &p.corr
-	for c.lo < len(c.due) && c.due[c.lo].at <= now {
-		t := p.m.Task(c.due[c.lo].idx)
-		c.pop()
-		if t.State != sim.Running {
-			continue // completed first
-		}
+	c.ended = p.run.takeEnded(now, c.ended[:0])
+	for _, i := range c.ended {
+		t := p.m.Task(i)
 		pred, _ := p.pr.growTo(t, now) // its next correction came due
-		p.markStale(t, pred)
-		if pred < t.Estimate {
-			c.push(t, t.FirstStart+pred)
+		if pred == t.Estimate {
+			c.under--
 		}
+		end := t.FirstStart + pred
+		p.run.add(t, end)
+		p.lateEnd = max(p.lateEnd, end)
 	}
 }
 
@@ -146,7 +110,7 @@ func (p *EASY) catchUp(now sim.Time) {
 func (p *EASY) setAlarm(now sim.Time) {
 	c := &p.corr
 	at := sim.Never
-	if p.m.Free() >= p.sizes.min && c.lo < len(c.due) {
+	if p.m.Free() >= p.sizes.min && c.under > 0 {
 		if h := p.lastHead; h != nil && h.State == sim.Waiting && p.lastShadow > now {
 			if !c.known || c.shadow != p.lastShadow || c.first <= now {
 				c.first, c.job = p.firstCrossing(p.lastShadow)
@@ -154,7 +118,7 @@ func (p *EASY) setAlarm(now sim.Time) {
 			}
 			at = c.first
 		} else {
-			at = c.due[c.lo].at // every correction may: the next one
+			at, _ = p.firstCrossing(now) // every correction may: the next one
 		}
 	}
 	if at == c.at {
@@ -172,16 +136,21 @@ func (p *EASY) setAlarm(now sim.Time) {
 // firstCrossing returns the first instant at which a running job's
 // correction moves its planned end past s and the job, or sim.Never and
 // nil. A job's corrections come in increasing time from its next one
-// (its place in due), so the jobs whose next correction comes after the
-// best instant found are not looked at.
+// (its planned end), so the jobs whose planned ends come after the best
+// instant found are not looked at.
 func (p *EASY) firstCrossing(s sim.Time) (sim.Time, *sim.Task) {
 	best := sim.Never
 	var job *sim.Task
-	for _, d := range p.corr.due[p.corr.lo:] {
-		if d.at >= best {
+	r := &p.run
+	for _, st := range r.steps[r.lo:] {
+		if st.end >= best {
 			break
 		}
-		if t := p.m.Task(d.idx); t.State == sim.Running {
+		for j := st.jobs; j != 0; j = r.next[j-1] {
+			t := p.m.Task(int(j - 1))
+			if p.pr.estimate(t) >= t.Estimate {
+				continue
+			}
 			if f := p.crossing(t, s); f < best {
 				best, job = f, t
 			}

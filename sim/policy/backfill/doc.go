@@ -142,7 +142,10 @@
 // start, so after each pass one timer is set at the first correction
 // that moves a planned end past the head's shadow time, none while too
 // few processors are free, and the corrections before it are made at the
-// next pass (correctionAlarm).
+// next pass (correctionAlarm). A running job's next correction comes at
+// its planned end, so the profile, whose ends list their jobs, is also
+// the list of corrections to come: those due are the jobs whose planned
+// ends have passed.
 // Conservative backfilling, whose reservations are guarantees, refuses
 // predictions. The double estimate model (twice the user's estimate)
 // needs nothing of the policies.

@@ -68,7 +68,8 @@ type EASY struct {
 	// predictions and no Key.
 	quick, dozes bool
 	// With predictions: the running jobs whose corrections are not yet
-	// in the profile (see Timer and flush), and the latest predicted end
+	// in the profile (see Timer and flush; with alarms catchUp puts
+	// them in as it makes them), and the latest predicted end
 	// a correction set since the profile was last flushed and the head's
 	// shadow time computed (lateEnd, noEnd when none: flush resets it,
 	// and every flush is followed by computing the shadow time or
@@ -108,7 +109,6 @@ func NewEASY() *EASY { return &EASY{} }
 // Init implements [sim.Policy].
 func (p *EASY) Init(m *sim.Machine) error {
 	p.m = m
-	p.run.reset(m.NumTasks())
 	p.q, p.head, p.sjf = nil, 0, nil
 	p.changed, p.lastHead = true, nil
 	clear(p.fresh)
@@ -124,6 +124,7 @@ func (p *EASY) Init(m *sim.Machine) error {
 	p.quick = p.Predict && p.Key == nil && !p.sortAll && !p.Rank.Dynamic()
 	p.dozes = p.Predict && p.Key == nil && !p.sortAll
 	p.alarms = p.quick && !p.eager
+	p.run.reset(m.NumTasks(), p.alarms)
 	p.corr.reset()
 	p.pr, p.rk.pr = nil, nil
 	if p.Predict {
@@ -185,8 +186,13 @@ func (p *EASY) Finish(t *sim.Task) {
 	p.changed = true
 	p.run.remove(t)
 	if p.pr != nil {
-		if p.corr.job == t {
-			p.corr.known = false
+		if p.alarms {
+			if p.corr.job == t {
+				p.corr.known = false
+			}
+			if p.pr.estimate(t) < t.Estimate {
+				p.corr.under--
+			}
 		}
 		p.pr.stale[t.Index] = false // flush passes it over
 		p.pr.finish(t)
@@ -458,7 +464,7 @@ func (p *EASY) scheduleRanked() {
 		return
 	}
 	if p.alarms {
-		if c := &p.corr; c.lo < len(c.due) && c.due[c.lo].at <= now {
+		if p.run.endedBy(now) {
 			p.catchUp(now)
 		}
 	} else if len(p.dormant) > 0 {

@@ -16,8 +16,9 @@ var corrections = [...]sim.Time{60, 300, 900, 1800, 3600, 2 * 3600, 5 * 3600, 10
 // Only jobs completed by the arrival instant count.
 //
 // A correction is a task timer ([sim.Machine.SetTaskTimer]) at the
-// job's predicted end: the engine does not queue one the job cannot
-// reach, and none is left to cancel when the job ends.
+// job's predicted end (arm): the engine does not queue one the job
+// cannot reach, and none is left to cancel when the job ends. Under a
+// static order EASY makes them with one timer instead (correctionAlarm).
 type predictor struct {
 	m     *sim.Machine
 	pred  []sim.Time // by task index: the current prediction
@@ -87,11 +88,11 @@ func (p *predictor) arrive(t *sim.Task) {
 	var from []int
 	if h := p.history(t); h != nil && h.n > 0 {
 		from = h.last[:h.n]
-		var sum sim.Time
-		for _, r := range h.rt[:h.n] {
-			sum += r
+		mean := h.rt[0] // the mean, rounded up, of one or two runtimes
+		if h.n == 2 {
+			mean = (h.rt[0] + h.rt[1] + 1) / 2
 		}
-		est = min(est, max((sum+sim.Time(h.n)-1)/sim.Time(h.n), 1))
+		est = min(est, max(mean, 1))
 	}
 	p.pred[t.Index] = est
 	if p.basis != nil {

@@ -1,6 +1,7 @@
 package backfill
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -13,11 +14,20 @@ import (
 // runningEnds against a sim.Profile holding each running job from now to
 // its planned end, advanced as time passes: the shadow time of a random
 // width, for random durations, and what is free now and at a later time.
+// With link, it also takes out the jobs whose planned ends have passed
+// (takeEnded) and puts them back later, as corrections do, and checks
+// that each end lists exactly its jobs.
 func TestRunningEnds_Profile(t *testing.T) {
+	for _, link := range []bool{false, true} {
+		t.Run(fmt.Sprintf("link=%v", link), func(t *testing.T) { testRunningEnds(t, link) })
+	}
+}
+
+func testRunningEnds(t *testing.T, link bool) {
 	const size, n = 1000, 200000
 	rng := rand.New(rand.NewPCG(5, 6))
 	var r runningEnds
-	r.reset(n)
+	r.reset(n, link)
 	prof := sim.NewProfile(size, 0)
 	tasks := make([]sim.Task, n)
 	var running []*sim.Task
@@ -40,8 +50,33 @@ func TestRunningEnds_Profile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fronts := 0
+	fronts, taken := 0, 0
+	var ended []int
 	for step := 0; next < n; step++ {
+		if link && rng.IntN(4) == 0 {
+			// The jobs whose planned ends have passed: exactly those
+			// with a planned end at or before now.
+			ended = r.takeEnded(now, ended[:0])
+			want := 0
+			for _, tk := range running {
+				if r.planned[tk.Index] <= now {
+					want++
+				}
+			}
+			if len(ended) != want {
+				t.Fatalf("step %d: takeEnded gave %d jobs, %d have ended by %d", step, len(ended), want, now)
+			}
+			for _, i := range ended {
+				tk := &tasks[i]
+				if r.planned[i] > now || tk.Procs == 0 {
+					t.Fatalf("step %d: takeEnded gave job %d, planned end %d, now %d", step, i, r.planned[i], now)
+				}
+				end := now + sim.Time(1+rng.IntN(30))*10
+				r.add(tk, end)
+				place(tk, end, true)
+				taken++
+			}
+		}
 		switch k := rng.IntN(10); {
 		case k < 4 && busy < size: // start
 			tk := &tasks[next]
@@ -77,6 +112,9 @@ func TestRunningEnds_Profile(t *testing.T) {
 		if step%7 != 0 {
 			continue
 		}
+		if link && step%70 == 0 {
+			checkLinks(t, &r, tasks, running)
+		}
 		procs := 1 + rng.IntN(size)
 		at, atShadow, atNow := r.shadow(now, size-busy, procs)
 		for _, dur := range []sim.Time{1, 1 + sim.Time(rng.IntN(1000)), sim.Never / 4} {
@@ -95,7 +133,37 @@ func TestRunningEnds_Profile(t *testing.T) {
 			t.Fatalf("step %d: %d free now and %d at %d, profile %d and %d", step, a, b, later, prof.FreeAt(now), prof.FreeAt(later))
 		}
 	}
+	if link && taken < 10000 {
+		t.Fatalf("only %d jobs taken out by takeEnded", taken)
+	}
 	if fronts < 1000 {
 		t.Fatalf("only %d jobs ended near the front: the test does not reach removals at the front of the slice", fronts)
+	}
+}
+
+// checkLinks checks that each of r's ends lists exactly the running jobs
+// planned to end then, each once.
+func checkLinks(t *testing.T, r *runningEnds, tasks []sim.Task, running []*sim.Task) {
+	t.Helper()
+	seen := make(map[int]bool, len(running))
+	for _, s := range r.steps[r.lo:] {
+		procs := 0
+		for j := s.jobs; j != 0; j = r.next[j-1] {
+			i := int(j - 1)
+			if seen[i] || r.planned[i] != s.end {
+				t.Fatalf("end %d lists job %d (planned end %d, listed before: %v)", s.end, i, r.planned[i], seen[i])
+			}
+			seen[i] = true
+			if p := r.prev[i]; p != 0 && r.next[p-1] != j {
+				t.Fatalf("job %d: its previous job %d does not link to it", i, p-1)
+			}
+			procs += tasks[i].Procs
+		}
+		if procs != int(s.free) {
+			t.Fatalf("end %d frees %d processors, its jobs hold %d", s.end, s.free, procs)
+		}
+	}
+	if len(seen) != len(running) {
+		t.Fatalf("the ends list %d jobs, %d run", len(seen), len(running))
 	}
 }
