@@ -45,7 +45,9 @@ type runningEnds struct {
 	planned []sim.Time
 	// With link (see EASY's correctionAlarm), each step also lists its
 	// jobs: next and prev link them, by task index, as task index + 1 (0
-	// ends the list).
+	// ends the list). An int32 holds it, as it holds a step's processors
+	// (at most sim.MaxProcs): a run's jobs, each hundreds of bytes, are
+	// far fewer than 2^31.
 	link       bool
 	next, prev []int32
 }
