@@ -79,8 +79,8 @@
 // the whole queue would give it. FCFS sorts its queue then (O(q log q) for
 // q waiting jobs); EASY does not: it keeps the waiting jobs in arrival
 // order in chunks, each with a bound on its jobs' keys (the key grows
-// with the wait, and no job of a chunk has waited longer than its first),
-// and looks only at the chunks that can hold the job it needs, the
+// with the wait, no job of a chunk has waited longer than its first, and
+// each scan of a chunk records its jobs' largest key term), and looks only at the chunks that can hold the job it needs, the
 // smallest key of all or of those that may backfill (see dynQueue). The
 // other orders keep the queue sorted as jobs arrive.
 //

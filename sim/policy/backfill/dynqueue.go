@@ -1,6 +1,7 @@
 package backfill
 
 import (
+	"math"
 	"slices"
 
 	"github.com/schedfarm/schedfarm/sim"
@@ -20,16 +21,23 @@ const boundSlack = 1 + 1e-9
 // those that may start without computing every job's key.
 //
 // Each rank's key is -f, where f grows with the job's wait w = now -
-// submit as a*w^3 (wfp3: a = n/e^3), a*w (unicep: a = 1/(log2(n) e)) or
-// a*w + 1 (xfactor: a = 1/e). No job of a chunk has waited longer than
-// its first job, so the chunk's largest a and its first job's wait bound
-// every f in it: a search scans first the chunk with the best bound, then
-// only the chunks whose bound could beat the best key found so far. The
-// keys it compares are the ones the whole-queue sort compares (the same
-// floats), so the job it finds is the one the sort puts first: the bound
-// only decides which jobs need not be looked at. Adjacent chunks that fit
-// in half a chunk are merged as jobs start, so under load a search looks
-// at a few dozen bounds and a few chunks instead of thousands of jobs.
+// submit as g(a*w), a the job's slope: (a*w)^3 for wfp3 (a = n^(1/3)/e),
+// a*w for unicep (a = 1/(log2(n) e)) and a*w + 1 for xfactor (a = 1/e).
+// A chunk bounds every a*w in it two ways:
+//
+//   - no job of a chunk has waited longer than its first job, so the
+//     chunk's largest slope amax times its first job's wait bounds them;
+//   - the largest a*w of its jobs at an earlier instant t0 (vmax, which
+//     each scan of the whole chunk records) plus amax*(now - t0) bounds
+//     them too, and is close to the largest a*w while now is close to t0.
+//
+// A search scans first the chunk with the best bound, then only the
+// chunks whose bound could beat the best key found so far. The keys it
+// compares are the ones the whole-queue sort compares (the same floats),
+// so the job it finds is the one the sort puts first: the bound only
+// decides which jobs need not be looked at. Adjacent chunks that fit in
+// half a chunk are merged as jobs start, so under load a search looks at
+// a few dozen bounds and a few chunks instead of thousands of jobs.
 type dynQueue struct {
 	r      Rank
 	chunks []*dynChunk // in arrival order, none empty
@@ -38,8 +46,8 @@ type dynQueue struct {
 	lbs    []float64   // a search's scratch: each chunk's bound on its keys
 }
 
-// dynEntry is a waiting job in a dynQueue: what its key reads, its bound
-// factor a and its task index.
+// dynEntry is a waiting job in a dynQueue: what its key reads, its slope
+// a and its task index.
 type dynEntry struct {
 	dynJob
 	a   float64
@@ -47,12 +55,15 @@ type dynEntry struct {
 }
 
 // dynChunk is a run of waiting jobs in arrival order, with the largest
-// bound factor, least size and least estimate among them.
+// slope, least size and least estimate among them, and a bound vmax on
+// their a*w at the instant t0: every job's a*w at now >= t0 is at most
+// vmax + amax*(now - t0).
 type dynChunk struct {
 	e        []dynEntry
 	amax     float64
 	minProcs int
 	minEst   sim.Time
+	vmax, t0 float64
 }
 
 // reset empties q for rank r.
@@ -70,7 +81,7 @@ func (q *dynQueue) add(t *sim.Task, d dynJob) {
 	en := dynEntry{dynJob: d, idx: t.Index}
 	switch q.r {
 	case RankWFP3:
-		en.a = d.n / (d.e * d.e * d.e)
+		en.a = math.Cbrt(d.n) / d.e
 	default: // unicep (d.e holds log2(n) e), xfactor
 		en.a = 1 / d.e
 	}
@@ -84,7 +95,10 @@ func (q *dynQueue) add(t *sim.Task, d dynJob) {
 		} else {
 			c = &dynChunk{e: make([]dynEntry, 0, dynChunkCap)}
 		}
+		// Every job it will hold arrives at or after d: its a*w at
+		// now is at most amax*(now - d.submit).
 		c.amax, c.minProcs, c.minEst = 0, d.procs, d.est
+		c.vmax, c.t0 = 0, d.submit
 		q.chunks = append(q.chunks, c)
 	}
 	c.e = append(c.e, en)
@@ -128,6 +142,7 @@ func (q *dynQueue) remove(idx int) {
 	switch {
 	case k > 0 && len(q.chunks[k-1].e)+len(c.e) <= dynChunkCap/2:
 		p := q.chunks[k-1]
+		p.join(c)
 		p.e = append(p.e, c.e...)
 		c.e = c.e[:0]
 		q.spare = append(q.spare, c)
@@ -135,6 +150,7 @@ func (q *dynQueue) remove(idx int) {
 		c = p
 	case k+1 < len(q.chunks) && len(q.chunks[k+1].e)+len(c.e) <= dynChunkCap/2:
 		nx := q.chunks[k+1]
+		c.join(nx)
 		c.e = append(c.e, nx.e...)
 		nx.e = nx.e[:0]
 		q.spare = append(q.spare, nx)
@@ -143,7 +159,15 @@ func (q *dynQueue) remove(idx int) {
 	c.bounds()
 }
 
-// bounds sets c's largest bound factor, least size and least estimate
+// join sets c's vmax and t0 to bound the a*w of c's jobs and of d's, at
+// the later of their t0s (before their jobs are put together).
+func (c *dynChunk) join(d *dynChunk) {
+	t0 := max(c.t0, d.t0)
+	c.vmax = max(c.vmax+c.amax*(t0-c.t0), d.vmax+d.amax*(t0-d.t0))
+	c.t0 = t0
+}
+
+// bounds sets c's largest slope, least size and least estimate
 // from its jobs. (Comparisons rather than the max builtin, which also
 // orders NaNs and signed zeros: the factors are positive.)
 func (c *dynChunk) bounds() {
@@ -165,22 +189,38 @@ func (c *dynChunk) bounds() {
 
 // bound returns a lower bound at now on the keys of c's jobs.
 func (q *dynQueue) bound(c *dynChunk, now float64) float64 {
-	return q.lower(c.amax, now-c.e[0].submit)
+	return q.lower(min(c.amax*(now-c.e[0].submit), c.vmax+c.amax*(now-c.t0)))
 }
 
-// lower returns a lower bound on the key of a job with bound factor at
-// most a that has waited at most w: the key without its division.
-func (q *dynQueue) lower(a, w float64) float64 {
-	var f float64
+// lower returns a lower bound on the key of a job whose a*w is at most v.
+func (q *dynQueue) lower(v float64) float64 {
 	switch q.r {
 	case RankWFP3:
-		f = a * (w * w * w)
-	case RankUNICEP:
-		f = a * w
-	default: // RankXFactor
-		f = a*w + 1
+		v = v * v * v
+	case RankXFactor:
+		v++
 	}
-	return -f * boundSlack
+	return -v * boundSlack
+}
+
+// cut returns a slope times wait below which a job's key is above best
+// (bi < 0: no job found yet, and no cut). It is below the exact cut, by
+// far more than the few roundings in it and in a key, so that a job it
+// passes over has a key above best: the scans compare a job's a*w with it
+// instead of computing lower for each job.
+func (q *dynQueue) cut(best float64, bi int) float64 {
+	if bi < 0 {
+		return math.Inf(-1)
+	}
+	y := -best / boundSlack // lower(v) > best when g(v) < y
+	switch q.r {
+	case RankWFP3:
+		return math.Cbrt(y) * (1 - 1e-12)
+	case RankXFactor:
+		return y - 1 - 1e-12*y
+	default: // RankUNICEP
+		return y * (1 - 1e-12)
+	}
 }
 
 // fit is a condition on the jobs a search may return: all, or those that
@@ -233,14 +273,18 @@ func (q *dynQueue) min(f *fit) int {
 }
 
 // scan returns the smallest key and its job's task index of c's jobs that
-// pass f and of (best, bi) (bi < 0: none yet), ties by arrival.
+// pass f and of (best, bi) (bi < 0: none yet), ties by arrival. A scan of
+// every job (f.all) records their largest a*w at now in c.
 func (q *dynQueue) scan(c *dynChunk, f *fit, now, best float64, bi int) (float64, int) {
+	if f.all {
+		return q.scanAll(c, f, now, best, bi)
+	}
 	for i := range c.e {
 		en := &c.e[i]
-		if !f.all && en.procs > f.always && (en.procs > f.ifShort || f.now+en.est > f.shadow) {
+		if en.procs > f.always && (en.procs > f.ifShort || f.now+en.est > f.shadow) {
 			continue
 		}
-		if bi >= 0 && q.lower(en.a, now-en.submit) > best {
+		if bi >= 0 && q.lower(en.a*(now-en.submit)) > best {
 			continue
 		}
 		key := en.key(q.r, now)
@@ -253,6 +297,57 @@ func (q *dynQueue) scan(c *dynChunk, f *fit, now, best float64, bi int) (float64
 		best, bi = key, en.idx
 	}
 	return best, bi
+}
+
+// scanAll is scan for f.all. It first finds the jobs with the largest
+// and second largest a*w at now. Only the first may have a key below
+// best, unless the second's a*w reaches the cut (a near tie, or an equal
+// key, which the job that arrived first wins): then every job whose a*w
+// reaches it is tried.
+func (q *dynQueue) scanAll(c *dynChunk, f *fit, now, best float64, bi int) (float64, int) {
+	e := c.e
+	v1, v2, i1 := -1.0, -1.0, 0 // every a*w is >= 0
+	for i := range e {
+		if v := e[i].a * (now - e[i].submit); v > v2 {
+			if v > v1 {
+				v1, v2, i1 = v, v1, i
+			} else {
+				v2 = v
+			}
+		}
+	}
+	c.vmax, c.t0 = v1, now
+	if len(f.skip) == 0 {
+		best, bi = q.try(&e[i1], f, now, best, bi)
+		if v2 < q.cut(best, bi) {
+			return best, bi
+		}
+	}
+	cut := q.cut(best, bi)
+	for i := range e {
+		if e[i].a*(now-e[i].submit) < cut {
+			continue
+		}
+		if b, j := q.try(&e[i], f, now, best, bi); j != bi || b != best {
+			best, bi = b, j
+			cut = q.cut(best, bi)
+		}
+	}
+	return best, bi
+}
+
+// try returns en's key and task index if en passes f (but for its size
+// and estimate: the caller checks those) and comes before (best, bi),
+// else (best, bi).
+func (q *dynQueue) try(en *dynEntry, f *fit, now, best float64, bi int) (float64, int) {
+	key := en.key(q.r, now)
+	if bi >= 0 && (key > best || (key == best && en.idx > bi)) {
+		return best, bi
+	}
+	if slices.Contains(f.skip, en.idx) {
+		return best, bi
+	}
+	return key, en.idx
 }
 
 // first reports whether the job with task index h, which q holds, has

@@ -10,8 +10,9 @@ import (
 
 // TestDynQueue_Model checks dynQueue against a list searched job by job:
 // random arrivals (many with equal keys: equal submit, estimate and size)
-// and removals, and after each step the smallest key of all jobs and of
-// those passing a random backfill test, and whether first tells the job
+// and removals, and after each step each chunk's bound against its keys,
+// the smallest key of all jobs and of those passing a random backfill
+// test, and whether first tells the job
 // with the smallest key from another, for the three dynamic ranks.
 func TestDynQueue_Model(t *testing.T) {
 	for _, r := range []Rank{RankWFP3, RankUNICEP, RankXFactor} {
@@ -40,6 +41,15 @@ func TestDynQueue_Model(t *testing.T) {
 				}
 				if q.n != len(model) {
 					t.Fatalf("step %d: %d jobs held, want %d", step, q.n, len(model))
+				}
+				// Each chunk's bound is below each of its keys.
+				for k, c := range q.chunks {
+					lb := q.bound(c, float64(now))
+					for i := range c.e {
+						if key := c.e[i].key(r, float64(now)); lb > key {
+							t.Fatalf("step %d: chunk %d's bound %v is above job %d's key %v", step, k, lb, c.e[i].idx, key)
+						}
+					}
 				}
 				fits := []fit{{all: true, now: now}}
 				for range 3 {
@@ -115,5 +125,36 @@ func TestQueueDrop(t *testing.T) {
 		if !slices.Equal(q, want) {
 			t.Fatalf("drop: %d jobs left, want %d", len(q), len(want))
 		}
+	}
+}
+
+// TestDynQueue_RoundedTie checks that a search finds the earlier of two
+// jobs with equal keys when the later one has the larger a*w as floats
+// compute them: under xfactor, job 0 (estimate 49, waited 49 s) and job 1
+// (estimate 2, waited 2 s) both have the key -2, but 1/49*49 rounds below
+// 1 while 1/2*2 is 1.
+func TestDynQueue_RoundedTie(t *testing.T) {
+	tasks := []sim.Task{
+		{Index: 0, Job: sim.Job{Submit: 0, Procs: 1, Estimate: 49}},
+		{Index: 1, Job: sim.Job{Submit: 47, Procs: 1, Estimate: 2}},
+	}
+	var q dynQueue
+	q.reset(RankXFactor)
+	for i := range tasks {
+		q.add(&tasks[i], newDynJob(RankXFactor, &tasks[i], tasks[i].Estimate))
+	}
+	const now = 49
+	e := q.chunks[0].e
+	if v0, v1 := e[0].a*(now-e[0].submit), e[1].a*(now-e[1].submit); !(v0 < v1) {
+		t.Fatalf("a*w: %v and %v, want the first below the second (the case this test is for)", v0, v1)
+	}
+	if k0, k1 := e[0].key(RankXFactor, now), e[1].key(RankXFactor, now); k0 != k1 {
+		t.Fatalf("keys %v and %v, want equal", k0, k1)
+	}
+	if got := q.min(&fit{all: true, now: now}); got != 0 {
+		t.Errorf("min = job %d, want job 0 (equal keys, earlier arrival)", got)
+	}
+	if !q.first(0, now) || q.first(1, now) {
+		t.Errorf("first(0) = %v, first(1) = %v, want true, false", q.first(0, now), q.first(1, now))
 	}
 }
