@@ -203,26 +203,6 @@ func (q *dynQueue) lower(v float64) float64 {
 	return -v * boundSlack
 }
 
-// cut returns a slope times wait below which a job's key is above best
-// (bi < 0: no job found yet, and no cut). It is below the exact cut, by
-// far more than the few roundings in it and in a key, so that a job it
-// passes over has a key above best: the scans compare a job's a*w with it
-// instead of computing lower for each job.
-func (q *dynQueue) cut(best float64, bi int) float64 {
-	if bi < 0 {
-		return math.Inf(-1)
-	}
-	y := -best / boundSlack // lower(v) > best when g(v) < y
-	switch q.r {
-	case RankWFP3:
-		return math.Cbrt(y) * (1 - 1e-12)
-	case RankXFactor:
-		return y - 1 - 1e-12*y
-	default: // RankUNICEP
-		return y * (1 - 1e-12)
-	}
-}
-
 // fit is a condition on the jobs a search may return: all, or those that
 // need at most always processors or at most ifShort processors and end
 // by shadow (EASY's backfill test), except the jobs in skip.
@@ -301,9 +281,9 @@ func (q *dynQueue) scan(c *dynChunk, f *fit, now, best float64, bi int) (float64
 
 // scanAll is scan for f.all. It first finds the jobs with the largest
 // and second largest a*w at now. Only the first may have a key below
-// best, unless the second's a*w reaches the cut (a near tie, or an equal
+// best, unless the second's a*w could reach it (a near tie, or an equal
 // key, which the job that arrived first wins): then every job whose a*w
-// reaches it is tried.
+// could is tried.
 func (q *dynQueue) scanAll(c *dynChunk, f *fit, now, best float64, bi int) (float64, int) {
 	e := c.e
 	v1, v2, i1 := -1.0, -1.0, 0 // every a*w is >= 0
@@ -319,19 +299,15 @@ func (q *dynQueue) scanAll(c *dynChunk, f *fit, now, best float64, bi int) (floa
 	c.vmax, c.t0 = v1, now
 	if len(f.skip) == 0 {
 		best, bi = q.try(&e[i1], f, now, best, bi)
-		if v2 < q.cut(best, bi) {
+		if q.lower(v2) > best {
 			return best, bi
 		}
 	}
-	cut := q.cut(best, bi)
 	for i := range e {
-		if e[i].a*(now-e[i].submit) < cut {
+		if bi >= 0 && q.lower(e[i].a*(now-e[i].submit)) > best {
 			continue
 		}
-		if b, j := q.try(&e[i], f, now, best, bi); j != bi || b != best {
-			best, bi = b, j
-			cut = q.cut(best, bi)
-		}
+		best, bi = q.try(&e[i], f, now, best, bi)
 	}
 	return best, bi
 }
