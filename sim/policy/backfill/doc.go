@@ -80,7 +80,8 @@
 // q waiting jobs); EASY does not: it keeps the waiting jobs in arrival
 // order in chunks, each with a bound on its jobs' keys (the key grows
 // with the wait, no job of a chunk has waited longer than its first, and
-// each scan of a chunk records its jobs' largest key term), and looks only at the chunks that can hold the job it needs, the
+// each scan of a whole chunk records its jobs' largest slope times wait),
+// and looks only at the chunks that can hold the job it needs, the
 // smallest key of all or of those that may backfill (see dynQueue). The
 // other orders keep the queue sorted as jobs arrive.
 //

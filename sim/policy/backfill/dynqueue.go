@@ -169,7 +169,7 @@ func (c *dynChunk) join(d *dynChunk) {
 
 // bounds sets c's largest slope, least size and least estimate
 // from its jobs. (Comparisons rather than the max builtin, which also
-// orders NaNs and signed zeros: the factors are positive.)
+// orders NaNs and signed zeros: the slopes are positive.)
 func (c *dynChunk) bounds() {
 	amax, minProcs, minEst := 0.0, c.e[0].procs, c.e[0].est
 	for i := range c.e {

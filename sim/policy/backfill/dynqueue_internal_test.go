@@ -12,8 +12,8 @@ import (
 // random arrivals (many with equal keys: equal submit, estimate and size)
 // and removals, and after each step each chunk's bound against its keys,
 // the smallest key of all jobs and of those passing a random backfill
-// test, and whether first tells the job
-// with the smallest key from another, for the three dynamic ranks.
+// test, and whether first tells the job with the smallest key from
+// another, for the three dynamic ranks.
 func TestDynQueue_Model(t *testing.T) {
 	for _, r := range []Rank{RankWFP3, RankUNICEP, RankXFactor} {
 		t.Run(r.String(), func(t *testing.T) {
