@@ -74,7 +74,7 @@ func (p *EASY) firstCorrection(t *sim.Task) {
 		p.pr.arm(t)
 		return
 	}
-	if p.pr.estimate(t) >= t.Estimate {
+	if !p.pr.underpredicted(t) {
 		return // never underpredicted
 	}
 	c := &p.corr
@@ -96,7 +96,7 @@ func (p *EASY) catchUp(now sim.Time) {
 	for _, i := range c.ended {
 		t := p.m.Task(i)
 		pred, _ := p.pr.growTo(t, now) // its next correction came due
-		if pred == t.Estimate {
+		if !p.pr.underpredicted(t) {
 			c.under--
 		}
 		end := t.FirstStart + pred
@@ -148,7 +148,7 @@ func (p *EASY) firstCrossing(s sim.Time) (sim.Time, *sim.Task) {
 		}
 		for j := st.jobs; j != 0; j = r.next[j-1] {
 			t := p.m.Task(int(j - 1))
-			if p.pr.estimate(t) >= t.Estimate {
+			if !p.pr.underpredicted(t) {
 				continue
 			}
 			if f := p.crossing(t, s); f < best {

@@ -190,7 +190,7 @@ func (p *EASY) Finish(t *sim.Task) {
 			if p.corr.job == t {
 				p.corr.known = false
 			}
-			if p.pr.estimate(t) < t.Estimate {
+			if p.pr.underpredicted(t) {
 				p.corr.under--
 			}
 		}

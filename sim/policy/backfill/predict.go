@@ -103,6 +103,10 @@ func (p *predictor) arrive(t *sim.Task) {
 // estimate returns t's current prediction.
 func (p *predictor) estimate(t *sim.Task) sim.Time { return p.pred[t.Index] }
 
+// underpredicted reports whether t's prediction is below its estimate:
+// it has corrections to come while it runs.
+func (p *predictor) underpredicted(t *sim.Task) bool { return p.pred[t.Index] < t.Estimate }
+
 // finish records t in its user's history.
 func (p *predictor) finish(t *sim.Task) {
 	h := p.history(t)
